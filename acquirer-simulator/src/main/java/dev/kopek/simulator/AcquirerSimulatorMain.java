@@ -1,9 +1,86 @@
 package dev.kopek.simulator;
 
+import java.io.UncheckedIOException;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Standalone entry point: {@code java -jar acquirer-simulator-exec.jar --port N [--key-window-seconds S]}.
+ * Runs until SIGTERM or Ctrl-C, then closes the server through a shutdown hook.
+ */
 public final class AcquirerSimulatorMain {
+    static final int DEFAULT_PORT = 9090;
+    private static final String USAGE = "usage: acquirer-simulator [--port N] [--key-window-seconds S]";
+
     private AcquirerSimulatorMain() {
     }
 
-    public static void main(String[] args) {
+    /** Parsed command line. */
+    record Options(int port, Long keyWindowSeconds) {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Options options;
+        try {
+            options = parse(args);
+        } catch (IllegalArgumentException e) {
+            fail(e.getMessage() + System.lineSeparator() + USAGE, 2);
+            return;
+        }
+        AcquirerSimulator simulator;
+        try {
+            simulator = start(options);
+        } catch (UncheckedIOException e) {
+            fail(e.getMessage() + ": " + e.getCause().getMessage(), 1);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            simulator.close();
+            stopped.countDown();
+        }, "acquirer-sim-shutdown"));
+        System.out.println("Acquirer simulator listening on " + simulator.baseUri());
+        stopped.await();
+    }
+
+    static AcquirerSimulator start(Options options) {
+        AcquirerSimulator simulator = AcquirerSimulator.start(options.port());
+        if (options.keyWindowSeconds() != null) {
+            simulator.configure(simulator.config().withKeyWindowSeconds(options.keyWindowSeconds()));
+        }
+        return simulator;
+    }
+
+    static Options parse(String[] args) {
+        int port = DEFAULT_PORT;
+        Long keyWindow = null;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--port" -> port = (int) number(arg, args, ++i, 0, 65_535);
+                case "--key-window-seconds" -> keyWindow = number(arg, args, ++i, 0, Long.MAX_VALUE);
+                default -> throw new IllegalArgumentException("unknown argument " + arg);
+            }
+        }
+        return new Options(port, keyWindow);
+    }
+
+    private static long number(String name, String[] args, int index, long min, long max) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException(name + " needs a value");
+        }
+        try {
+            long value = Long.parseLong(args[index]);
+            if (value < min || value > max) {
+                throw new IllegalArgumentException(name + " must be between " + min + " and " + max);
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a number");
+        }
+    }
+
+    private static void fail(String message, int status) {
+        System.err.println(message);
+        System.exit(status);
     }
 }

@@ -1,0 +1,22 @@
+package dev.kopek.simulator;
+
+import java.time.Instant;
+
+/**
+ * A charge that reached a result. The oracle's ledger: tests count these to learn how often money moved.
+ *
+ * @param status      {@code "succeeded"} or {@code "declined"}
+ * @param declineCode why a declined charge was declined; {@code null} when it succeeded
+ * @param reference   the client's optional reference; {@code null} when it sent none
+ */
+public record ChargeRecord(String id, String idempotencyKey, long amount, String currency, String paymentMethod,
+        String reference, String status, String declineCode, Instant createdAt) {
+
+    public static final String SUCCEEDED = "succeeded";
+    public static final String DECLINED = "declined";
+
+    /** Only succeeded charges move money; a declined one is a result but not a movement. */
+    public boolean movedMoney() {
+        return SUCCEEDED.equals(status);
+    }
+}
