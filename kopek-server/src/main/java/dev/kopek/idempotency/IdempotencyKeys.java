@@ -1,0 +1,243 @@
+package dev.kopek.idempotency;
+
+import dev.kopek.money.MerchantId;
+import dev.kopek.platform.Db;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The key table. Every method is one statement whose WHERE clause is the rule: claim only a new key, reclaim
+ * only an expired lease with the same fingerprint, write an outcome only as the current attempt (L1, L4).
+ * Callers run these inside their own short transactions.
+ */
+@Repository
+@EnableConfigurationProperties(IdempotencyProperties.class)
+public class IdempotencyKeys {
+
+    /** Parks a key for a person: no lease ever expires, so no worker picks it up again. */
+    private static final Instant PARKED = Instant.parse("9999-12-31T00:00:00Z");
+    private static final int MAX_CLAIM_ROUNDS = 4;
+
+    private final JdbcClient jdbc;
+    private final Clock clock;
+    private final IdempotencyProperties properties;
+
+    IdempotencyKeys(JdbcClient jdbc, Clock clock, IdempotencyProperties properties) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+        this.properties = properties;
+    }
+
+    public IdempotencyProperties properties() {
+        return properties;
+    }
+
+    /**
+     * Phase 1: claim a new key for {@code newResourceId}, or decide what an existing key allows. A losing race is
+     * re-read and decided again, so the answer always reflects a committed state.
+     */
+    public Claim claim(ClientKey ck, String requestHash, UUID newResourceId) {
+        for (int round = 0; round < MAX_CLAIM_ROUNDS; round++) {
+            Instant now = clock.instant();
+            if (insert(ck, requestHash, newResourceId, now)) {
+                return new Claim.Owned(1, false, newResourceId);
+            }
+            Optional<KeyRecord> existing = find(ck);
+            if (existing.isEmpty()) {
+                continue; // deleted by cleanup between the insert and the read: claim afresh
+            }
+            Optional<Claim> decided = decide(existing.get(), requestHash, now);
+            if (decided.isPresent()) {
+                return decided.get();
+            }
+        }
+        return new Claim.InFlight(Duration.ofSeconds(1));
+    }
+
+    private Optional<Claim> decide(KeyRecord key, String requestHash, Instant now) {
+        if (!key.requestHash().equals(requestHash)) {
+            return Optional.of(new Claim.Mismatch());
+        }
+        boolean leaseLive = key.leaseUntil().isAfter(now);
+        return switch (key.status()) {
+            case COMPLETED -> Optional.of(new Claim.Replay(key.responseCode(), key.responseBody()));
+            case IN_PROGRESS -> leaseLive
+                    ? Optional.of(new Claim.InFlight(retryAfter(key.leaseUntil(), now)))
+                    : takeOver(key, now).map(attempt -> new Claim.Owned(attempt, true, key.resourceId()));
+            case AWAITING_RESULT -> leaseLive
+                    ? Optional.of(new Claim.Awaiting(key.resourceId()))
+                    : takeOver(key, now).map(attempt -> new Claim.Owned(attempt, true, key.resourceId()));
+        };
+    }
+
+    private static Duration retryAfter(Instant leaseUntil, Instant now) {
+        long seconds = Math.max(1, Duration.between(now, leaseUntil).toSeconds());
+        return Duration.ofSeconds(Math.min(seconds, 60));
+    }
+
+    private boolean insert(ClientKey ck, String requestHash, UUID resourceId, Instant now) {
+        return jdbc.sql("""
+                INSERT INTO idempotency_keys (merchant_id, operation, idempotency_key, request_hash, status, attempt,
+                                              lease_until, expires_at, resource_id, created_at, updated_at)
+                VALUES (:merchant, :operation, :key, :hash, 'IN_PROGRESS', 1, :leaseUntil, :expiresAt, :resource,
+                        :now, :now)
+                ON CONFLICT (merchant_id, operation, idempotency_key) DO NOTHING
+                """)
+                .param("merchant", ck.merchant().value()).param("operation", ck.operation())
+                .param("key", ck.key()).param("hash", requestHash)
+                .param("leaseUntil", Db.at(now.plus(properties.lease())))
+                .param("expiresAt", Db.at(now.plus(properties.retention())))
+                .param("resource", resourceId).param("now", Db.at(now))
+                .update() == 1;
+    }
+
+    /**
+     * Takes over an unfinished key whose lease ran out, as a new attempt. One statement, so among any number of
+     * instances, reconcilers and client retries exactly one wins each expiry; the loser sees zero rows.
+     */
+    public Optional<Integer> takeOver(KeyRecord seen, Instant now) {
+        return jdbc.sql("""
+                UPDATE idempotency_keys
+                   SET attempt = attempt + 1, lease_until = :leaseUntil, updated_at = :now
+                 WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
+                   AND status IN ('IN_PROGRESS', 'AWAITING_RESULT')
+                   AND attempt = :attempt AND lease_until < :now AND request_hash = :hash
+                RETURNING attempt
+                """)
+                .param("leaseUntil", Db.at(now.plus(properties.lease()))).param("now", Db.at(now))
+                .param("merchant", seen.clientKey().merchant().value())
+                .param("operation", seen.clientKey().operation()).param("key", seen.clientKey().key())
+                .param("attempt", seen.attempt()).param("hash", seen.requestHash())
+                .query(Integer.class).optional();
+    }
+
+    /**
+     * A person takes over a key parked for manual review. The attempt must still be the one that was seen, so two
+     * people resolving at once cannot both win.
+     */
+    public Optional<Integer> takeOverParked(KeyRecord seen) {
+        return jdbc.sql("""
+                UPDATE idempotency_keys
+                   SET attempt = attempt + 1, updated_at = :now
+                 WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
+                   AND status = 'AWAITING_RESULT' AND attempt = :attempt
+                RETURNING attempt
+                """)
+                .param("now", Db.at(clock.instant()))
+                .param("merchant", seen.clientKey().merchant().value())
+                .param("operation", seen.clientKey().operation()).param("key", seen.clientKey().key())
+                .param("attempt", seen.attempt())
+                .query(Integer.class).optional();
+    }
+
+    /** Phase 3 fence: locks the key row for the rest of the transaction if, and only if, we are still its owner. */
+    public boolean holdAsOwner(ClientKey ck, int attempt) {
+        return jdbc.sql("""
+                SELECT 1 FROM idempotency_keys
+                 WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
+                   AND attempt = :attempt AND status <> 'COMPLETED'
+                   FOR UPDATE
+                """)
+                .param("merchant", ck.merchant().value()).param("operation", ck.operation())
+                .param("key", ck.key()).param("attempt", attempt)
+                .query(Integer.class).optional().isPresent();
+    }
+
+    /** Stores the final answer. Only the current attempt can; a stale owner changes nothing. */
+    public boolean complete(ClientKey ck, int attempt, int responseCode, String responseBody) {
+        Instant now = clock.instant();
+        return jdbc.sql("""
+                UPDATE idempotency_keys
+                   SET status = 'COMPLETED', response_code = :code, response_body = :body,
+                       expires_at = :expiresAt, updated_at = :now
+                 WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
+                   AND attempt = :attempt AND status <> 'COMPLETED'
+                """)
+                .param("code", responseCode).param("body", responseBody)
+                .param("expiresAt", Db.at(now.plus(properties.retention()))).param("now", Db.at(now))
+                .param("merchant", ck.merchant().value()).param("operation", ck.operation())
+                .param("key", ck.key()).param("attempt", attempt)
+                .update() == 1;
+    }
+
+    /** An unknown outcome: reconciliation may take the key after the grace period. */
+    public boolean awaitResult(ClientKey ck, int attempt) {
+        return markAwaiting(ck, attempt, clock.instant().plus(properties.grace()));
+    }
+
+    /** An unknown outcome nobody may retry: parked until a person resolves it. */
+    public boolean park(ClientKey ck, int attempt) {
+        return markAwaiting(ck, attempt, PARKED);
+    }
+
+    private boolean markAwaiting(ClientKey ck, int attempt, Instant leaseUntil) {
+        return jdbc.sql("""
+                UPDATE idempotency_keys
+                   SET status = 'AWAITING_RESULT', lease_until = :leaseUntil, updated_at = :now
+                 WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
+                   AND attempt = :attempt AND status <> 'COMPLETED'
+                """)
+                .param("leaseUntil", Db.at(leaseUntil)).param("now", Db.at(clock.instant()))
+                .param("merchant", ck.merchant().value()).param("operation", ck.operation())
+                .param("key", ck.key()).param("attempt", attempt)
+                .update() == 1;
+    }
+
+    public Optional<KeyRecord> find(ClientKey ck) {
+        return jdbc.sql("SELECT * FROM idempotency_keys WHERE merchant_id = :merchant AND operation = :operation"
+                        + " AND idempotency_key = :key")
+                .param("merchant", ck.merchant().value()).param("operation", ck.operation()).param("key", ck.key())
+                .query(IdempotencyKeys::map).optional();
+    }
+
+    public Optional<KeyRecord> findByResource(String operation, UUID resourceId) {
+        return jdbc.sql("SELECT * FROM idempotency_keys WHERE operation = :operation AND resource_id = :resource")
+                .param("operation", operation).param("resource", resourceId)
+                .query(IdempotencyKeys::map).optional();
+    }
+
+    /** Unfinished keys of one operation whose lease or grace has run out, oldest first. */
+    public List<KeyRecord> findRecoverable(String operation, int limit) {
+        return jdbc.sql("""
+                SELECT * FROM idempotency_keys
+                 WHERE status IN ('IN_PROGRESS', 'AWAITING_RESULT') AND lease_until < :now AND operation = :operation
+                 ORDER BY lease_until
+                 LIMIT :limit
+                """)
+                .param("now", Db.at(clock.instant())).param("operation", operation).param("limit", limit)
+                .query(IdempotencyKeys::map).list();
+    }
+
+    /** Deletes one batch of completed keys past retention. Unfinished keys are never deleted. */
+    public int deleteExpired(int batchSize) {
+        return jdbc.sql("""
+                DELETE FROM idempotency_keys
+                 WHERE (merchant_id, operation, idempotency_key) IN (
+                       SELECT merchant_id, operation, idempotency_key FROM idempotency_keys
+                        WHERE status = 'COMPLETED' AND expires_at < :now
+                        LIMIT :batch)
+                   AND status = 'COMPLETED'
+                """)
+                .param("now", Db.at(clock.instant())).param("batch", batchSize)
+                .update();
+    }
+
+    private static KeyRecord map(ResultSet rs, int row) throws SQLException {
+        ClientKey ck = new ClientKey(new MerchantId(rs.getObject("merchant_id", UUID.class)),
+                rs.getString("operation"), rs.getString("idempotency_key"));
+        int code = rs.getInt("response_code");
+        Integer responseCode = rs.wasNull() ? null : code;
+        return new KeyRecord(ck, rs.getString("request_hash"), KeyStatus.valueOf(rs.getString("status")),
+                rs.getInt("attempt"), Db.instant(rs, "lease_until"), rs.getObject("resource_id", UUID.class),
+                responseCode, rs.getString("response_body"), Db.instant(rs, "created_at"));
+    }
+}

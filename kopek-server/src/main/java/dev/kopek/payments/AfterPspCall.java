@@ -1,0 +1,14 @@
+package dev.kopek.payments;
+
+import dev.kopek.money.PaymentId;
+import dev.kopek.psp.ChargeOutcome;
+
+/**
+ * Runs between the PSP's answer and phase 3. Production does nothing here; the crash tests install one that
+ * throws, which is exactly a process dying after the PSP moved money and before Kopek wrote it down.
+ */
+@FunctionalInterface
+public interface AfterPspCall {
+
+    void accept(PaymentId payment, ChargeOutcome outcome);
+}

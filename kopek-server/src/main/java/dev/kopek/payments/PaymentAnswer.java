@@ -1,0 +1,28 @@
+package dev.kopek.payments;
+
+import dev.kopek.payments.domain.Payment;
+import java.time.Duration;
+
+/** Everything {@code POST /v1/payments} can answer, as values; the web layer maps each to HTTP. */
+public sealed interface PaymentAnswer {
+
+    /** A final answer: the stored status and body, first time or replayed. */
+    record Final(int status, String body, boolean replayed) implements PaymentAnswer {
+    }
+
+    /** The PSP's outcome is not known yet: 202 with the current state. */
+    record Processing(Payment payment) implements PaymentAnswer {
+    }
+
+    /** The same key is being worked on right now: 409 with Retry-After. */
+    record InFlight(Duration retryAfter) implements PaymentAnswer {
+    }
+
+    /** The same key with other business fields: 422. */
+    record KeyReused() implements PaymentAnswer {
+    }
+
+    /** The intent already has a live or paid attempt under another key: 409. */
+    record LiveAttemptExists(String reference) implements PaymentAnswer {
+    }
+}

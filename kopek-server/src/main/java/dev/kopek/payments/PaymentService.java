@@ -1,0 +1,122 @@
+package dev.kopek.payments;
+
+import dev.kopek.idempotency.Claim;
+import dev.kopek.idempotency.ClientKey;
+import dev.kopek.idempotency.IdempotencyKeys;
+import dev.kopek.idempotency.KeyRecord;
+import dev.kopek.money.MerchantId;
+import dev.kopek.money.PaymentId;
+import dev.kopek.money.TimeOrderedIds;
+import dev.kopek.payments.domain.Payment;
+import dev.kopek.payments.domain.PaymentRequest;
+import dev.kopek.payments.jdbc.PaymentStore;
+import dev.kopek.psp.ChargeOutcome;
+import dev.kopek.psp.ChargeRequest;
+import dev.kopek.psp.PaymentProvider;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Creates payments in three phases: a short transaction claims the key and inserts the PENDING attempt; the
+ * PSP is called with no transaction and no connection held (L3); a fenced transaction records the outcome.
+ */
+@Service
+public class PaymentService {
+
+    public static final String OPERATION = "payment.create";
+
+    private final IdempotencyKeys keys;
+    private final PaymentStore payments;
+    private final PaymentRecovery recovery;
+    private final PaymentSettlement settlement;
+    private final PaymentProvider psp;
+    private final TransactionTemplate tx;
+    private final AfterPspCall afterPspCall;
+    private final Clock clock;
+
+    PaymentService(IdempotencyKeys keys, PaymentStore payments, PaymentRecovery recovery,
+            PaymentSettlement settlement, PaymentProvider psp, TransactionTemplate tx,
+            Optional<AfterPspCall> afterPspCall, Clock clock) {
+        this.keys = keys;
+        this.payments = payments;
+        this.recovery = recovery;
+        this.settlement = settlement;
+        this.psp = psp;
+        this.tx = tx;
+        this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
+        this.clock = clock;
+    }
+
+    public PaymentAnswer create(MerchantId merchant, String idempotencyKey, PaymentRequest request) {
+        ClientKey ck = new ClientKey(merchant, OPERATION, idempotencyKey);
+        PaymentId newId = new PaymentId(TimeOrderedIds.next(clock));
+        String fingerprint = dev.kopek.idempotency.Fingerprint.of(request.canonicalFields());
+        Claim claim;
+        try {
+            claim = tx.execute(status -> {
+                Claim c = keys.claim(ck, fingerprint, newId.value());
+                if (c instanceof Claim.Owned owned && !owned.reclaimed()) {
+                    payments.insertPending(newId, merchant, request, idempotencyKey, ck.providerKey());
+                }
+                return c;
+            });
+        } catch (DuplicateKeyException e) {
+            if (ConstraintNames.of(e).equals(PaymentStore.LIVE_ATTEMPT_INDEX)) {
+                return new PaymentAnswer.LiveAttemptExists(request.reference());
+            }
+            throw e;
+        }
+        return switch (claim) {
+            case Claim.Owned owned when owned.reclaimed() -> recovery.resume(ck, owned.attempt(),
+                    payment(owned.resourceId()));
+            case Claim.Owned owned -> charge(ck, owned.attempt(), payment(owned.resourceId()));
+            case Claim.Replay replay -> new PaymentAnswer.Final(replay.status(), replay.body(), true);
+            case Claim.InFlight inFlight -> new PaymentAnswer.InFlight(inFlight.retryAfter());
+            case Claim.Awaiting awaiting -> new PaymentAnswer.Processing(payment(awaiting.resourceId()));
+            case Claim.Mismatch mismatch -> new PaymentAnswer.KeyReused();
+        };
+    }
+
+    private PaymentAnswer charge(ClientKey ck, int attempt, Payment payment) {
+        ChargeOutcome outcome = psp.charge(new ChargeRequest(ck.providerKey(), payment.amount(),
+                payment.paymentMethod(), payment.reference()));
+        afterPspCall.accept(payment.id(), outcome);
+        return recovery.settleOrReport(ck, attempt, payment, outcome, null);
+    }
+
+    /** Takes over one stuck attempt if no one else has; empty when another worker or a client retry won. */
+    public Optional<PaymentAnswer> recover(KeyRecord stuck) {
+        return keys.takeOver(stuck, clock.instant())
+                .map(attempt -> recovery.resume(stuck.clientKey(), attempt, payment(stuck.resourceId())));
+    }
+
+    /**
+     * A person's decision on a payment parked for review, after checking with the PSP out of band: it was
+     * charged (with the PSP's reference) or it certainly was not. Goes through the same fenced settlement.
+     */
+    public Optional<PaymentAnswer> resolveManually(PaymentId id, boolean charged, String pspReference, String actor) {
+        Payment payment = payments.find(id).orElseThrow(() -> new IllegalStateException("no payment " + id));
+        ChargeOutcome decided = charged ? new ChargeOutcome.Succeeded(pspReference)
+                : new ChargeOutcome.Failed("no charge at the PSP, confirmed by " + actor);
+        return keys.findByResource(OPERATION, id.value())
+                .flatMap(key -> keys.takeOverParked(key)
+                        .map(attempt -> recovery.settleOrReport(key.clientKey(), attempt, payment, decided, null)));
+    }
+
+    public Optional<Payment> find(MerchantId merchant, PaymentId id) {
+        return payments.find(merchant, id);
+    }
+
+    public List<Payment> findByReference(MerchantId merchant, String reference) {
+        return payments.findByReference(merchant, reference);
+    }
+
+    private Payment payment(java.util.UUID id) {
+        return payments.find(new PaymentId(id))
+                .orElseThrow(() -> new IllegalStateException("key points at missing payment " + id));
+    }
+}

@@ -1,0 +1,109 @@
+package dev.kopek.payments;
+
+import dev.kopek.idempotency.ClientKey;
+import dev.kopek.idempotency.IdempotencyKeys;
+import dev.kopek.payments.domain.Payment;
+import dev.kopek.payments.domain.PaymentStatus;
+import dev.kopek.payments.jdbc.PaymentStore;
+import dev.kopek.psp.ChargeOutcome;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Phase 3: one short transaction, fenced by the attempt number (L4). It first locks the key row as its current
+ * owner — a stale owner stops here and changes nothing — then moves the payment by compare-and-set and stores
+ * the final answer, or marks the key as awaiting a result.
+ */
+@Component
+class PaymentSettlement {
+
+    private static final Logger log = LoggerFactory.getLogger(PaymentSettlement.class);
+
+    private final IdempotencyKeys keys;
+    private final PaymentStore payments;
+    private final TransactionTemplate tx;
+    private final ApplicationEventPublisher events;
+    private final MeterRegistry meters;
+
+    PaymentSettlement(IdempotencyKeys keys, PaymentStore payments, TransactionTemplate tx,
+            ApplicationEventPublisher events, MeterRegistry meters) {
+        this.keys = keys;
+        this.payments = payments;
+        this.tx = tx;
+        this.events = events;
+        this.meters = meters;
+    }
+
+    /** Thrown inside the transaction when the caller no longer owns the key; the transaction rolls back. */
+    static final class StaleAttempt extends RuntimeException {
+        StaleAttempt(ClientKey ck, int attempt) {
+            super("attempt " + attempt + " no longer owns " + ck, null, false, false);
+        }
+    }
+
+    /**
+     * Records {@code outcome} for {@code payment}. With {@code reviewReason} set, an unknown outcome is parked for
+     * a person instead of waiting for reconciliation.
+     */
+    PaymentAnswer settle(Payment payment, ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
+        try {
+            PaymentAnswer answer = tx.execute(status -> {
+                if (!keys.holdAsOwner(ck, attempt)) {
+                    throw new StaleAttempt(ck, attempt);
+                }
+                return switch (outcome) {
+                    case ChargeOutcome.Succeeded s -> finish(payment, ck, attempt, PaymentStatus.CAPTURED,
+                            new PaymentStore.Outcome(s.pspReference(), null, null));
+                    case ChargeOutcome.Declined d -> finish(payment, ck, attempt, PaymentStatus.DECLINED,
+                            new PaymentStore.Outcome(d.pspReference(), d.declineCode(), null));
+                    case ChargeOutcome.Failed f -> finish(payment, ck, attempt, PaymentStatus.FAILED,
+                            new PaymentStore.Outcome(null, null, f.reason()));
+                    case ChargeOutcome.Unknown u -> unknown(payment, ck, attempt, u, reviewReason);
+                };
+            });
+            meters.counter("kopek.payments.settled", "outcome", outcome.getClass().getSimpleName().toLowerCase())
+                    .increment();
+            return answer;
+        } catch (StaleAttempt stale) {
+            meters.counter("kopek.idempotency.stale_attempt_rejections").increment();
+            log.warn("stale owner refused: payment={} key#={} attempt={} outcome={}", payment.id(), ck.hash(),
+                    attempt, outcome);
+            throw stale;
+        }
+    }
+
+    private PaymentAnswer finish(Payment payment, ClientKey ck, int attempt, PaymentStatus next,
+            PaymentStore.Outcome outcome) {
+        Payment settled = payments.transition(payment.id(), next, outcome).orElseThrow(() -> new IllegalStateException(
+                "owner of " + ck + " found " + payment.id() + " outside the predecessors of " + next));
+        String body = PaymentJson.render(settled);
+        if (!keys.complete(ck, attempt, 201, body)) {
+            throw new StaleAttempt(ck, attempt);
+        }
+        log.info("payment settled: merchant={} payment={} reference={} key#={} attempt={} status={} psp_ref={}",
+                settled.merchant(), settled.id(), settled.reference(), ck.hash(), attempt, settled.status(),
+                settled.pspReference());
+        return new PaymentAnswer.Final(201, body, false);
+    }
+
+    private PaymentAnswer unknown(Payment payment, ClientKey ck, int attempt, ChargeOutcome.Unknown unknown,
+            String reviewReason) {
+        Payment marked = payments.transition(payment.id(), PaymentStatus.UNKNOWN,
+                new PaymentStore.Outcome(null, null, null)).orElseThrow(() -> new IllegalStateException(
+                        "owner of " + ck + " found " + payment.id() + " already final"));
+        boolean marking = reviewReason == null ? keys.awaitResult(ck, attempt) : keys.park(ck, attempt);
+        if (!marking) {
+            throw new StaleAttempt(ck, attempt);
+        }
+        if (reviewReason != null) {
+            events.publishEvent(new ManualReviewRequired(payment.id(), payment.merchant(), reviewReason));
+        }
+        log.warn("payment outcome unknown: merchant={} payment={} key#={} attempt={} reason={} review={}",
+                payment.merchant(), payment.id(), ck.hash(), attempt, unknown.reason(), reviewReason != null);
+        return new PaymentAnswer.Processing(marked);
+    }
+}

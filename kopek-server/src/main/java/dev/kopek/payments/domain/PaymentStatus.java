@@ -1,0 +1,55 @@
+package dev.kopek.payments.domain;
+
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The payment state machine, in one place. A transition not in {@link #ALLOWED} is a named rejection, never an
+ * overwrite; persistence is compare-and-set on the predecessors listed here (L10).
+ */
+public enum PaymentStatus {
+    PENDING, UNKNOWN, AUTHORIZED, CAPTURED, DECLINED, FAILED, VOIDED;
+
+    private static final Map<PaymentStatus, Set<PaymentStatus>> ALLOWED = Map.of(
+            PENDING, EnumSet.of(UNKNOWN, AUTHORIZED, CAPTURED, DECLINED, FAILED),
+            UNKNOWN, EnumSet.of(UNKNOWN, AUTHORIZED, CAPTURED, DECLINED, FAILED),
+            AUTHORIZED, EnumSet.of(CAPTURED, VOIDED),
+            CAPTURED, EnumSet.noneOf(PaymentStatus.class),
+            DECLINED, EnumSet.noneOf(PaymentStatus.class),
+            FAILED, EnumSet.noneOf(PaymentStatus.class),
+            VOIDED, EnumSet.noneOf(PaymentStatus.class));
+
+    public boolean canMoveTo(PaymentStatus next) {
+        return ALLOWED.get(this).contains(next);
+    }
+
+    public boolean isFinal() {
+        return ALLOWED.get(this).isEmpty();
+    }
+
+    /** The states a row must be in for a move to {@code next}: the WHERE clause of the compare-and-set. */
+    public static Set<PaymentStatus> predecessorsOf(PaymentStatus next) {
+        Set<PaymentStatus> from = EnumSet.noneOf(PaymentStatus.class);
+        ALLOWED.forEach((state, targets) -> {
+            if (targets.contains(next)) {
+                from.add(state);
+            }
+        });
+        return from;
+    }
+
+    /** A new attempt for the same intent is allowed only after one of these (L2). */
+    public boolean freesIntent() {
+        return this == DECLINED || this == FAILED || this == VOIDED;
+    }
+
+    /** The status a merchant sees: an attempt still waiting for the PSP, or one whose outcome is unknown, is processing. */
+    public String apiName() {
+        return switch (this) {
+            case PENDING, UNKNOWN -> "processing";
+            case AUTHORIZED, CAPTURED, DECLINED, FAILED, VOIDED -> name().toLowerCase(Locale.ROOT);
+        };
+    }
+}

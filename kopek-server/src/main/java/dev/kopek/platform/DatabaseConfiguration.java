@@ -1,0 +1,115 @@
+package dev.kopek.platform;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(DatabaseProperties.class)
+class DatabaseConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(DatabaseConfiguration.class);
+
+    @Bean(destroyMethod = "close")
+    HikariDataSource dataSource(DatabaseProperties props, @Value("${kopek.data-dir:.kopek}") String dataDir) {
+        HikariConfig config = new HikariConfig();
+        if (props.external()) {
+            config.setJdbcUrl(props.url());
+            config.setUsername(props.user());
+            config.setPassword(props.password());
+        } else {
+            EmbeddedPostgres postgres = EmbeddedDatabase.start(Path.of(dataDir));
+            config.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
+            config.setUsername("postgres");
+        }
+        config.setPoolName("kopek");
+        config.setMaximumPoolSize(props.poolSize());
+        config.setConnectionTimeout(props.connectionTimeout().toMillis());
+        config.setInitializationFailTimeout(props.connectionTimeout().toMillis());
+        try {
+            HikariDataSource dataSource = new HikariDataSource(config);
+            verify(dataSource);
+            return dataSource;
+        } catch (RuntimeException | SQLException e) {
+            throw new DatabaseUnavailableException("Kopek cannot use PostgreSQL at " + redact(config.getJdbcUrl())
+                    + " as user '" + config.getUsername() + "': " + rootMessage(e), e);
+        }
+    }
+
+    private static void verify(DataSource dataSource) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            String product = connection.getMetaData().getDatabaseProductName();
+            int major = connection.getMetaData().getDatabaseMajorVersion();
+            if (!"PostgreSQL".equals(product) || major < 14) {
+                throw new SQLException("need PostgreSQL 14 or newer, found " + product + " " + major);
+            }
+            log.info("database ready: {} {}", product, connection.getMetaData().getDatabaseProductVersion());
+        }
+    }
+
+    /** A password may be written into the URL; it never reaches a log line. */
+    static String redact(String url) {
+        return url == null ? "(none)" : url.replaceAll("(?i)(password=)[^&;]*", "$1***");
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return message.replaceAll("\\s+", " ").trim();
+    }
+
+    /** The embedded PostgreSQL 17 of the quickstart. Its data survives restarts under the data folder. */
+    static final class EmbeddedDatabase {
+
+        private static EmbeddedPostgres running;
+
+        private EmbeddedDatabase() {
+        }
+
+        static synchronized EmbeddedPostgres start(Path dataDir) {
+            if (running != null) {
+                return running;
+            }
+            Path pgData = dataDir.toAbsolutePath().resolve("postgres");
+            try {
+                Files.createDirectories(pgData.getParent());
+                running = EmbeddedPostgres.builder()
+                        .setDataDirectory(pgData)
+                        .setCleanDataDirectory(false)
+                        .setServerConfig("max_connections", "200")
+                        .start();
+            } catch (IOException | RuntimeException e) {
+                throw new DatabaseUnavailableException("Kopek cannot start the embedded PostgreSQL in " + pgData
+                        + ": " + rootMessage(e), e);
+            }
+            Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(EmbeddedDatabase::stop));
+            log.info("embedded PostgreSQL on port {} with data in {}", running.getPort(), pgData);
+            return running;
+        }
+
+        private static synchronized void stop() {
+            try {
+                if (running != null) {
+                    running.close();
+                }
+            } catch (IOException e) {
+                log.warn("embedded PostgreSQL did not stop cleanly: {}", e.getMessage());
+            }
+        }
+    }
+}

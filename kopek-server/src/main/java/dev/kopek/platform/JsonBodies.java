@@ -1,0 +1,65 @@
+package dev.kopek.platform;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import org.springframework.http.HttpStatus;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Reads a request body as a JSON object under a size limit, refusing duplicate names. Handlers then check
+ * every field by hand: the tree keeps the difference between {@code 100}, {@code 100.0} and {@code "100"},
+ * which a bound record would blur.
+ */
+public final class JsonBodies {
+
+    private static final JsonMapper STRICT = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    private JsonBodies() {
+    }
+
+    public static ObjectNode readObject(HttpServletRequest request, int maxBytes) {
+        String contentType = request.getContentType();
+        if (contentType != null && !contentType.toLowerCase(java.util.Locale.ROOT).matches(
+                "application/([a-z.+-]*\\+)?json\\s*(;.*)?")) {
+            throw ApiProblem.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
+                    "Send the body as application/json.");
+        }
+        if (request.getContentLengthLong() > maxBytes) {
+            throw tooLarge(maxBytes);
+        }
+        byte[] body;
+        try (InputStream in = request.getInputStream()) {
+            body = in.readNBytes(maxBytes + 1);
+        } catch (IOException e) {
+            throw ApiProblem.badRequest("unreadable_body", null, "The request body could not be read.");
+        }
+        if (body.length > maxBytes) {
+            throw tooLarge(maxBytes);
+        }
+        if (body.length == 0) {
+            throw ApiProblem.badRequest("invalid_json", null, "The request body is empty; send a JSON object.");
+        }
+        JsonNode node;
+        try {
+            node = STRICT.readTree(body);
+        } catch (JacksonException e) {
+            throw ApiProblem.badRequest("invalid_json", null, "The request body is not valid JSON: "
+                    + e.getOriginalMessage());
+        }
+        if (!(node instanceof ObjectNode object)) {
+            throw ApiProblem.badRequest("invalid_json", null, "The request body must be a JSON object.");
+        }
+        return object;
+    }
+
+    private static ApiProblem tooLarge(int maxBytes) {
+        return ApiProblem.badRequest("body_too_large", null, "The request body exceeds " + maxBytes + " bytes.");
+    }
+}

@@ -1,0 +1,64 @@
+package dev.kopek.platform;
+
+import java.net.URI;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Every error leaves as {@code application/problem+json} with a stable {@code code}. Framework errors
+ * (unknown path, wrong method or media type) get codes too; anything unexpected is a logged 500 that says
+ * nothing about internals.
+ */
+@RestControllerAdvice
+class ProblemHandler extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+    @ExceptionHandler(ApiProblem.class)
+    ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
+        ProblemDetail body = Problems.detail(problem.status(), problem.code(), problem.getMessage());
+        if (problem.field() != null) {
+            body.setProperty("field", problem.field());
+        }
+        var response = ResponseEntity.status(problem.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        problem.headers().forEach(response::header);
+        return response.body(body);
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ProblemDetail> unexpected(Exception e) {
+        log.error("unexpected error", e);
+        return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(Problems.detail(HttpStatus.INTERNAL_SERVER_ERROR, "internal_error",
+                        "An internal error occurred; it has been logged."));
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
+            HttpStatusCode statusCode, WebRequest request) {
+        ProblemDetail detail = body instanceof ProblemDetail pd ? pd : ProblemDetail.forStatus(statusCode);
+        String code = switch (statusCode.value()) {
+            case 404 -> "not_found";
+            case 405 -> "method_not_allowed";
+            case 406 -> "not_acceptable";
+            case 413 -> "body_too_large";
+            case 415 -> "unsupported_media_type";
+            default -> statusCode.is4xxClientError() ? "bad_request" : "internal_error";
+        };
+        detail.setType(URI.create(Problems.TYPE_BASE + code));
+        detail.setProperty("code", code);
+        return ResponseEntity.status(statusCode).headers(headers).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(detail);
+    }
+}

@@ -1,0 +1,16 @@
+package dev.kopek.psp;
+
+import dev.kopek.money.Money;
+import java.util.Objects;
+
+/** One charge as the PSP sees it. The provider key is the whole of its idempotency. */
+public record ChargeRequest(String providerKey, Money amount, String paymentMethod, String reference) {
+    public ChargeRequest {
+        Objects.requireNonNull(providerKey, "providerKey");
+        Objects.requireNonNull(amount, "amount");
+        Objects.requireNonNull(paymentMethod, "paymentMethod");
+        if (!amount.isPositive()) {
+            throw new IllegalArgumentException("a charge is for a positive amount");
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package dev.kopek.psp;
+
+/** The port every PSP adapter implements. Calls are made with no transaction open and no connection held (L3). */
+public interface PaymentProvider {
+
+    String name();
+
+    IdempotencyContract contract();
+
+    /** Charges, retrying transport failures with the same key inside the time budget. */
+    ChargeOutcome charge(ChargeRequest request);
+
+    /** Charges with exactly one request and no retry: for a reclaimed attempt that has already asked by key. */
+    ChargeOutcome chargeOnce(ChargeRequest request);
+
+    LookupResult lookup(String providerKey);
+}

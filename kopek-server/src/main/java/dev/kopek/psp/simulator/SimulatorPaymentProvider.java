@@ -1,0 +1,154 @@
+package dev.kopek.psp.simulator;
+
+import dev.kopek.psp.ChargeOutcome;
+import dev.kopek.psp.ChargeRequest;
+import dev.kopek.psp.IdempotencyContract;
+import dev.kopek.psp.LookupResult;
+import dev.kopek.psp.PaymentProvider;
+import dev.kopek.psp.PspProperties;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The adapter for the bundled acquirer simulator. Timeouts: connect 500 ms, read 3 s; a transport failure
+ * (timeout, reset, refused) is retried once with the same key after a jittered pause, if the budget allows.
+ */
+public final class SimulatorPaymentProvider implements PaymentProvider {
+
+    private static final Logger log = LoggerFactory.getLogger(SimulatorPaymentProvider.class);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final URI base;
+    private final PspProperties properties;
+    private final HttpClient http;
+
+    public SimulatorPaymentProvider(URI base, PspProperties properties) {
+        this.base = base;
+        this.properties = properties;
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(properties.connectTimeout())
+                .executor(Executors.newVirtualThreadPerTaskExecutor())
+                .build();
+    }
+
+    @Override
+    public String name() {
+        return "simulator";
+    }
+
+    @Override
+    public IdempotencyContract contract() {
+        return new IdempotencyContract(properties.keyWindow(), "the key string, per simulator account",
+                "409 request_in_progress", true);
+    }
+
+    @Override
+    public ChargeOutcome charge(ChargeRequest request) {
+        long deadline = System.nanoTime() + properties.budget().toNanos();
+        try {
+            return send(request, properties.readTimeout());
+        } catch (IOException first) {
+            long pauseMillis = ThreadLocalRandom.current().nextLong(properties.retryPauseMin().toMillis(),
+                    properties.retryPauseMax().toMillis() + 1);
+            long leftMillis = (deadline - System.nanoTime()) / 1_000_000 - pauseMillis;
+            if (leftMillis < properties.connectTimeout().toMillis()) {
+                return new ChargeOutcome.Unknown("transport failure, no budget left to retry: " + describe(first));
+            }
+            log.info("psp charge transport failure ({}), retrying once with the same key", describe(first));
+            if (!pause(pauseMillis)) {
+                return new ChargeOutcome.Unknown("interrupted before retry: " + describe(first));
+            }
+            Duration timeout = Duration.ofMillis(Math.min(leftMillis, properties.readTimeout().toMillis()));
+            return chargeWithoutRetry(request, timeout);
+        }
+    }
+
+    @Override
+    public ChargeOutcome chargeOnce(ChargeRequest request) {
+        return chargeWithoutRetry(request, properties.readTimeout());
+    }
+
+    private ChargeOutcome chargeWithoutRetry(ChargeRequest request, Duration timeout) {
+        try {
+            return send(request, timeout);
+        } catch (IOException e) {
+            return new ChargeOutcome.Unknown("transport failure: " + describe(e));
+        }
+    }
+
+    private ChargeOutcome send(ChargeRequest request, Duration timeout) throws IOException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("amount", request.amount().minor());
+        body.put("currency", request.amount().currency().code());
+        body.put("payment_method", request.paymentMethod());
+        body.put("reference", request.reference());
+        HttpRequest http = HttpRequest.newBuilder(base.resolve("/charges"))
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", request.providerKey())
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
+                .build();
+        HttpResponse<String> response = exchange(http);
+        return SimulatorResponses.classify(response.statusCode(), response.body());
+    }
+
+    @Override
+    public LookupResult lookup(String providerKey) {
+        URI uri = base.resolve("/charges?idempotency_key=" + URLEncoder.encode(providerKey, StandardCharsets.UTF_8));
+        try {
+            HttpResponse<String> response = exchange(HttpRequest.newBuilder(uri)
+                    .timeout(properties.readTimeout()).GET().build());
+            return switch (response.statusCode()) {
+                case 200 -> lookedUp(response.body());
+                case 404 -> new LookupResult.NotFound();
+                default -> new LookupResult.Inconclusive("lookup answered " + response.statusCode());
+            };
+        } catch (IOException e) {
+            return new LookupResult.Inconclusive("lookup transport failure: " + describe(e));
+        }
+    }
+
+    private static LookupResult lookedUp(String body) {
+        ChargeOutcome outcome = SimulatorResponses.fromChargeBody(SimulatorResponses.parse(body), 200);
+        return outcome instanceof ChargeOutcome.Unknown unknown
+                ? new LookupResult.Inconclusive(unknown.reason())
+                : new LookupResult.Found(outcome);
+    }
+
+    private HttpResponse<String> exchange(HttpRequest request) throws IOException {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for the psp", e);
+        }
+    }
+
+    private static boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static String describe(IOException e) {
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    }
+}

@@ -1,0 +1,60 @@
+package dev.kopek.psp.simulator;
+
+import dev.kopek.psp.ChargeOutcome;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Maps the simulator's answers to outcomes by meaning (L5). Only an explicit approval is success and only an
+ * explicit refusal is a decline; 400/401/403/422 say the request was refused before anything happened; every
+ * other answer — 409 (duplicate in flight), 429, 5xx, or anything unexpected — proves nothing and is unknown.
+ */
+final class SimulatorResponses {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private SimulatorResponses() {
+    }
+
+    static ChargeOutcome classify(int status, String body) {
+        JsonNode json = parse(body);
+        return switch (status) {
+            case 200, 201 -> fromChargeBody(json, status);
+            case 402 -> new ChargeOutcome.Declined(text(json, "decline_code", "declined"), text(json, "id", null));
+            case 400, 401, 403, 422 -> new ChargeOutcome.Failed("psp refused the request (" + status + " "
+                    + text(json, "error", "no error code") + ")");
+            default -> new ChargeOutcome.Unknown("psp answered " + status + " " + text(json, "error", ""));
+        };
+    }
+
+    /** A 2xx body must say what happened; one that does not is unknown, never assumed to be success. */
+    static ChargeOutcome fromChargeBody(JsonNode json, int status) {
+        String outcome = text(json, "status", "");
+        return switch (outcome) {
+            case "succeeded" -> {
+                String id = text(json, "id", null);
+                yield id == null ? new ChargeOutcome.Unknown("psp approval without a charge id")
+                        : new ChargeOutcome.Succeeded(id);
+            }
+            case "declined" -> new ChargeOutcome.Declined(text(json, "decline_code", "declined"), text(json, "id", null));
+            default -> new ChargeOutcome.Unknown("psp answered " + status + " with status '" + outcome + "'");
+        };
+    }
+
+    static JsonNode parse(String body) {
+        if (body == null || body.isBlank()) {
+            return JSON.createObjectNode();
+        }
+        try {
+            return JSON.readTree(body);
+        } catch (JacksonException e) {
+            return JSON.createObjectNode();
+        }
+    }
+
+    private static String text(JsonNode json, String field, String fallback) {
+        JsonNode value = json.get(field);
+        return value != null && value.isString() ? value.stringValue() : fallback;
+    }
+}

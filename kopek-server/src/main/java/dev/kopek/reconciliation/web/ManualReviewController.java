@@ -1,0 +1,98 @@
+package dev.kopek.reconciliation.web;
+
+import dev.kopek.money.PrefixedId;
+import dev.kopek.platform.ApiProblem;
+import dev.kopek.platform.JsonBodies;
+import dev.kopek.reconciliation.ManualReview;
+import dev.kopek.reconciliation.ManualReviews;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Admin API of the manual-review queue ({@code KOPEK_ADMIN_TOKEN}). */
+@RestController
+@RequestMapping("/v1/ops/manual-review")
+class ManualReviewController {
+
+    private static final Set<String> STATUSES = Set.of("open", "resolved", "all");
+    private static final Set<String> FIELDS = Set.of("decision", "psp_reference", "resolved_by", "note");
+
+    private final ManualReviews reviews;
+
+    ManualReviewController(ManualReviews reviews) {
+        this.reviews = reviews;
+    }
+
+    @GetMapping
+    Map<String, Object> list(@RequestParam(defaultValue = "open") String status,
+            @RequestParam(defaultValue = "100") int limit) {
+        if (!STATUSES.contains(status) || limit < 1 || limit > 500) {
+            throw ApiProblem.badRequest("invalid_query", "status", "status is open, resolved or all; limit 1–500.");
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("object", "list");
+        body.put("data", reviews.list(status.toUpperCase(Locale.ROOT), limit).stream().map(this::json).toList());
+        return body;
+    }
+
+    @PostMapping("/{id}/resolve")
+    Map<String, Object> resolve(@PathVariable String id, HttpServletRequest http) {
+        var reviewId = PrefixedId.parse("mrv", id).orElseThrow(() -> ApiProblem.notFound("manual review " + id));
+        ObjectNode body = JsonBodies.readObject(http, 4096);
+        body.propertyNames().stream().filter(name -> !FIELDS.contains(name)).findFirst().ifPresent(name -> {
+            throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
+        });
+        String decision = text(body, "decision", 20);
+        if (!decision.equals("captured") && !decision.equals("failed")) {
+            throw ApiProblem.badRequest("invalid_decision", "decision",
+                    "decision is 'captured' (the PSP charged; give psp_reference) or 'failed' (it certainly did not).");
+        }
+        boolean charged = decision.equals("captured");
+        String pspReference = charged ? text(body, "psp_reference", 128) : null;
+        String actor = text(body, "resolved_by", 200);
+        String note = body.has("note") ? text(body, "note", 2000) : null;
+        return switch (reviews.resolve(reviewId, charged, pspReference, actor, note)) {
+            case ManualReviews.Resolution.Resolved r -> json(r.review());
+            case ManualReviews.Resolution.NotOpen n -> throw ApiProblem.of(HttpStatus.CONFLICT, "review_not_open",
+                    "This review is already resolved.");
+            case ManualReviews.Resolution.NotFound n -> throw ApiProblem.notFound("manual review " + id);
+        };
+    }
+
+    private static String text(ObjectNode body, String field, int max) {
+        JsonNode node = body.get(field);
+        if (node == null || !node.isString() || node.stringValue().isBlank() || node.stringValue().length() > max) {
+            throw ApiProblem.badRequest("invalid_" + field, field, field + " is required: a string of 1–" + max
+                    + " characters.");
+        }
+        return node.stringValue();
+    }
+
+    private Map<String, Object> json(ManualReview review) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("id", PrefixedId.format("mrv", review.id()));
+        json.put("object", "manual_review");
+        json.put("merchant_id", review.merchant().toString());
+        json.put("payment_id", review.payment().toString());
+        json.put("status", review.status().toLowerCase(Locale.ROOT));
+        json.put("reason", review.reason());
+        json.put("created_at", review.createdAt().toString());
+        json.put("resolution", review.resolution());
+        json.put("psp_reference", review.pspReference());
+        json.put("resolved_by", review.resolvedBy());
+        json.put("note", review.note());
+        json.put("resolved_at", review.resolvedAt() == null ? null : review.resolvedAt().toString());
+        return json;
+    }
+}

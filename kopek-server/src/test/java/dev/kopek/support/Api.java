@@ -1,0 +1,99 @@
+package dev.kopek.support;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A plain HTTP client for Kopek's API, the way a merchant's backend would call it. */
+public final class Api {
+
+    public static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .executor(Executors.newVirtualThreadPerTaskExecutor()).connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final URI base;
+    private final String bearer;
+
+    public Api(URI base, String bearer) {
+        this.base = base;
+        this.bearer = bearer;
+    }
+
+    public Api as(String otherBearer) {
+        return new Api(base, otherBearer);
+    }
+
+    public record Response(int status, Map<String, java.util.List<String>> headers, String body) {
+        public JsonNode json() {
+            return JSON.readTree(body);
+        }
+
+        public String text(String field) {
+            JsonNode node = json().get(field);
+            return node == null || node.isNull() ? null : node.asString();
+        }
+
+        public String header(String name) {
+            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .map(e -> e.getValue().getFirst()).findFirst().orElse(null);
+        }
+    }
+
+    public Response pay(String idempotencyKey, String body) {
+        return post("/v1/payments", idempotencyKey, body);
+    }
+
+    public static String payment(String reference, long amount, String currency, String method) {
+        return "{\"reference\":\"" + reference + "\",\"amount\":" + amount + ",\"currency\":\"" + currency
+                + "\",\"payment_method\":\"" + method + "\"}";
+    }
+
+    public static String newKey() {
+        return UUID.randomUUID().toString();
+    }
+
+    public Response post(String path, String idempotencyKey, String body) {
+        HttpRequest.Builder request = request(path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (idempotencyKey != null) {
+            request.header("Idempotency-Key", idempotencyKey);
+        }
+        return send(request.build());
+    }
+
+    public Response get(String path) {
+        return send(request(path).GET().build());
+    }
+
+    public Response delete(String path) {
+        return send(request(path).DELETE().build());
+    }
+
+    public Response send(HttpRequest request) {
+        try {
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Response(response.statusCode(), response.headers().map(), response.body());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public HttpRequest.Builder request(String path) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30));
+        if (bearer != null) {
+            builder.header("Authorization", "Bearer " + bearer);
+        }
+        return builder;
+    }
+}

@@ -1,0 +1,117 @@
+package dev.kopek.support;
+
+import dev.kopek.KopekApplication;
+import dev.kopek.merchants.Merchants;
+import dev.kopek.reconciliation.StuckAttemptReconciler;
+import dev.kopek.simulator.AcquirerSimulator;
+import dev.kopek.simulator.ChargeRecord;
+import java.net.URI;
+import java.time.Clock;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * A whole Kopek over real HTTP, on a real PostgreSQL, charging through the real simulator over HTTP. The
+ * simulator's own record of charges is the oracle.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        classes = {KopekApplication.class, IntegrationTest.TestBeans.class})
+public abstract class IntegrationTest {
+
+    public static final String ADMIN_TOKEN = "test-admin-token-0123456789";
+    protected static final AcquirerSimulator SIMULATOR = SharedSimulator.get();
+    private static final String DATABASE = TestDatabase.newDatabase();
+
+    @LocalServerPort
+    protected int port;
+    @Autowired
+    protected MutableClock clock;
+    @Autowired
+    protected Merchants merchants;
+    @Autowired
+    protected StuckAttemptReconciler reconciler;
+    @Autowired
+    protected CrashSwitch crash;
+    @Autowired
+    protected JdbcClient jdbc;
+
+    @DynamicPropertySource
+    static void kopek(DynamicPropertyRegistry registry) {
+        commonProperties(registry, DATABASE);
+    }
+
+    public static void commonProperties(DynamicPropertyRegistry registry, String database) {
+        registry.add("kopek.db.url", () -> database);
+        registry.add("kopek.db.user", () -> "postgres");
+        registry.add("kopek.psp.simulator-url", () -> SIMULATOR.baseUri().toString());
+        registry.add("kopek.psp.read-timeout", () -> "1s");
+        registry.add("kopek.psp.budget", () -> "3s");
+        registry.add("kopek.demo-enabled", () -> "false");
+        registry.add("kopek.reconciler.enabled", () -> "false");
+        registry.add("kopek.admin-token", () -> ADMIN_TOKEN);
+    }
+
+    @TestConfiguration(proxyBeanMethods = false)
+    public static class TestBeans {
+        @Bean
+        @Primary
+        MutableClock mutableClock() {
+            return new MutableClock();
+        }
+
+        @Bean
+        CrashSwitch crashSwitch() {
+            return new CrashSwitch();
+        }
+    }
+
+    @AfterEach
+    void resetSimulator() {
+        SIMULATOR.reset();
+    }
+
+    protected URI baseUri() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    /** A new merchant with a fresh key: tests never see each other's data. */
+    protected Api newMerchant() {
+        var merchant = merchants.create("Merchant " + UUID.randomUUID());
+        return new Api(baseUri(), merchants.issueKey(merchant.id()).secret());
+    }
+
+    protected Api admin() {
+        return new Api(baseUri(), ADMIN_TOKEN);
+    }
+
+    protected static String newReference() {
+        return "order-" + UUID.randomUUID();
+    }
+
+    /** Money actually moved at the PSP for this intent: the oracle. */
+    protected static long chargesAtPsp(String reference) {
+        return SIMULATOR.charges().stream()
+                .filter(c -> reference.equals(c.reference()) && c.status().equals("succeeded")).count();
+    }
+
+    protected static java.util.List<ChargeRecord> recordsAtPsp(String reference) {
+        return SIMULATOR.charges().stream().filter(c -> reference.equals(c.reference())).toList();
+    }
+
+    protected long rows(String table) {
+        return jdbc.sql("SELECT count(*) FROM " + table).query(Long.class).single();
+    }
+
+    protected Clock clock() {
+        return clock;
+    }
+}
