@@ -36,7 +36,8 @@ class DemoMerchant implements ApplicationRunner {
         if (!properties.demoEnabled()) {
             return;
         }
-        String known = properties.demoApiKey();
+        String known = properties.demoApiKey() == null || properties.demoApiKey().isBlank()
+                ? null : properties.demoApiKey();
         if (known != null && (known.length() < MIN_KEY_LENGTH || !known.chars().allMatch(c -> c > 32 && c < 127))) {
             throw new IllegalStateException("KOPEK_DEMO_API_KEY must be at least " + MIN_KEY_LENGTH
                     + " printable ASCII characters without spaces");
