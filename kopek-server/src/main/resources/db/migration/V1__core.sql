@@ -54,7 +54,7 @@ CREATE TABLE payments (
     merchant_id      UUID         NOT NULL REFERENCES merchants (id),
     reference        VARCHAR(64)  NOT NULL CHECK (length(reference) >= 1),
     idempotency_key  VARCHAR(255) NOT NULL,
-    provider_key     VARCHAR(128) NOT NULL UNIQUE,  -- the key sent to the PSP, derived from the client key
+    provider_key     VARCHAR(128) NOT NULL UNIQUE,  -- the key sent to the PSP: derived from the client key and this id
     amount           BIGINT       NOT NULL CHECK (amount > 0),
     currency         CHAR(3)      NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
     amount_captured  BIGINT       NOT NULL DEFAULT 0,
@@ -71,9 +71,10 @@ CREATE TABLE payments (
     created_at       TIMESTAMPTZ  NOT NULL,
     updated_at       TIMESTAMPTZ  NOT NULL,
     CONSTRAINT ck_payments_captured_le_amount CHECK (amount_captured >= 0 AND amount_captured <= amount),
-    CONSTRAINT ck_payments_captured_status CHECK ((status = 'CAPTURED') = (amount_captured > 0)),
-    CONSTRAINT uq_payments_merchant_key UNIQUE (merchant_id, idempotency_key)
+    CONSTRAINT ck_payments_captured_status CHECK ((status = 'CAPTURED') = (amount_captured > 0))
 );
+-- Not unique: once a completed key passes retention, the same string is a new operation (DESIGN.md).
+CREATE INDEX ix_payments_merchant_key ON payments (merchant_id, idempotency_key);
 
 -- L2: one live-or-paid attempt per intent. Listed negatively so that every state added later counts as
 -- live unless it is explicitly a dead end after which a new attempt is allowed.

@@ -30,11 +30,12 @@ public record ClientKey(MerchantId merchant, String operation, String key) {
     }
 
     /**
-     * The key Kopek sends to the PSP: derived, so a retry always sends the same one, scoped by merchant and
-     * operation, and of fixed length whatever the client sent.
+     * The key Kopek sends to the PSP, derived from this merchant-scoped key and the resource it created: fixed
+     * length whatever the client sent, the same on every retry of the operation (it is stored with the
+     * resource), and different when a key string comes back as a new operation after retention.
      */
-    public String providerKey() {
-        return "kpk_" + digest(merchant.value() + "\n" + operation + "\n" + key);
+    public String providerKey(java.util.UUID resourceId) {
+        return "kpk_" + digest(merchant.value() + "\n" + operation + "\n" + key + "\n" + resourceId);
     }
 
     /** For logs and metrics: the raw key never appears there (L12). */

@@ -51,13 +51,13 @@ class PaymentRecovery {
         meters.counter("kopek.idempotency.reclaims").increment();
         log.info("resuming attempt: payment={} key#={} attempt={} status={}", payment.id(), ck.hash(), attempt,
                 payment.status());
-        LookupResult found = psp.lookup(ck.providerKey());
+        LookupResult found = psp.lookup(payment.providerKey());
         return switch (found) {
             case LookupResult.Found f -> settleOrReport(ck, attempt, payment, f.outcome(), null);
             case LookupResult.Inconclusive i ->
                     settleOrReport(ck, attempt, payment, new ChargeOutcome.Unknown(i.reason()), null);
             case LookupResult.NotFound n -> keyWindowOpen(payment)
-                    ? settleOrReport(ck, attempt, payment, psp.chargeOnce(chargeOf(ck, payment)), null)
+                    ? settleOrReport(ck, attempt, payment, psp.chargeOnce(chargeOf(payment)), null)
                     : settleOrReport(ck, attempt, payment,
                             new ChargeOutcome.Unknown("the PSP has no record and its key window has closed"),
                             "PSP key window closed before the outcome was known; charging again could pay twice");
@@ -93,7 +93,7 @@ class PaymentRecovery {
         return clock.instant().isBefore(closes);
     }
 
-    private static ChargeRequest chargeOf(ClientKey ck, Payment payment) {
-        return new ChargeRequest(ck.providerKey(), payment.amount(), payment.paymentMethod(), payment.reference());
+    private static ChargeRequest chargeOf(Payment payment) {
+        return new ChargeRequest(payment.providerKey(), payment.amount(), payment.paymentMethod(), payment.reference());
     }
 }

@@ -60,7 +60,7 @@ public class PaymentService {
             claim = tx.execute(status -> {
                 Claim c = keys.claim(ck, fingerprint, newId.value());
                 if (c instanceof Claim.Owned owned && !owned.reclaimed()) {
-                    payments.insertPending(newId, merchant, request, idempotencyKey, ck.providerKey());
+                    payments.insertPending(newId, merchant, request, idempotencyKey, ck.providerKey(newId.value()));
                 }
                 return c;
             });
@@ -82,7 +82,7 @@ public class PaymentService {
     }
 
     private PaymentAnswer charge(ClientKey ck, int attempt, Payment payment) {
-        ChargeOutcome outcome = psp.charge(new ChargeRequest(ck.providerKey(), payment.amount(),
+        ChargeOutcome outcome = psp.charge(new ChargeRequest(payment.providerKey(), payment.amount(),
                 payment.paymentMethod(), payment.reference()));
         afterPspCall.accept(payment.id(), outcome);
         return recovery.settleOrReport(ck, attempt, payment, outcome, null);

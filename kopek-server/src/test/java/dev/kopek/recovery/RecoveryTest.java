@@ -1,0 +1,185 @@
+package dev.kopek.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kopek.simulator.SimulatorConfig;
+import dev.kopek.support.Api;
+import dev.kopek.support.IntegrationTest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** Everything stuck between "the PSP moved money" and "Kopek wrote it down" converges, or goes to a person. */
+class RecoveryTest extends IntegrationTest {
+
+    private static final Duration PAST_LEASE = Duration.ofSeconds(31);
+
+    @Test
+    void crashBetweenPspSuccessAndPhaseThreeIsSettledByTheReconciler() {
+        Api api = newMerchant();
+        String key = Api.newKey();
+        String reference = newReference();
+        String body = Api.payment(reference, 1500, "EUR", "pm_ok");
+        crash.crashNextPayment();
+
+        assertThat(api.pay(key, body).status()).isEqualTo(500);
+        assertThat(status(reference)).isEqualTo("PENDING");
+        assertThat(keyStatus(reference)).isEqualTo("IN_PROGRESS");
+        assertThat(chargesAtPsp(reference)).isEqualTo(1);
+
+        reconciler.reconcileOnce();
+        assertThat(status(reference)).as("the lease has not expired yet").isEqualTo("PENDING");
+
+        clock.advance(PAST_LEASE);
+        reconciler.reconcileOnce();
+
+        assertThat(status(reference)).isEqualTo("CAPTURED");
+        assertThat(keyStatus(reference)).isEqualTo("COMPLETED");
+        assertThat(chargesAtPsp(reference)).isEqualTo(1);
+        Api.Response retry = api.pay(key, body);
+        assertThat(retry.status()).isEqualTo(201);
+        assertThat(retry.text("status")).isEqualTo("captured");
+        assertThat(retry.header("Idempotent-Replayed")).isEqualTo("true");
+    }
+
+    @Test
+    void clientRetryWaitsForTheLeaseThenReclaimsAndAsksThePspFirst() {
+        Api api = newMerchant();
+        String key = Api.newKey();
+        String reference = newReference();
+        String body = Api.payment(reference, 1500, "EUR", "pm_ok");
+        crash.crashNextPayment();
+        api.pay(key, body);
+
+        Api.Response early = api.pay(key, body);
+        assertThat(early.status()).isEqualTo(409);
+        assertThat(early.text("code")).isEqualTo("request_in_progress");
+        assertThat(Integer.parseInt(early.header("Retry-After"))).isBetween(1, 30);
+
+        clock.advance(PAST_LEASE);
+        Api.Response reclaimed = api.pay(key, body);
+
+        assertThat(reclaimed.status()).isEqualTo(201);
+        assertThat(reclaimed.text("status")).isEqualTo("captured");
+        assertThat(chargesAtPsp(reference)).isEqualTo(1);
+        assertThat(SIMULATOR.lookups(providerKey(reference))).isEqualTo(1);
+        assertThat(jdbc.sql("SELECT k.attempt FROM idempotency_keys k JOIN payments p ON p.id = k.resource_id"
+                + " WHERE p.reference = :r").param("r", reference).query(Integer.class).single()).isEqualTo(2);
+    }
+
+    @Test
+    void abandonedAttemptThatNeverReachedThePspIsChargedOnceWithItsKey() {
+        SIMULATOR.configure(SimulatorConfig.defaults().withFaultRates(1.0, 0, 0));
+        Api api = newMerchant();
+        String reference = newReference();
+        crash.crashNextPayment();
+        api.pay(Api.newKey(), Api.payment(reference, 1500, "EUR", "pm_ok"));
+        SIMULATOR.configure(SimulatorConfig.defaults());
+        assertThat(chargesAtPsp(reference)).isZero();
+
+        clock.advance(PAST_LEASE);
+        reconciler.reconcileOnce();
+
+        assertThat(status(reference)).isEqualTo("CAPTURED");
+        assertThat(chargesAtPsp(reference)).isEqualTo(1);
+    }
+
+    @Test
+    void twoReconcilersAndAClientRetryRacingOnOneStuckAttemptLookUpOnce() throws Exception {
+        Api api = newMerchant();
+        String key = Api.newKey();
+        String reference = newReference();
+        String body = Api.payment(reference, 2500, "EUR", "pm_5xx_after_charge");
+        assertThat(api.pay(key, body).status()).isEqualTo(202);
+        assertThat(status(reference)).isEqualTo("UNKNOWN");
+        clock.advance(PAST_LEASE);
+
+        CyclicBarrier start = new CyclicBarrier(3);
+        List<Future<?>> racers = new ArrayList<>();
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            racers.add(pool.submit(() -> {
+                start.await();
+                return reconciler.reconcileOnce();
+            }));
+            racers.add(pool.submit(() -> {
+                start.await();
+                return reconciler.reconcileOnce();
+            }));
+            racers.add(pool.submit(() -> {
+                start.await();
+                return api.pay(key, body);
+            }));
+        }
+        for (Future<?> racer : racers) {
+            racer.get();
+        }
+
+        assertThat(SIMULATOR.lookups(providerKey(reference))).isEqualTo(1);
+        assertThat(status(reference)).isEqualTo("CAPTURED");
+        assertThat(chargesAtPsp(reference)).isEqualTo(1);
+        assertThat(api.pay(key, body).text("status")).isEqualTo("captured");
+    }
+
+    @Test
+    void closedProviderKeyWindowGoesToManualReviewAndNeverChargesAgain() {
+        Api api = newMerchant();
+        String key = Api.newKey();
+        String reference = newReference();
+        String body = Api.payment(reference, 7700, "EUR", "pm_5xx_after_charge");
+        assertThat(api.pay(key, body).status()).isEqualTo(202);
+        assertThat(chargesAtPsp(reference)).isEqualTo(1);
+
+        clock.advance(Duration.ofHours(25));
+        SIMULATOR.advanceClock(Duration.ofHours(25));
+        reconciler.reconcileOnce();
+        reconciler.reconcileOnce();
+
+        assertThat(chargesAtPsp(reference)).as("no new charge once the PSP forgot the key").isEqualTo(1);
+        assertThat(SIMULATOR.lookups(providerKey(reference))).as("parked, not polled").isEqualTo(1);
+        assertThat(status(reference)).isEqualTo("UNKNOWN");
+        Api.Response retry = api.pay(key, body);
+        assertThat(retry.status()).isEqualTo(202);
+        assertThat(retry.text("status")).isEqualTo("processing");
+
+        Api.Response queue = admin().get("/v1/ops/manual-review");
+        var item = java.util.stream.StreamSupport.stream(queue.json().get("data").spliterator(), false)
+                .filter(r -> r.get("payment_id").asString().equals(retry.text("id"))).findFirst().orElseThrow();
+        assertThat(item.get("status").asString()).isEqualTo("open");
+
+        String pspReference = recordsAtPsp(reference).getFirst().id();
+        String path = "/v1/ops/manual-review/" + item.get("id").asString() + "/resolve";
+        Api.Response resolved = admin().post(path, null, "{\"decision\":\"captured\",\"psp_reference\":\""
+                + pspReference + "\",\"resolved_by\":\"alice@ops\",\"note\":\"seen in the acquirer portal\"}");
+        assertThat(resolved.status()).isEqualTo(200);
+        assertThat(resolved.text("status")).isEqualTo("resolved");
+        assertThat(resolved.text("resolved_by")).isEqualTo("alice@ops");
+        assertThat(resolved.text("resolved_at")).isNotNull();
+
+        Api.Response replay = api.pay(key, body);
+        assertThat(replay.status()).isEqualTo(201);
+        assertThat(replay.text("status")).isEqualTo("captured");
+        assertThat(replay.text("psp_reference")).isEqualTo(pspReference);
+        assertThat(admin().post(path, null, "{\"decision\":\"failed\",\"resolved_by\":\"bob\"}").status())
+                .isEqualTo(409);
+        assertThat(chargesAtPsp(reference)).isEqualTo(1);
+    }
+
+    private String status(String reference) {
+        return jdbc.sql("SELECT status FROM payments WHERE reference = :r").param("r", reference)
+                .query(String.class).single();
+    }
+
+    private String keyStatus(String reference) {
+        return jdbc.sql("SELECT k.status FROM idempotency_keys k JOIN payments p ON p.id = k.resource_id"
+                + " WHERE p.reference = :r").param("r", reference).query(String.class).single();
+    }
+
+    private String providerKey(String reference) {
+        return jdbc.sql("SELECT provider_key FROM payments WHERE reference = :r").param("r", reference)
+                .query(String.class).single();
+    }
+}
