@@ -1,0 +1,40 @@
+package dev.kopek.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kopek.KopekApplication;
+import java.net.ServerSocket;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/** An unusable database stops start-up with one clear sentence, and never shows a password. */
+class DatabaseStartupTest {
+
+    @Test
+    void unreachableDatabaseFailsWithOneClearLine() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        String url = "jdbc:postgresql://127.0.0.1:" + closedPort + "/kopek?password=hunter2";
+
+        assertThatThrownBy(() -> new SpringApplicationBuilder(KopekApplication.class).run(
+                "--server.port=0", "--kopek.db.url=" + url, "--kopek.db.connection-timeout=1s",
+                "--kopek.demo-enabled=false", "--kopek.reconciler.enabled=false"))
+                .satisfies(e -> {
+                    Throwable cause = e;
+                    while (cause != null && !(cause instanceof DatabaseUnavailableException)) {
+                        cause = cause.getCause();
+                    }
+                    assertThat(cause).isNotNull();
+                    FailureAnalysis analysis = new DatabaseFailureAnalyzer().analyze(e);
+                    assertThat(analysis.getDescription())
+                            .contains("cannot use PostgreSQL at jdbc:postgresql://127.0.0.1:" + closedPort)
+                            .contains("password=***")
+                            .doesNotContain("hunter2")
+                            .doesNotContain("\n");
+                });
+    }
+}
