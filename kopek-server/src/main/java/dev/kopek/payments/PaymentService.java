@@ -36,11 +36,12 @@ public class PaymentService {
     private final PaymentProvider psp;
     private final TransactionTemplate tx;
     private final AfterPspCall afterPspCall;
+    private final PaymentEvents events;
     private final Clock clock;
 
     PaymentService(IdempotencyKeys keys, PaymentStore payments, PaymentRecovery recovery,
             PaymentSettlement settlement, PaymentProvider psp, TransactionTemplate tx,
-            Optional<AfterPspCall> afterPspCall, Clock clock) {
+            Optional<AfterPspCall> afterPspCall, PaymentEvents events, Clock clock) {
         this.keys = keys;
         this.payments = payments;
         this.recovery = recovery;
@@ -48,6 +49,7 @@ public class PaymentService {
         this.psp = psp;
         this.tx = tx;
         this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
+        this.events = events;
         this.clock = clock;
     }
 
@@ -60,7 +62,8 @@ public class PaymentService {
             claim = tx.execute(status -> {
                 Claim c = keys.claim(ck, fingerprint, newId.value());
                 if (c instanceof Claim.Owned owned && !owned.reclaimed()) {
-                    payments.insertPending(newId, merchant, request, idempotencyKey, ck.providerKey(newId.value()));
+                    events.changed(payments.insertPending(newId, merchant, request, idempotencyKey,
+                            ck.providerKey(newId.value())), "created");
                 }
                 return c;
             });

@@ -1,5 +1,6 @@
 package dev.kopek.payments;
 
+import dev.kopek.events.MoneyMovement;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.payments.domain.Payment;
@@ -27,14 +28,16 @@ class PaymentSettlement {
     private final PaymentStore payments;
     private final TransactionTemplate tx;
     private final ApplicationEventPublisher events;
+    private final PaymentEvents paymentEvents;
     private final MeterRegistry meters;
 
     PaymentSettlement(IdempotencyKeys keys, PaymentStore payments, TransactionTemplate tx,
-            ApplicationEventPublisher events, MeterRegistry meters) {
+            ApplicationEventPublisher events, PaymentEvents paymentEvents, MeterRegistry meters) {
         this.keys = keys;
         this.payments = payments;
         this.tx = tx;
         this.events = events;
+        this.paymentEvents = paymentEvents;
         this.meters = meters;
     }
 
@@ -84,6 +87,10 @@ class PaymentSettlement {
         if (!keys.complete(ck, attempt, 201, body)) {
             throw new StaleAttempt(ck, attempt);
         }
+        paymentEvents.changed(settled);
+        if (settled.status() == PaymentStatus.CAPTURED) {
+            paymentEvents.moved(settled.id().value(), MoneyMovement.Kind.CAPTURED, settled, settled.amountCaptured());
+        }
         log.info("payment settled: merchant={} payment={} reference={} key#={} attempt={} status={} psp_ref={}",
                 settled.merchant(), settled.id(), settled.reference(), ck.hash(), attempt, settled.status(),
                 settled.pspReference());
@@ -98,6 +105,9 @@ class PaymentSettlement {
         boolean marking = reviewReason == null ? keys.awaitResult(ck, attempt) : keys.park(ck, attempt);
         if (!marking) {
             throw new StaleAttempt(ck, attempt);
+        }
+        if (payment.status() != PaymentStatus.UNKNOWN) {
+            paymentEvents.changed(marked);
         }
         if (reviewReason != null) {
             events.publishEvent(new ManualReviewRequired(payment.id(), payment.merchant(), reviewReason));

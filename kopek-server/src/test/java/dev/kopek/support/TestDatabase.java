@@ -28,6 +28,9 @@ public final class TestDatabase {
                         .setServerConfig("fsync", "off")
                         .setServerConfig("synchronous_commit", "off")
                         .setServerConfig("full_page_writes", "off")
+                        .setServerConfig("wal_level", "logical")
+                        .setServerConfig("max_replication_slots", "10")
+                        .setServerConfig("max_wal_senders", "10")
                         .start();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

@@ -36,15 +36,16 @@ public class PaymentStore {
     }
 
     /** Inserts the PENDING attempt; the partial unique index refuses a second live attempt for the intent (L2). */
-    public void insertPending(PaymentId id, MerchantId merchant, PaymentRequest request, String idempotencyKey,
+    public Payment insertPending(PaymentId id, MerchantId merchant, PaymentRequest request, String idempotencyKey,
             String providerKey) {
         Instant now = clock.instant();
-        jdbc.sql("""
+        return jdbc.sql("""
                 INSERT INTO payments (id, merchant_id, reference, idempotency_key, provider_key, amount, currency,
                                       payment_method, capture_method, description, metadata, status,
                                       created_at, updated_at)
                 VALUES (:id, :merchant, :reference, :key, :providerKey, :amount, :currency, :method, :capture,
                         :description, CAST(:metadata AS JSONB), 'PENDING', :now, :now)
+                RETURNING *
                 """)
                 .param("id", id.value()).param("merchant", merchant.value()).param("reference", request.reference())
                 .param("key", idempotencyKey).param("providerKey", providerKey)
@@ -53,7 +54,7 @@ public class PaymentStore {
                 .param("description", request.description())
                 .param("metadata", request.metadata() == null ? null : JSON.writeValueAsString(request.metadata()))
                 .param("now", Db.at(now))
-                .update();
+                .query(PaymentStore::map).single();
     }
 
     /**
