@@ -40,7 +40,7 @@ class ArchitectureTest {
 
     @Test
     void domainLogicIsFreeOfSpringAndJdbc() {
-        noClasses().that().resideInAPackage("..domain..")
+        noClasses().that().resideInAPackage("..domain..").and().doNotHaveSimpleName("package-info")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "java.sql..",
                         "tools.jackson..", "jakarta..")
                 .check(KOPEK);

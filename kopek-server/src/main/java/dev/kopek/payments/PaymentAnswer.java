@@ -3,7 +3,7 @@ package dev.kopek.payments;
 import dev.kopek.payments.domain.Payment;
 import java.time.Duration;
 
-/** Everything {@code POST /v1/payments} can answer, as values; the web layer maps each to HTTP. */
+/** Everything a payment operation can answer, as values; the web layer maps each to HTTP. */
 public sealed interface PaymentAnswer {
 
     /** A final answer: the stored status and body, first time or replayed. */
@@ -20,6 +20,10 @@ public sealed interface PaymentAnswer {
 
     /** The same key with other business fields: 422. */
     record KeyReused() implements PaymentAnswer {
+    }
+
+    /** The operation is not possible in the payment's present state; nothing was stored. */
+    record Refused(int status, String code, String detail) implements PaymentAnswer {
     }
 
     /** The intent already has a live or paid attempt under another key: 409. */

@@ -37,8 +37,13 @@ public final class PaymentJson {
         json.put("status", p.status().apiName());
         json.put("amount", p.amount().minor());
         json.put("currency", p.amount().currency().code());
-        json.put("amount_captured", p.amountCaptured());
+        json.put("amount_authorized", p.amounts().authorized());
+        json.put("amount_captured", p.amounts().captured());
+        json.put("amount_refunded", p.amounts().refunded());
+        json.put("amount_capturable", p.amounts().capturable());
+        json.put("amount_refund_pending", p.amounts().refundPending());
         json.put("capture_method", p.captureMethod());
+        json.put("capture_before", p.captureBefore() == null ? null : p.captureBefore().toString());
         json.put("payment_method", p.paymentMethod());
         json.put("description", p.description());
         json.put("metadata", p.metadataJson() == null ? Map.of() : metadata(p.metadataJson()));

@@ -9,11 +9,9 @@ import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.PaymentProvider;
-import dev.kopek.psp.PspProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -32,17 +30,17 @@ class PaymentRecovery {
     private final PaymentStore payments;
     private final PaymentSettlement settlement;
     private final PaymentProvider psp;
-    private final PspProperties pspProperties;
+    private final KeyWindow keyWindow;
     private final MeterRegistry meters;
     private final Clock clock;
 
     PaymentRecovery(IdempotencyKeys keys, PaymentStore payments, PaymentSettlement settlement, PaymentProvider psp,
-            PspProperties pspProperties, MeterRegistry meters, Clock clock) {
+            KeyWindow keyWindow, MeterRegistry meters, Clock clock) {
         this.keys = keys;
         this.payments = payments;
         this.settlement = settlement;
         this.psp = psp;
-        this.pspProperties = pspProperties;
+        this.keyWindow = keyWindow;
         this.meters = meters;
         this.clock = clock;
     }
@@ -56,11 +54,11 @@ class PaymentRecovery {
             case LookupResult.Found f -> settleOrReport(ck, attempt, payment, f.outcome(), null);
             case LookupResult.Inconclusive i ->
                     settleOrReport(ck, attempt, payment, new ChargeOutcome.Unknown(i.reason()), null);
-            case LookupResult.NotFound n -> keyWindowOpen(payment)
+            case LookupResult.NotFound n -> keyWindow.isOpen(payment.createdAt())
                     ? settleOrReport(ck, attempt, payment, psp.chargeOnce(chargeOf(payment)), null)
                     : settleOrReport(ck, attempt, payment,
                             new ChargeOutcome.Unknown("the PSP has no record and its key window has closed"),
-                            "PSP key window closed before the outcome was known; charging again could pay twice");
+                            KeyWindow.CLOSED_REASON);
         };
     }
 
@@ -84,16 +82,8 @@ class PaymentRecovery {
         };
     }
 
-    /**
-     * The PSP remembers the key for its window from the first request; a charge sent now must also arrive (the
-     * whole budget) before the window closes, or it would not be recognised as a repeat.
-     */
-    private boolean keyWindowOpen(Payment payment) {
-        Instant closes = payment.createdAt().plus(psp.contract().keyWindow()).minus(pspProperties.budget());
-        return clock.instant().isBefore(closes);
-    }
-
-    private static ChargeRequest chargeOf(Payment payment) {
-        return new ChargeRequest(payment.providerKey(), payment.amount(), payment.paymentMethod(), payment.reference());
+    static ChargeRequest chargeOf(Payment payment) {
+        return new ChargeRequest(payment.providerKey(), payment.amount(), payment.paymentMethod(), payment.reference(),
+                !payment.isManualCapture());
     }
 }

@@ -85,8 +85,7 @@ public class PaymentService {
     }
 
     private PaymentAnswer charge(ClientKey ck, int attempt, Payment payment) {
-        ChargeOutcome outcome = psp.charge(new ChargeRequest(payment.providerKey(), payment.amount(),
-                payment.paymentMethod(), payment.reference()));
+        ChargeOutcome outcome = psp.charge(PaymentRecovery.chargeOf(payment));
         afterPspCall.accept(payment.id(), outcome);
         return recovery.settleOrReport(ck, attempt, payment, outcome, null);
     }

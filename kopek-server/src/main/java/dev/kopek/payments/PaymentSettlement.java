@@ -60,11 +60,13 @@ class PaymentSettlement {
                 }
                 return switch (outcome) {
                     case ChargeOutcome.Succeeded s -> finish(payment, ck, attempt, PaymentStatus.CAPTURED,
-                            new PaymentStore.Outcome(s.pspReference(), null, null));
+                            new PaymentStore.Outcome(s.pspReference(), null, null, null));
+                    case ChargeOutcome.Authorized a -> finish(payment, ck, attempt, PaymentStatus.AUTHORIZED,
+                            new PaymentStore.Outcome(a.pspReference(), null, null, a.captureBefore()));
                     case ChargeOutcome.Declined d -> finish(payment, ck, attempt, PaymentStatus.DECLINED,
-                            new PaymentStore.Outcome(d.pspReference(), d.declineCode(), null));
+                            new PaymentStore.Outcome(d.pspReference(), d.declineCode(), null, null));
                     case ChargeOutcome.Failed f -> finish(payment, ck, attempt, PaymentStatus.FAILED,
-                            new PaymentStore.Outcome(null, null, f.reason()));
+                            new PaymentStore.Outcome(null, null, f.reason(), null));
                     case ChargeOutcome.Unknown u -> unknown(payment, ck, attempt, u, reviewReason);
                 };
             });
@@ -88,8 +90,14 @@ class PaymentSettlement {
             throw new StaleAttempt(ck, attempt);
         }
         paymentEvents.changed(settled);
-        if (settled.status() == PaymentStatus.CAPTURED) {
-            paymentEvents.moved(settled.id().value(), MoneyMovement.Kind.CAPTURED, settled, settled.amountCaptured());
+        switch (settled.status()) {
+            case CAPTURED -> paymentEvents.moved(settled.id().value(), MoneyMovement.Kind.CAPTURED, settled,
+                    settled.amounts().captured());
+            case AUTHORIZED -> paymentEvents.moved(settled.id().value(), MoneyMovement.Kind.AUTHORIZATION_HELD,
+                    settled, settled.amounts().authorized());
+            default -> {
+                // declined and failed moved no money
+            }
         }
         log.info("payment settled: merchant={} payment={} reference={} key#={} attempt={} status={} psp_ref={}",
                 settled.merchant(), settled.id(), settled.reference(), ck.hash(), attempt, settled.status(),
@@ -100,7 +108,7 @@ class PaymentSettlement {
     private PaymentAnswer unknown(Payment payment, ClientKey ck, int attempt, ChargeOutcome.Unknown unknown,
             String reviewReason) {
         Payment marked = payments.transition(payment.id(), PaymentStatus.UNKNOWN,
-                new PaymentStore.Outcome(null, null, null)).orElseThrow(() -> new IllegalStateException(
+                new PaymentStore.Outcome(null, null, null, null)).orElseThrow(() -> new IllegalStateException(
                         "owner of " + ck + " found " + payment.id() + " already final"));
         boolean marking = reviewReason == null ? keys.awaitResult(ck, attempt) : keys.park(ck, attempt);
         if (!marking) {

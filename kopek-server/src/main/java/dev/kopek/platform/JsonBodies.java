@@ -24,7 +24,24 @@ public final class JsonBodies {
     private JsonBodies() {
     }
 
+    /** Like {@link #readObject}, but an empty body is an empty object: for operations whose fields are all optional. */
+    public static ObjectNode readOptionalObject(HttpServletRequest request, int maxBytes) {
+        if (request.getContentLengthLong() == 0) {
+            return STRICT.createObjectNode();
+        }
+        byte[] body = read(request, maxBytes);
+        return body.length == 0 ? STRICT.createObjectNode() : parse(body);
+    }
+
     public static ObjectNode readObject(HttpServletRequest request, int maxBytes) {
+        byte[] body = read(request, maxBytes);
+        if (body.length == 0) {
+            throw ApiProblem.badRequest("invalid_json", null, "The request body is empty; send a JSON object.");
+        }
+        return parse(body);
+    }
+
+    private static byte[] read(HttpServletRequest request, int maxBytes) {
         String contentType = request.getContentType();
         if (contentType != null && !contentType.toLowerCase(java.util.Locale.ROOT).matches(
                 "application/([a-z.+-]*\\+)?json\\s*(;.*)?")) {
@@ -43,9 +60,10 @@ public final class JsonBodies {
         if (body.length > maxBytes) {
             throw tooLarge(maxBytes);
         }
-        if (body.length == 0) {
-            throw ApiProblem.badRequest("invalid_json", null, "The request body is empty; send a JSON object.");
-        }
+        return body;
+    }
+
+    private static ObjectNode parse(byte[] body) {
         JsonNode node;
         try {
             node = STRICT.readTree(body);

@@ -7,11 +7,19 @@ public interface PaymentProvider {
 
     IdempotencyContract contract();
 
-    /** Charges, retrying transport failures with the same key inside the time budget. */
+    /** Charges (or authorizes), retrying transport failures with the same key inside the time budget. */
     ChargeOutcome charge(ChargeRequest request);
 
     /** Charges with exactly one request and no retry: for a reclaimed attempt that has already asked by key. */
     ChargeOutcome chargeOnce(ChargeRequest request);
 
     LookupResult lookup(String providerKey);
+
+    /** Captures, voids or refunds, retrying transport failures with the same key inside the time budget. */
+    ChargeOutcome execute(OperationRequest request);
+
+    /** The same with exactly one request: for a reclaimed operation that has already asked by key. */
+    ChargeOutcome executeOnce(OperationRequest request);
+
+    LookupResult lookup(OperationRequest request);
 }

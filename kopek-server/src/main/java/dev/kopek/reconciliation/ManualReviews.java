@@ -43,12 +43,13 @@ public class ManualReviews {
     @EventListener
     void on(ManualReviewRequired event) {
         int inserted = jdbc.sql("""
-                INSERT INTO manual_reviews (id, merchant_id, payment_id, reason, status, created_at)
-                VALUES (:id, :merchant, :payment, :reason, 'OPEN', :now)
-                ON CONFLICT (payment_id) WHERE status = 'OPEN' DO NOTHING
+                INSERT INTO manual_reviews (id, merchant_id, payment_id, reason, status, created_at, subject, subject_id)
+                VALUES (:id, :merchant, :payment, :reason, 'OPEN', :now, :subject, :subjectId)
+                ON CONFLICT (subject, subject_id) WHERE status = 'OPEN' DO NOTHING
                 """)
                 .param("id", TimeOrderedIds.next(clock)).param("merchant", event.merchant().value())
                 .param("payment", event.payment().value()).param("reason", event.reason())
+                .param("subject", event.subject()).param("subjectId", event.subjectId())
                 .param("now", Db.at(clock.instant()))
                 .update();
         if (inserted == 1) {
@@ -84,6 +85,10 @@ public class ManualReviews {
 
         record NotFound() implements Resolution {
         }
+
+        /** Captures, voids and refunds past the key window are settled by support tooling, not yet by this API. */
+        record Unsupported(ManualReview review) implements Resolution {
+        }
     }
 
     /**
@@ -99,6 +104,9 @@ public class ManualReviews {
         }
         if (!locked.get().status().equals("OPEN")) {
             return new Resolution.NotOpen(locked.get());
+        }
+        if (!locked.get().subject().equals("payment")) {
+            return new Resolution.Unsupported(locked.get());
         }
         Optional<PaymentAnswer> answer = payments.resolveManually(locked.get().payment(), charged, pspReference, actor);
         if (answer.isEmpty()) {
@@ -119,7 +127,8 @@ public class ManualReviews {
 
     private static ManualReview map(ResultSet rs, int row) throws SQLException {
         return new ManualReview(rs.getObject("id", UUID.class), new MerchantId(rs.getObject("merchant_id", UUID.class)),
-                new PaymentId(rs.getObject("payment_id", UUID.class)), rs.getString("reason"), rs.getString("status"),
+                new PaymentId(rs.getObject("payment_id", UUID.class)), rs.getString("subject"),
+                rs.getObject("subject_id", UUID.class), rs.getString("reason"), rs.getString("status"),
                 Db.instant(rs, "created_at"), rs.getString("resolution"), rs.getString("psp_reference"),
                 rs.getString("resolved_by"), rs.getString("resolved_note"), Db.instant(rs, "resolved_at"));
     }

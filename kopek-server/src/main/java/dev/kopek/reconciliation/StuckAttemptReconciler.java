@@ -2,7 +2,13 @@ package dev.kopek.reconciliation;
 
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyRecord;
+import dev.kopek.payments.AuthorizationExpiry;
+import dev.kopek.payments.PaymentOperations;
 import dev.kopek.payments.PaymentService;
+import dev.kopek.payments.domain.OperationKind;
+import dev.kopek.refunds.Refunds;
+import java.util.Optional;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -10,9 +16,10 @@ import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
- * Finds attempts whose owner died (PENDING, lease expired) or whose outcome was unknown (grace passed) and
- * resumes each through the same fenced take-over a client retry uses: across threads and instances one wins
- * each, asks the PSP by key, and settles.
+ * Finds payments, captures and voids whose owner died (lease expired) or whose outcome was unknown (grace
+ * passed) and resumes each through the same fenced take-over a client retry uses: across threads and instances
+ * one wins each, asks the PSP by key, and settles. Refunds are resumed the same way through their own rows, and
+ * authorizations past their expiry are closed.
  */
 @Component
 @EnableConfigurationProperties(ReconciliationProperties.class)
@@ -22,11 +29,18 @@ public class StuckAttemptReconciler {
 
     private final IdempotencyKeys keys;
     private final PaymentService payments;
+    private final PaymentOperations operations;
+    private final Refunds refunds;
+    private final AuthorizationExpiry expiry;
     private final ReconciliationProperties properties;
 
-    StuckAttemptReconciler(IdempotencyKeys keys, PaymentService payments, ReconciliationProperties properties) {
+    StuckAttemptReconciler(IdempotencyKeys keys, PaymentService payments, PaymentOperations operations,
+            Refunds refunds, AuthorizationExpiry expiry, ReconciliationProperties properties) {
         this.keys = keys;
         this.payments = payments;
+        this.operations = operations;
+        this.refunds = refunds;
+        this.expiry = expiry;
         this.properties = properties;
     }
 
@@ -37,17 +51,26 @@ public class StuckAttemptReconciler {
         }
     }
 
-    /** One pass; returns how many attempts this worker took over. */
+    /** One pass over every kind of stuck work; returns how many items this worker took over. */
     public int reconcileOnce() {
+        int resumed = resume(PaymentService.OPERATION, payments::recover);
+        resumed += resume(OperationKind.CAPTURE.keySpace(), operations::recover);
+        resumed += resume(OperationKind.VOID.keySpace(), operations::recover);
+        resumed += refunds.processDue(properties.batchSize());
+        expiry.expireDue(properties.batchSize());
+        return resumed;
+    }
+
+    private int resume(String operation, Function<KeyRecord, Optional<?>> recover) {
         int resumed = 0;
-        for (KeyRecord stuck : keys.findRecoverable(PaymentService.OPERATION, properties.batchSize())) {
+        for (KeyRecord stuck : keys.findRecoverable(operation, properties.batchSize())) {
             try {
-                if (payments.recover(stuck).isPresent()) {
+                if (recover.apply(stuck).isPresent()) {
                     resumed++;
                 }
             } catch (RuntimeException e) {
                 // The lease expires again and the next pass, here or elsewhere, retries.
-                log.error("reconciling payment {} failed; it stays for the next pass", stuck.resourceId(), e);
+                log.error("reconciling {} {} failed; it stays for the next pass", operation, stuck.resourceId(), e);
             }
         }
         return resumed;

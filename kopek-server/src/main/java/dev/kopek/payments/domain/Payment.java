@@ -5,18 +5,63 @@ import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
 import java.time.Instant;
 
-/** One payment attempt as stored. {@code metadataJson} is the stored JSON object, or null. */
+/**
+ * One payment attempt as stored, with its amounts in minor units. The arithmetic invariants of L7 are asserted
+ * again on every read, beside the CHECK constraints that enforce them on every write.
+ */
 public record Payment(PaymentId id, MerchantId merchant, String reference, String idempotencyKey, String providerKey,
-        Money amount, long amountCaptured, String paymentMethod, String captureMethod, String description,
+        Money amount, Amounts amounts, String paymentMethod, String captureMethod, String description,
         String metadataJson, PaymentStatus status, int version, String pspReference, String declineCode,
-        String failureReason, Instant createdAt, Instant updatedAt) {
+        String failureReason, Instant captureBefore, boolean captureFinalized, Instant createdAt, Instant updatedAt) {
+
+    /** What happened to the money so far. */
+    public record Amounts(long authorized, long captured, long capturePending, long released, long refunded,
+            long refundPending) {
+
+        public Amounts {
+            if (authorized < 0 || captured < 0 || capturePending < 0 || released < 0 || refunded < 0
+                    || refundPending < 0) {
+                throw new IllegalStateException("negative amount in " + this);
+            }
+            if (Math.addExact(Math.addExact(captured, capturePending), released) > authorized) {
+                throw new IllegalStateException("captured beyond authorized: " + this);
+            }
+            if (Math.addExact(refunded, refundPending) > captured) {
+                throw new IllegalStateException("refunded beyond captured: " + this);
+            }
+        }
+
+        public long capturable() {
+            return authorized - captured - capturePending - released;
+        }
+
+        public long refundable() {
+            return captured - refunded - refundPending;
+        }
+    }
 
     public Payment {
-        if (amountCaptured < 0 || amountCaptured > amount.minor()) {
-            throw new IllegalStateException("captured amount outside 0.." + amount.minor() + " on " + id);
+        if (amounts.authorized() > amount.minor()) {
+            throw new IllegalStateException("authorized beyond the amount on " + id);
         }
-        if ((status == PaymentStatus.CAPTURED) != (amountCaptured > 0)) {
-            throw new IllegalStateException("status " + status + " disagrees with captured " + amountCaptured);
+        if (status.isPaid() && amounts.captured() == 0) {
+            throw new IllegalStateException("status " + status + " without captured money on " + id);
         }
+    }
+
+    /** The status this payment's amounts call for after captures and refunds moved them. */
+    public PaymentStatus paidStatus() {
+        if (amounts.captured() == 0) {
+            return status;
+        }
+        if (amounts.refunded() == amounts.captured() && amounts.refundPending() == 0 && amounts.capturable() == 0
+                && amounts.capturePending() == 0) {
+            return PaymentStatus.REFUNDED;
+        }
+        return amounts.refunded() > 0 ? PaymentStatus.PARTIALLY_REFUNDED : PaymentStatus.CAPTURED;
+    }
+
+    public boolean isManualCapture() {
+        return "manual".equals(captureMethod);
     }
 }

@@ -7,19 +7,22 @@ import java.util.Set;
 
 /**
  * The payment state machine, in one place. A transition not in {@link #ALLOWED} is a named rejection, never an
- * overwrite; persistence is compare-and-set on the predecessors listed here (L10).
+ * overwrite; persistence is compare-and-set on the predecessors listed here (L10). Final states have no way out.
  */
 public enum PaymentStatus {
-    PENDING, UNKNOWN, AUTHORIZED, CAPTURED, DECLINED, FAILED, VOIDED;
+    PENDING, UNKNOWN, AUTHORIZED, CAPTURED, PARTIALLY_REFUNDED, REFUNDED, DECLINED, FAILED, VOIDED, EXPIRED;
 
     private static final Map<PaymentStatus, Set<PaymentStatus>> ALLOWED = Map.of(
             PENDING, EnumSet.of(UNKNOWN, AUTHORIZED, CAPTURED, DECLINED, FAILED),
             UNKNOWN, EnumSet.of(UNKNOWN, AUTHORIZED, CAPTURED, DECLINED, FAILED),
-            AUTHORIZED, EnumSet.of(CAPTURED, VOIDED),
-            CAPTURED, EnumSet.noneOf(PaymentStatus.class),
+            AUTHORIZED, EnumSet.of(CAPTURED, VOIDED, EXPIRED),
+            CAPTURED, EnumSet.of(PARTIALLY_REFUNDED, REFUNDED),
+            PARTIALLY_REFUNDED, EnumSet.of(REFUNDED),
+            REFUNDED, EnumSet.noneOf(PaymentStatus.class),
             DECLINED, EnumSet.noneOf(PaymentStatus.class),
             FAILED, EnumSet.noneOf(PaymentStatus.class),
-            VOIDED, EnumSet.noneOf(PaymentStatus.class));
+            VOIDED, EnumSet.noneOf(PaymentStatus.class),
+            EXPIRED, EnumSet.noneOf(PaymentStatus.class));
 
     public boolean canMoveTo(PaymentStatus next) {
         return ALLOWED.get(this).contains(next);
@@ -42,14 +45,20 @@ public enum PaymentStatus {
 
     /** A new attempt for the same intent is allowed only after one of these (L2). */
     public boolean freesIntent() {
-        return this == DECLINED || this == FAILED || this == VOIDED;
+        return this == DECLINED || this == FAILED || this == VOIDED || this == EXPIRED;
+    }
+
+    /** Whether money was taken: captures and refunds act only on these. */
+    public boolean isPaid() {
+        return this == CAPTURED || this == PARTIALLY_REFUNDED || this == REFUNDED;
     }
 
     /** The status a merchant sees: an attempt still waiting for the PSP, or one whose outcome is unknown, is processing. */
     public String apiName() {
         return switch (this) {
             case PENDING, UNKNOWN -> "processing";
-            case AUTHORIZED, CAPTURED, DECLINED, FAILED, VOIDED -> name().toLowerCase(Locale.ROOT);
+            case AUTHORIZED, CAPTURED, PARTIALLY_REFUNDED, REFUNDED, DECLINED, FAILED, VOIDED, EXPIRED ->
+                    name().toLowerCase(Locale.ROOT);
         };
     }
 }

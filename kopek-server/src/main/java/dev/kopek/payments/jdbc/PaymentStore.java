@@ -19,13 +19,17 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The payments table. Every status change is a compare-and-set on the predecessors of the state machine. */
+/**
+ * The payments table. Status changes are compare-and-set on the state machine's predecessors; amount changes
+ * are conditional UPDATEs whose WHERE clause is the rule (L7), backed by CHECK constraints.
+ */
 @Repository
 public class PaymentStore {
 
     public static final String LIVE_ATTEMPT_INDEX = "ux_payments_intent_single_live_attempt";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final int MAX_LIST = 100;
+    private static final String CAPTURABLE_STATES = "('AUTHORIZED', 'CAPTURED', 'PARTIALLY_REFUNDED')";
 
     private final JdbcClient jdbc;
     private final Clock clock;
@@ -57,32 +61,205 @@ public class PaymentStore {
                 .query(PaymentStore::map).single();
     }
 
+    /** What phase 3 of a payment writes beside its status. */
+    public record Outcome(String pspReference, String declineCode, String failureReason, Instant captureBefore) {
+    }
+
     /**
-     * Moves a payment to {@code next} if it is still in one of the state machine's predecessors. Empty when it was
-     * not: the caller decides what a lost race means.
+     * Records the PSP's outcome of the payment itself: authorized (amount held until {@code captureBefore}),
+     * captured (authorized and captured in full), or a dead end. Empty when the row was not in a predecessor state.
      */
     public Optional<Payment> transition(PaymentId id, PaymentStatus next, Outcome outcome) {
         var from = PaymentStatus.predecessorsOf(next).stream().map(Enum::name).toList();
+        boolean moneyHeld = next == PaymentStatus.AUTHORIZED || next == PaymentStatus.CAPTURED;
         return jdbc.sql("""
                 UPDATE payments
                    SET status = :next, version = version + 1, updated_at = :now,
+                       amount_authorized = CASE WHEN :held THEN amount ELSE amount_authorized END,
                        amount_captured = CASE WHEN :next = 'CAPTURED' THEN amount ELSE amount_captured END,
+                       capture_finalized = capture_finalized OR :next = 'CAPTURED',
+                       capture_before = COALESCE(:captureBefore, capture_before),
                        psp_reference = COALESCE(:pspReference, psp_reference),
                        decline_code = :declineCode, failure_reason = :failureReason
                  WHERE id = :id AND status IN (:from)
                 RETURNING *
                 """)
-                .param("next", next.name()).param("now", Db.at(clock.instant()))
+                .param("next", next.name()).param("held", moneyHeld).param("now", Db.at(clock.instant()))
+                .param("captureBefore", Db.at(outcome.captureBefore()))
                 .param("pspReference", outcome.pspReference()).param("declineCode", outcome.declineCode())
                 .param("failureReason", outcome.failureReason()).param("id", id.value()).param("from", from)
                 .query(PaymentStore::map).optional();
     }
 
-    /** What phase 3 writes beside the status. */
-    public record Outcome(String pspReference, String declineCode, String failureReason) {
-        public static Outcome none() {
-            return new Outcome(null, null, null);
+    /** Moves a payment whose row this transaction has locked to the status its amounts call for. */
+    public Payment settleStatus(Payment locked) {
+        PaymentStatus next = locked.paidStatus();
+        if (next == locked.status()) {
+            return bumpVersion(locked.id());
         }
+        if (!locked.status().canMoveTo(next)) {
+            throw new IllegalStateException(locked.id() + ": no transition " + locked.status() + " -> " + next);
+        }
+        return jdbc.sql("""
+                UPDATE payments SET status = :next, version = version + 1, updated_at = :now
+                 WHERE id = :id AND status = :current
+                RETURNING *
+                """)
+                .param("next", next.name()).param("now", Db.at(clock.instant())).param("id", locked.id().value())
+                .param("current", locked.status().name())
+                .query(PaymentStore::map).optional()
+                .orElseThrow(() -> new IllegalStateException(locked.id() + " changed under its row lock"));
+    }
+
+    private Payment bumpVersion(PaymentId id) {
+        return jdbc.sql("UPDATE payments SET version = version + 1, updated_at = :now WHERE id = :id RETURNING *")
+                .param("now", Db.at(clock.instant())).param("id", id.value())
+                .query(PaymentStore::map).single();
+    }
+
+    /**
+     * Reserves {@code amount} for a capture in flight. One conditional UPDATE: the payment must be capturable,
+     * unexpired and not finalized, and the reservation must fit inside the authorization. A final capture also
+     * releases the rest, and waits until no other capture is in flight.
+     */
+    public Optional<Payment> reserveCapture(MerchantId merchant, PaymentId id, long amount, boolean finalCapture) {
+        return jdbc.sql("""
+                UPDATE payments
+                   SET amount_capture_pending = amount_capture_pending + :amount,
+                       amount_released = CASE WHEN :final
+                           THEN amount_authorized - amount_captured - amount_capture_pending - :amount
+                           ELSE amount_released END,
+                       capture_finalized = :final, updated_at = :now
+                 WHERE id = :id AND merchant_id = :merchant AND status IN %s
+                   AND NOT capture_finalized AND capture_before > :now
+                   AND amount_captured + amount_capture_pending + amount_released + :amount <= amount_authorized
+                   AND (NOT :final OR amount_capture_pending = 0)
+                RETURNING *
+                """.formatted(CAPTURABLE_STATES))
+                .param("amount", amount).param("final", finalCapture).param("now", Db.at(clock.instant()))
+                .param("id", id.value()).param("merchant", merchant.value())
+                .query(PaymentStore::map).optional();
+    }
+
+    /** A capture the PSP confirmed: its reservation becomes captured money. Locks the row for the status change. */
+    public Payment confirmCapture(PaymentId id, long amount) {
+        return jdbc.sql("""
+                UPDATE payments
+                   SET amount_capture_pending = amount_capture_pending - :amount,
+                       amount_captured = amount_captured + :amount, updated_at = :now
+                 WHERE id = :id
+                RETURNING *
+                """)
+                .param("amount", amount).param("now", Db.at(clock.instant())).param("id", id.value())
+                .query(PaymentStore::map).single();
+    }
+
+    /** A capture the PSP refused: its reservation, and for a final one the release of the rest, are undone. */
+    public Payment releaseCapture(PaymentId id, long amount, boolean finalCapture) {
+        return jdbc.sql("""
+                UPDATE payments
+                   SET amount_capture_pending = amount_capture_pending - :amount,
+                       amount_released = CASE WHEN :final THEN 0 ELSE amount_released END,
+                       capture_finalized = CASE WHEN :final THEN FALSE ELSE capture_finalized END,
+                       updated_at = :now
+                 WHERE id = :id
+                RETURNING *
+                """)
+                .param("amount", amount).param("final", finalCapture).param("now", Db.at(clock.instant()))
+                .param("id", id.value())
+                .query(PaymentStore::map).single();
+    }
+
+    /** Reserves a void: only an unexpired authorization with nothing captured or being captured. */
+    public Optional<Payment> reserveVoid(MerchantId merchant, PaymentId id) {
+        return jdbc.sql("""
+                UPDATE payments
+                   SET amount_released = amount_authorized, capture_finalized = TRUE, updated_at = :now
+                 WHERE id = :id AND merchant_id = :merchant AND status = 'AUTHORIZED' AND NOT capture_finalized
+                   AND amount_captured = 0 AND amount_capture_pending = 0 AND capture_before > :now
+                RETURNING *
+                """)
+                .param("now", Db.at(clock.instant())).param("id", id.value()).param("merchant", merchant.value())
+                .query(PaymentStore::map).optional();
+    }
+
+    /** A void the PSP refused: the authorization is capturable again. */
+    public Payment releaseVoid(PaymentId id) {
+        return jdbc.sql("""
+                UPDATE payments SET amount_released = 0, capture_finalized = FALSE, updated_at = :now
+                 WHERE id = :id AND status = 'AUTHORIZED'
+                RETURNING *
+                """)
+                .param("now", Db.at(clock.instant())).param("id", id.value())
+                .query(PaymentStore::map).single();
+    }
+
+    /**
+     * Closes an authorization past its expiry: the uncaptured rest is released. Only when no capture is in flight,
+     * since its outcome decides what the rest is.
+     */
+    public Optional<Payment> expire(PaymentId id) {
+        return jdbc.sql("""
+                UPDATE payments
+                   SET amount_released = amount_authorized - amount_captured, capture_finalized = TRUE,
+                       updated_at = :now
+                 WHERE id = :id AND capture_before <= :now AND NOT capture_finalized AND amount_capture_pending = 0
+                   AND status IN %s
+                RETURNING *
+                """.formatted(CAPTURABLE_STATES))
+                .param("now", Db.at(clock.instant())).param("id", id.value())
+                .query(PaymentStore::map).optional();
+    }
+
+    public List<PaymentId> findExpired(int limit) {
+        return jdbc.sql("""
+                SELECT id FROM payments
+                 WHERE capture_before <= :now AND NOT capture_finalized AND status IN %s
+                 ORDER BY capture_before LIMIT :limit
+                """.formatted(CAPTURABLE_STATES))
+                .param("now", Db.at(clock.instant())).param("limit", limit)
+                .query(UUID.class).list().stream().map(PaymentId::new).toList();
+    }
+
+    /**
+     * Reserves a refund with one conditional UPDATE: refunded plus everything reserved plus this amount must not
+     * exceed what was captured (L7). Zero rows means it does not fit, or the payment is not paid.
+     */
+    public Optional<Payment> reserveRefund(MerchantId merchant, PaymentId id, long amount) {
+        return jdbc.sql("""
+                UPDATE payments
+                   SET amount_refund_pending = amount_refund_pending + :amount, updated_at = :now
+                 WHERE id = :id AND merchant_id = :merchant AND status IN ('CAPTURED', 'PARTIALLY_REFUNDED')
+                   AND amount_refunded + amount_refund_pending + :amount <= amount_captured
+                RETURNING *
+                """)
+                .param("amount", amount).param("now", Db.at(clock.instant())).param("id", id.value())
+                .param("merchant", merchant.value())
+                .query(PaymentStore::map).optional();
+    }
+
+    /** The PSP refunded: the reservation becomes refunded money. */
+    public Payment confirmRefund(PaymentId id, long amount) {
+        return moveRefund(id, amount, true);
+    }
+
+    /** The PSP refused the refund: the reservation goes back. The caller guarantees this happens once per refund. */
+    public Payment releaseRefund(PaymentId id, long amount) {
+        return moveRefund(id, amount, false);
+    }
+
+    private Payment moveRefund(PaymentId id, long amount, boolean refunded) {
+        return jdbc.sql("""
+                UPDATE payments
+                   SET amount_refund_pending = amount_refund_pending - :amount,
+                       amount_refunded = amount_refunded + CASE WHEN :refunded THEN :amount ELSE 0 END,
+                       updated_at = :now
+                 WHERE id = :id
+                RETURNING *
+                """)
+                .param("amount", amount).param("refunded", refunded).param("now", Db.at(clock.instant()))
+                .param("id", id.value())
+                .query(PaymentStore::map).single();
     }
 
     public Optional<Payment> find(PaymentId id) {
@@ -106,15 +283,18 @@ public class PaymentStore {
                 .query(PaymentStore::map).list();
     }
 
-    private static Payment map(ResultSet rs, int row) throws SQLException {
+    static Payment map(ResultSet rs, int row) throws SQLException {
+        var amounts = new Payment.Amounts(rs.getLong("amount_authorized"), rs.getLong("amount_captured"),
+                rs.getLong("amount_capture_pending"), rs.getLong("amount_released"), rs.getLong("amount_refunded"),
+                rs.getLong("amount_refund_pending"));
         return new Payment(new PaymentId(rs.getObject("id", UUID.class)),
                 new MerchantId(rs.getObject("merchant_id", UUID.class)), rs.getString("reference"),
                 rs.getString("idempotency_key"), rs.getString("provider_key"),
-                new Money(rs.getLong("amount"), CurrencyCode.of(rs.getString("currency"))),
-                rs.getLong("amount_captured"), rs.getString("payment_method"), rs.getString("capture_method"),
-                rs.getString("description"), rs.getString("metadata"),
-                PaymentStatus.valueOf(rs.getString("status")), rs.getInt("version"), rs.getString("psp_reference"),
-                rs.getString("decline_code"), rs.getString("failure_reason"), Db.instant(rs, "created_at"),
+                new Money(rs.getLong("amount"), CurrencyCode.of(rs.getString("currency"))), amounts,
+                rs.getString("payment_method"), rs.getString("capture_method"), rs.getString("description"),
+                rs.getString("metadata"), PaymentStatus.valueOf(rs.getString("status")), rs.getInt("version"),
+                rs.getString("psp_reference"), rs.getString("decline_code"), rs.getString("failure_reason"),
+                Db.instant(rs, "capture_before"), rs.getBoolean("capture_finalized"), Db.instant(rs, "created_at"),
                 Db.instant(rs, "updated_at"));
     }
 }

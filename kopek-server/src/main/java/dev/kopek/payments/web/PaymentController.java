@@ -5,6 +5,7 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.payments.PaymentAnswer;
 import dev.kopek.payments.PaymentJson;
+import dev.kopek.payments.PaymentOperations;
 import dev.kopek.payments.PaymentService;
 import dev.kopek.payments.domain.PaymentRequest;
 import dev.kopek.platform.ApiProblem;
@@ -30,10 +31,13 @@ class PaymentController {
     static final int MAX_BODY_BYTES = 16 * 1024;
 
     private final PaymentService payments;
+    private final PaymentOperations operations;
     private final PaymentRequestParser parser;
 
-    PaymentController(PaymentService payments, @Value("${kopek.payments.max-amount-minor:100000000000}") long max) {
+    PaymentController(PaymentService payments, PaymentOperations operations,
+            @Value("${kopek.payments.max-amount-minor:100000000000}") long max) {
         this.payments = payments;
+        this.operations = operations;
         this.parser = new PaymentRequestParser(max);
     }
 
@@ -41,6 +45,35 @@ class PaymentController {
     ResponseEntity<String> create(MerchantId merchant,
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
             HttpServletRequest http) {
+        requireKey(idempotencyKey);
+        PaymentRequest request = parser.parse(JsonBodies.readObject(http, MAX_BODY_BYTES));
+        return respond(payments.create(merchant, idempotencyKey, request));
+    }
+
+    @PostMapping("/{id}/capture")
+    ResponseEntity<String> capture(MerchantId merchant, @PathVariable String id,
+            @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
+            HttpServletRequest http) {
+        String key = requireKey(idempotencyKey);
+        CaptureRequest request = CaptureRequest.parse(JsonBodies.readOptionalObject(http, 1024));
+        PaymentId paymentId = PaymentId.parse(id).orElseThrow(() -> ApiProblem.notFound("payment " + id));
+        return respond(operations.capture(merchant, paymentId, key, request.amount(), request.finalCapture()));
+    }
+
+    @PostMapping("/{id}/void")
+    ResponseEntity<String> voidAuthorization(MerchantId merchant, @PathVariable String id,
+            @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
+            HttpServletRequest http) {
+        String key = requireKey(idempotencyKey);
+        var body = JsonBodies.readOptionalObject(http, 1024);
+        body.propertyNames().stream().findFirst().ifPresent(name -> {
+            throw ApiProblem.badRequest("unknown_field", name, "A void takes no fields.");
+        });
+        PaymentId paymentId = PaymentId.parse(id).orElseThrow(() -> ApiProblem.notFound("payment " + id));
+        return respond(operations.voidAuthorization(merchant, paymentId, key));
+    }
+
+    static String requireKey(String idempotencyKey) {
         if (idempotencyKey == null) {
             throw ApiProblem.badRequest("missing_idempotency_key", "Idempotency-Key",
                     "Every POST needs an Idempotency-Key header; reuse it when you retry.");
@@ -49,14 +82,15 @@ class PaymentController {
             throw ApiProblem.badRequest("invalid_idempotency_key", "Idempotency-Key",
                     "Idempotency-Key must be 1–255 printable ASCII characters.");
         }
-        PaymentRequest request = parser.parse(JsonBodies.readObject(http, MAX_BODY_BYTES));
-        return respond(payments.create(merchant, idempotencyKey, request));
+        return idempotencyKey;
     }
 
-    private static ResponseEntity<String> respond(PaymentAnswer answer) {
+    static ResponseEntity<String> respond(PaymentAnswer answer) {
         return switch (answer) {
+            case PaymentAnswer.Refused r -> throw ApiProblem.of(HttpStatus.valueOf(r.status()), r.code(), r.detail());
             case PaymentAnswer.Final f -> {
-                var response = ResponseEntity.status(f.status()).contentType(MediaType.APPLICATION_JSON);
+                var response = ResponseEntity.status(f.status()).contentType(f.status() >= 400
+                        ? MediaType.APPLICATION_PROBLEM_JSON : MediaType.APPLICATION_JSON);
                 if (f.replayed()) {
                     response.header("Idempotent-Replayed", "true");
                 }

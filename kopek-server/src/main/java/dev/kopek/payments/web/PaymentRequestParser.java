@@ -91,11 +91,11 @@ final class PaymentRequestParser {
         if (node == null || node.isNull()) {
             return "automatic";
         }
-        if (!node.isString() || !node.stringValue().equals("automatic")) {
+        if (!node.isString() || !(node.stringValue().equals("automatic") || node.stringValue().equals("manual"))) {
             throw ApiProblem.badRequest("invalid_capture_method", "capture_method",
-                    "capture_method must be 'automatic'.");
+                    "capture_method is 'automatic' (charge now) or 'manual' (authorize now, capture later).");
         }
-        return "automatic";
+        return node.stringValue();
     }
 
     private static String description(JsonNode node) {

@@ -4,6 +4,7 @@ import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.IdempotencyContract;
 import dev.kopek.psp.LookupResult;
+import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PspProperties;
 import java.io.IOException;
@@ -58,9 +59,42 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
 
     @Override
     public ChargeOutcome charge(ChargeRequest request) {
-        long deadline = System.nanoTime() + properties.budget().toNanos();
+        return withOneRetry(timeout -> send(request, timeout));
+    }
+
+    @Override
+    public ChargeOutcome execute(OperationRequest request) {
+        return withOneRetry(timeout -> send(request, timeout));
+    }
+
+    @Override
+    public ChargeOutcome executeOnce(OperationRequest request) {
         try {
             return send(request, properties.readTimeout());
+        } catch (IOException e) {
+            return new ChargeOutcome.Unknown("transport failure: " + describe(e));
+        }
+    }
+
+    @Override
+    public LookupResult lookup(OperationRequest request) {
+        String path = switch (request.kind()) {
+            case CAPTURE -> "/charges/" + encode(request.chargeReference()) + "/captures";
+            case VOID -> "/charges/" + encode(request.chargeReference()) + "/void";
+            case REFUND -> "/refunds";
+        };
+        return lookupAt(path, request.providerKey());
+    }
+
+    @FunctionalInterface
+    private interface Call {
+        ChargeOutcome send(Duration timeout) throws IOException;
+    }
+
+    private ChargeOutcome withOneRetry(Call call) {
+        long deadline = System.nanoTime() + properties.budget().toNanos();
+        try {
+            return call.send(properties.readTimeout());
         } catch (IOException first) {
             long pauseMillis = ThreadLocalRandom.current().nextLong(properties.retryPauseMin().toMillis(),
                     properties.retryPauseMax().toMillis() + 1);
@@ -73,18 +107,18 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
                 return new ChargeOutcome.Unknown("interrupted before retry: " + describe(first));
             }
             Duration timeout = Duration.ofMillis(Math.min(leftMillis, properties.readTimeout().toMillis()));
-            return chargeWithoutRetry(request, timeout);
+            try {
+                return call.send(timeout);
+            } catch (IOException second) {
+                return new ChargeOutcome.Unknown("transport failure after one retry: " + describe(second));
+            }
         }
     }
 
     @Override
     public ChargeOutcome chargeOnce(ChargeRequest request) {
-        return chargeWithoutRetry(request, properties.readTimeout());
-    }
-
-    private ChargeOutcome chargeWithoutRetry(ChargeRequest request, Duration timeout) {
         try {
-            return send(request, timeout);
+            return send(request, properties.readTimeout());
         } catch (IOException e) {
             return new ChargeOutcome.Unknown("transport failure: " + describe(e));
         }
@@ -96,19 +130,51 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
         body.put("currency", request.amount().currency().code());
         body.put("payment_method", request.paymentMethod());
         body.put("reference", request.reference());
-        HttpRequest http = HttpRequest.newBuilder(base.resolve("/charges"))
+        body.put("capture", request.capture());
+        return post("/charges", request.providerKey(), body, timeout);
+    }
+
+    private ChargeOutcome send(OperationRequest request, Duration timeout) throws IOException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        String path = switch (request.kind()) {
+            case CAPTURE -> {
+                body.put("amount", request.amount().minor());
+                body.put("final", request.finalCapture());
+                yield "/charges/" + encode(request.chargeReference()) + "/captures";
+            }
+            case VOID -> "/charges/" + encode(request.chargeReference()) + "/void";
+            case REFUND -> {
+                body.put("charge_id", request.chargeReference());
+                body.put("amount", request.amount().minor());
+                yield "/refunds";
+            }
+        };
+        return post(path, request.providerKey(), body, timeout);
+    }
+
+    private ChargeOutcome post(String path, String providerKey, Map<String, Object> body, Duration timeout)
+            throws IOException {
+        HttpRequest http = HttpRequest.newBuilder(base.resolve(path))
                 .timeout(timeout)
                 .header("Content-Type", "application/json")
-                .header("Idempotency-Key", request.providerKey())
+                .header("Idempotency-Key", providerKey)
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
                 .build();
         HttpResponse<String> response = exchange(http);
         return SimulatorResponses.classify(response.statusCode(), response.body());
     }
 
+    private static String encode(String segment) {
+        return URLEncoder.encode(segment, StandardCharsets.UTF_8);
+    }
+
     @Override
     public LookupResult lookup(String providerKey) {
-        URI uri = base.resolve("/charges?idempotency_key=" + URLEncoder.encode(providerKey, StandardCharsets.UTF_8));
+        return lookupAt("/charges", providerKey);
+    }
+
+    private LookupResult lookupAt(String path, String providerKey) {
+        URI uri = base.resolve(path + "?idempotency_key=" + encode(providerKey));
         try {
             HttpResponse<String> response = exchange(HttpRequest.newBuilder(uri)
                     .timeout(properties.readTimeout()).GET().build());

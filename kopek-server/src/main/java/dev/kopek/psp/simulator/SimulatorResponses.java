@@ -37,9 +37,23 @@ final class SimulatorResponses {
                 yield id == null ? new ChargeOutcome.Unknown("psp approval without a charge id")
                         : new ChargeOutcome.Succeeded(id);
             }
+            case "authorized" -> authorized(json);
             case "declined" -> new ChargeOutcome.Declined(text(json, "decline_code", "declined"), text(json, "id", null));
             default -> new ChargeOutcome.Unknown("psp answered " + status + " with status '" + outcome + "'");
         };
+    }
+
+    private static ChargeOutcome authorized(JsonNode json) {
+        String id = text(json, "id", null);
+        String expires = text(json, "expires_at", null);
+        if (id == null || expires == null) {
+            return new ChargeOutcome.Unknown("psp authorization without an id or expiry");
+        }
+        try {
+            return new ChargeOutcome.Authorized(id, java.time.Instant.parse(expires));
+        } catch (java.time.format.DateTimeParseException e) {
+            return new ChargeOutcome.Unknown("psp authorization with an unreadable expiry");
+        }
     }
 
     static JsonNode parse(String body) {

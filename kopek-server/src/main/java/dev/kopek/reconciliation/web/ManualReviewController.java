@@ -67,6 +67,9 @@ class ManualReviewController {
             case ManualReviews.Resolution.NotOpen n -> throw ApiProblem.of(HttpStatus.CONFLICT, "review_not_open",
                     "This review is already resolved.");
             case ManualReviews.Resolution.NotFound n -> throw ApiProblem.notFound("manual review " + id);
+            case ManualReviews.Resolution.Unsupported u -> throw ApiProblem.of(HttpStatus.CONFLICT,
+                    "resolution_not_supported", "Reviews of a " + u.review().subject()
+                            + " are resolved with the PSP's support tooling; this API resolves payments only.");
         };
     }
 
@@ -85,6 +88,7 @@ class ManualReviewController {
         json.put("object", "manual_review");
         json.put("merchant_id", review.merchant().toString());
         json.put("payment_id", review.payment().toString());
+        json.put("subject", review.subject());
         json.put("status", review.status().toLowerCase(Locale.ROOT));
         json.put("reason", review.reason());
         json.put("created_at", review.createdAt().toString());

@@ -1,0 +1,33 @@
+package dev.kopek.payments;
+
+import dev.kopek.psp.PaymentProvider;
+import dev.kopek.psp.PspProperties;
+import java.time.Clock;
+import java.time.Instant;
+import org.springframework.stereotype.Component;
+
+/**
+ * Whether the PSP still remembers a key first sent at {@code firstSentAt}. A request sent now must also arrive
+ * (within the whole budget) before the window closes, or the PSP would take it for a new operation (L6).
+ */
+@Component
+public class KeyWindow {
+
+    private final PaymentProvider psp;
+    private final PspProperties properties;
+    private final Clock clock;
+
+    KeyWindow(PaymentProvider psp, PspProperties properties, Clock clock) {
+        this.psp = psp;
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    public boolean isOpen(Instant firstSentAt) {
+        Instant closes = firstSentAt.plus(psp.contract().keyWindow()).minus(properties.budget());
+        return clock.instant().isBefore(closes);
+    }
+
+    public static final String CLOSED_REASON =
+            "PSP key window closed before the outcome was known; sending it again could move money twice";
+}

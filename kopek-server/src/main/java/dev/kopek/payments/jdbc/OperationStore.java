@@ -1,0 +1,69 @@
+package dev.kopek.payments.jdbc;
+
+import dev.kopek.money.MerchantId;
+import dev.kopek.money.PaymentId;
+import dev.kopek.payments.domain.OperationKind;
+import dev.kopek.payments.domain.PaymentOperation;
+import dev.kopek.payments.domain.PaymentOperation.OperationStatus;
+import dev.kopek.platform.Db;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** Captures and voids. Their status only moves forward: PENDING or UNKNOWN to a final state, by compare-and-set. */
+@Repository
+public class OperationStore {
+
+    private final JdbcClient jdbc;
+    private final Clock clock;
+
+    OperationStore(JdbcClient jdbc, Clock clock) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+    }
+
+    public PaymentOperation insert(UUID id, PaymentId payment, MerchantId merchant, OperationKind kind, long amount,
+            boolean finalCapture, String providerKey) {
+        return jdbc.sql("""
+                INSERT INTO payment_operations (id, payment_id, merchant_id, kind, amount, final, status,
+                                                provider_key, created_at, updated_at)
+                VALUES (:id, :payment, :merchant, :kind, :amount, :final, 'PENDING', :providerKey, :now, :now)
+                RETURNING *
+                """)
+                .param("id", id).param("payment", payment.value()).param("merchant", merchant.value())
+                .param("kind", kind.name().toLowerCase(Locale.ROOT)).param("amount", amount)
+                .param("final", finalCapture).param("providerKey", providerKey).param("now", Db.at(clock.instant()))
+                .query(OperationStore::map).single();
+    }
+
+    /** Moves an unfinished operation forward; empty if it is final already (a duplicate outcome changes nothing). */
+    public Optional<PaymentOperation> transition(UUID id, OperationStatus next, String pspReference, String reason) {
+        return jdbc.sql("""
+                UPDATE payment_operations
+                   SET status = :next, version = version + 1, updated_at = :now,
+                       psp_reference = COALESCE(:pspReference, psp_reference), failure_reason = :reason
+                 WHERE id = :id AND status IN ('PENDING', 'UNKNOWN')
+                RETURNING *
+                """)
+                .param("next", next.name()).param("now", Db.at(clock.instant())).param("pspReference", pspReference)
+                .param("reason", reason).param("id", id)
+                .query(OperationStore::map).optional();
+    }
+
+    public Optional<PaymentOperation> find(UUID id) {
+        return jdbc.sql("SELECT * FROM payment_operations WHERE id = :id").param("id", id)
+                .query(OperationStore::map).optional();
+    }
+
+    private static PaymentOperation map(ResultSet rs, int row) throws SQLException {
+        return new PaymentOperation(rs.getObject("id", UUID.class), new PaymentId(rs.getObject("payment_id", UUID.class)),
+                OperationKind.valueOf(rs.getString("kind").toUpperCase(Locale.ROOT)), rs.getLong("amount"),
+                rs.getBoolean("final"), OperationStatus.valueOf(rs.getString("status")), rs.getString("provider_key"),
+                rs.getString("psp_reference"), Db.instant(rs, "created_at"));
+    }
+}
