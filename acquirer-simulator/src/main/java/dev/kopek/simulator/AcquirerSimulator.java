@@ -8,11 +8,16 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * An in-memory HTTP acquirer with an honest idempotency contract and fault tokens, usable embedded
@@ -27,12 +32,14 @@ public final class AcquirerSimulator implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final Simulation simulation;
+    private final DisputeDesk disputes;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private AcquirerSimulator(HttpServer server, ExecutorService executor, Simulation simulation) {
         this.server = server;
         this.executor = executor;
         this.simulation = simulation;
+        this.disputes = new DisputeDesk(simulation);
     }
 
     /**
@@ -45,12 +52,17 @@ public final class AcquirerSimulator implements AutoCloseable {
         Simulation simulation = new Simulation(Clock.systemUTC());
         Router router = new Router();
         new ChargeEndpoints(simulation).register(router);
+        new FollowUpEndpoints(simulation).register(router);
         new AdminEndpoints(simulation).register(router);
+        new DisputeEndpoints(simulation).register(router);
+        new WebhookEndpoints(simulation).register(router);
+        new SettlementEndpoints(simulation).register(router);
         HttpServer server;
         try {
             InetAddress loopback = InetAddress.getByAddress(LOOPBACK);
             server = HttpServer.create(new InetSocketAddress(loopback, port), BACKLOG);
         } catch (IOException e) {
+            simulation.close();
             throw new UncheckedIOException("cannot bind the acquirer simulator to 127.0.0.1:" + port, e);
         }
         // One virtual thread per exchange: pm_slow and hangs just park, they never starve other requests.
@@ -70,7 +82,10 @@ public final class AcquirerSimulator implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port());
     }
 
-    /** Stops accepting, closes connections and interrupts handlers that are still sleeping. Idempotent. */
+    /**
+     * Stops accepting, closes connections, interrupts handlers that are still sleeping and stops webhook
+     * deliveries and pending asynchronous outcomes. Idempotent.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
@@ -78,6 +93,7 @@ public final class AcquirerSimulator implements AutoCloseable {
         }
         server.stop(0);
         executor.shutdownNow();
+        simulation.close();
         try {
             // Interrupted handlers finish in microseconds; the bound only guards against a stuck one.
             executor.awaitTermination(2, TimeUnit.SECONDS);
@@ -95,7 +111,10 @@ public final class AcquirerSimulator implements AutoCloseable {
         simulation.configure(config);
     }
 
-    /** Forgets every key, charge and counter, rewinds the clock offset and restores the default config. */
+    /**
+     * Forgets every key, charge, movement, armed fault, dispute, webhook and settlement discrepancy and
+     * every counter, rewinds the clock offset and restores the default config.
+     */
     public void reset() {
         simulation.reset();
     }
@@ -123,5 +142,166 @@ public final class AcquirerSimulator implements AutoCloseable {
     /** {@code POST /charges} requests that carried this key, whatever their outcome. */
     public long chargeRequests(String idempotencyKey) {
         return simulation.stats(idempotencyKey).chargeRequests();
+    }
+
+    /** {@code operation} requests ({@code charge}, {@code capture}, {@code void} or {@code refund}) that carried this key. */
+    public long requests(String operation, String idempotencyKey) {
+        return simulation.books().scope(Operation.of(operation)).counters().requests(idempotencyKey);
+    }
+
+    /** Lookups by key in that operation's collection, e.g. {@code GET /refunds?idempotency_key=}. */
+    public long lookups(String operation, String idempotencyKey) {
+        return simulation.books().scope(Operation.of(operation)).counters().lookups(idempotencyKey);
+    }
+
+    // ---- Money movements: the oracle for captures, voids, refunds and disputes ----
+
+    /** Every movement (charge, authorization, capture, void, refund, chargeback, reversal) in recording order. */
+    public List<MovementRecord> movements() {
+        return simulation.books().movements().movements(null);
+    }
+
+    /** The movements of one charge, in recording order. */
+    public List<MovementRecord> movements(String chargeId) {
+        return simulation.books().movements().movements(Objects.requireNonNull(chargeId, "chargeId"));
+    }
+
+    /** Succeeded "charge" (captured when made) and "capture" movements of the charge, summed. */
+    public long capturedTotal(String chargeId) {
+        return simulation.books().movements().capturedTotal(Objects.requireNonNull(chargeId, "chargeId"));
+    }
+
+    /** Succeeded refunds of the charge, summed. */
+    public long refundedTotal(String chargeId) {
+        return simulation.books().movements().refundedTotal(Objects.requireNonNull(chargeId, "chargeId"));
+    }
+
+    /**
+     * Makes the next {@code times} operations of a kind on a charge misbehave.
+     *
+     * @param operation {@code capture}, {@code void} or {@code refund}
+     * @param fault     {@code timeout_after_success}, {@code reset_after_success}, {@code 5xx_after_success},
+     *                  {@code 5xx_no_effect}, {@code 429} or {@code declined}
+     * @param times     1..10000
+     * @throws IllegalArgumentException for an unknown charge ("charge_not_found"), operation or fault
+     */
+    public void armFault(String operation, String chargeId, String fault, int times) {
+        try {
+            simulation.armFault(operation, chargeId, fault, times);
+        } catch (ApiRefusal e) {
+            throw e.forJava();
+        }
+    }
+
+    // ---- Webhooks ----
+
+    /**
+     * Creates and sends an event of any type, e.g. to test a receiver's handling of an unexpected one.
+     *
+     * @param dataJson the event's {@code data}, a JSON object
+     * @throws IllegalStateException    when no webhook URL is configured ("webhooks_off")
+     * @throws IllegalArgumentException when dataJson is not a JSON object
+     */
+    public WebhookEvent sendWebhook(String type, String dataJson) {
+        if (type == null || type.isBlank()) {
+            throw new IllegalArgumentException("type is required");
+        }
+        JsonNode data;
+        try {
+            data = Json.MAPPER.readTree(dataJson);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("dataJson is not valid JSON", e);
+        }
+        if (!(data instanceof ObjectNode object)) {
+            throw new IllegalArgumentException("dataJson must be a JSON object");
+        }
+        try {
+            return simulation.sendWebhook(type, object);
+        } catch (ApiRefusal e) {
+            throw e.forJava();
+        }
+    }
+
+    /**
+     * Delivers an event once more, same id and payload, freshly signed.
+     *
+     * @throws IllegalArgumentException for an unknown event; IllegalStateException when webhooks are off
+     */
+    public void resendWebhook(String eventId) {
+        try {
+            simulation.books().webhooks().resend(eventId, simulation.config().webhooks());
+        } catch (ApiRefusal e) {
+            throw e.forJava();
+        }
+    }
+
+    /** With {@code webhook_reorder}: sends the held batch now (shuffled) instead of at the end of its window. */
+    public void flushWebhooks() {
+        simulation.books().webhooks().flush();
+    }
+
+    /** Every event created since the last reset, in creation order (none while webhooks are off). */
+    public List<WebhookEvent> webhookEvents() {
+        return simulation.books().webhooks().events();
+    }
+
+    /** Every delivery attempt so far, in the order they completed. */
+    public List<WebhookDelivery> webhookDeliveries() {
+        return simulation.books().webhooks().deliveries();
+    }
+
+    // ---- Disputes ----
+
+    /**
+     * Opens a dispute on a captured charge: a chargeback movement and a {@code dispute.opened} webhook.
+     *
+     * @param amount null for everything captured and not refunded
+     * @param reason null for "fraudulent"
+     * @return the dispute id ({@code dp_…})
+     * @throws IllegalArgumentException "charge_not_found"
+     * @throws IllegalStateException    "charge_not_captured", "already_disputed", "amount_exceeds_disputable", ...
+     */
+    public String openDispute(String chargeId, Long amount, String reason) {
+        try {
+            return disputes.open(chargeId, amount, reason).id();
+        } catch (ApiRefusal e) {
+            throw e.forJava();
+        }
+    }
+
+    /**
+     * Closes an open dispute with a {@code dispute.won} or {@code dispute.lost} webhook; a won dispute
+     * also records a chargeback_reversal movement.
+     *
+     * @throws IllegalArgumentException "dispute_not_found"; IllegalStateException "dispute_closed"
+     */
+    public void resolveDispute(String disputeId, boolean won) {
+        try {
+            disputes.resolve(disputeId, won);
+        } catch (ApiRefusal e) {
+            throw e.forJava();
+        }
+    }
+
+    // ---- Settlement ----
+
+    /** The rows of the settlement file of that day, with any injected discrepancies applied. */
+    public List<SettlementRow> settlementRows(LocalDate date) {
+        return simulation.settlementRows(Objects.requireNonNull(date, "date"));
+    }
+
+    /** The settlement file of that day as served by {@code GET /_sim/settlements/{date}}. */
+    public String settlementFile(LocalDate date) {
+        return Settlements.csv(settlementRows(date));
+    }
+
+    /**
+     * Adds deliberate errors to that day's settlement file; they accumulate until reset.
+     *
+     * @throws IllegalArgumentException when a reference names no row of that day's file
+     */
+    public void addSettlementDiscrepancies(LocalDate date, SettlementDiscrepancies discrepancies) {
+        simulation.addSettlementDiscrepancies(Objects.requireNonNull(date, "date"),
+                Objects.requireNonNull(discrepancies, "discrepancies"));
     }
 }

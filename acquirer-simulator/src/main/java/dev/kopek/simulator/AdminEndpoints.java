@@ -19,7 +19,9 @@ final class AdminEndpoints {
                 .route("GET", "/_sim/config", request -> Json.ok(Json.config(simulation.config())))
                 .route("POST", "/_sim/config", this::configure)
                 .route("POST", "/_sim/reset", this::reset)
-                .route("POST", "/_sim/clock/advance", this::advanceClock);
+                .route("POST", "/_sim/clock/advance", this::advanceClock)
+                .route("POST", "/_sim/faults", this::armFault)
+                .route("GET", "/_sim/movements", this::movements);
     }
 
     private Answer charges(Request request) {
@@ -30,8 +32,15 @@ final class AdminEndpoints {
 
     private Answer stats(Request request) {
         String key = request.queryParam("idempotency_key");
-        ChargeLedger ledger = simulation.books().ledger();
-        ChargeLedger.Stats stats = key == null ? ledger.totals() : ledger.stats(key);
+        String operationName = request.queryParam("operation");
+        Operation operation = operationName == null ? Operation.CHARGE : operation(operationName);
+        if (operation != Operation.CHARGE) {
+            RequestCounters counters = simulation.books().scope(operation).counters();
+            return Json.ok(Json.object()
+                    .put("requests", key == null ? counters.totalRequests() : counters.requests(key))
+                    .put("lookups", key == null ? counters.totalLookups() : counters.lookups(key)));
+        }
+        ChargeLedger.Stats stats = key == null ? simulation.totals() : simulation.stats(key);
         return Json.ok(Json.object()
                 .put("money_movements", stats.moneyMovements())
                 .put("lookups", stats.lookups())
@@ -45,6 +54,48 @@ final class AdminEndpoints {
         } catch (IllegalArgumentException e) {
             throw new BadRequest("invalid_config", e.getMessage());
         }
+    }
+
+    private static Operation operation(String name) {
+        try {
+            return Operation.of(name);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest("invalid_request", e.getMessage());
+        }
+    }
+
+    private Answer armFault(Request request) {
+        JsonNode body = Json.parseObjectOrEmpty(request.body());
+        String operation = requiredString(body, "operation");
+        String chargeId = requiredString(body, "charge_id");
+        String fault = requiredString(body, "fault");
+        JsonNode timesNode = body.get("times");
+        int times = 1;
+        if (timesNode != null) {
+            if (!timesNode.isIntegralNumber() || !timesNode.canConvertToInt()) {
+                throw new BadRequest("invalid_request", "times must be an integer");
+            }
+            times = timesNode.intValue();
+        }
+        try {
+            simulation.armFault(operation, chargeId, fault, times);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest("invalid_request", e.getMessage());
+        }
+        return Json.ok(Json.object().put("operation", operation).put("charge_id", chargeId).put("fault", fault)
+                .put("times", times));
+    }
+
+    private static String requiredString(JsonNode body, String name) {
+        JsonNode node = body.get(name);
+        if (node == null || !node.isString() || node.stringValue().isBlank()) {
+            throw new BadRequest("invalid_request", name + " is required");
+        }
+        return node.stringValue();
+    }
+
+    private Answer movements(Request request) {
+        return Json.reply(200, Json.movements(simulation.books().movements().movements(request.queryParam("charge_id"))));
     }
 
     private Answer reset(Request request) {

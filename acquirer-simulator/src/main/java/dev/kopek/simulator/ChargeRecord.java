@@ -5,7 +5,8 @@ import java.time.Instant;
 /**
  * A charge that reached a result. The oracle's ledger: tests count these to learn how often money moved.
  *
- * @param status      {@code "succeeded"} or {@code "declined"}
+ * @param status      {@code "succeeded"} (captured when made), {@code "authorized"} (made with
+ *                    {@code "capture": false}, to capture later) or {@code "declined"}
  * @param declineCode why a declined charge was declined; {@code null} when it succeeded
  * @param reference   the client's optional reference; {@code null} when it sent none
  */
@@ -14,8 +15,12 @@ public record ChargeRecord(String id, String idempotencyKey, long amount, String
 
     public static final String SUCCEEDED = "succeeded";
     public static final String DECLINED = "declined";
+    public static final String AUTHORIZED = "authorized";
 
-    /** Only succeeded charges move money; a declined one is a result but not a movement. */
+    /**
+     * Only succeeded (captured) charges move money; a declined one is a result but not a movement, and
+     * an authorization only reserves money until a capture moves it.
+     */
     public boolean movedMoney() {
         return SUCCEEDED.equals(status);
     }

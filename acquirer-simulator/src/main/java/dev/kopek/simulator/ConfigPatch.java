@@ -1,7 +1,8 @@
 package dev.kopek.simulator;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Map;
-import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -18,9 +19,45 @@ final class ConfigPatch {
     static final String FAIL_BEFORE = "fail_before_charge_rate";
     static final String FAIL_AFTER = "fail_after_charge_rate";
     static final String TIMEOUT_AFTER = "timeout_after_charge_rate";
+    static final String AUTHORIZATION_TTL = "authorization_ttl_seconds";
+    static final String FEE_BPS = "fee_bps";
+    static final String WEBHOOK_URL = "webhook_url";
+    static final String WEBHOOK_SECRET = "webhook_secret";
+    static final String WEBHOOK_DUPLICATE_RATE = "webhook_duplicate_rate";
+    static final String WEBHOOK_DELAY = "webhook_delay_ms";
+    static final String WEBHOOK_REORDER = "webhook_reorder";
 
-    private static final Set<String> FIELDS = Set.of(LATENCY_MIN, LATENCY_MAX, SLOW_MIN, SLOW_MAX, TIMEOUT_HANG,
-            KEY_WINDOW, FAIL_BEFORE, FAIL_AFTER, TIMEOUT_AFTER);
+    /** The JSON type each field must have. */
+    private enum Kind {
+        INTEGER("an integer"), NUMBER("a number"), BOOLEAN("true or false"), STRING("a string"),
+        STRING_OR_NULL("a string or null");
+
+        private final String description;
+
+        Kind(String description) {
+            this.description = description;
+        }
+
+        boolean accepts(JsonNode value) {
+            return switch (this) {
+                case INTEGER -> value.isIntegralNumber() && value.canConvertToLong();
+                case NUMBER -> value.isNumber();
+                case BOOLEAN -> value.isBoolean();
+                case STRING -> value.isString();
+                case STRING_OR_NULL -> value.isString() || value.isNull();
+            };
+        }
+    }
+
+    private static final Map<String, Kind> FIELDS = Map.ofEntries(
+            Map.entry(LATENCY_MIN, Kind.INTEGER), Map.entry(LATENCY_MAX, Kind.INTEGER),
+            Map.entry(SLOW_MIN, Kind.INTEGER), Map.entry(SLOW_MAX, Kind.INTEGER),
+            Map.entry(TIMEOUT_HANG, Kind.INTEGER), Map.entry(KEY_WINDOW, Kind.INTEGER),
+            Map.entry(FAIL_BEFORE, Kind.NUMBER), Map.entry(FAIL_AFTER, Kind.NUMBER),
+            Map.entry(TIMEOUT_AFTER, Kind.NUMBER), Map.entry(AUTHORIZATION_TTL, Kind.INTEGER),
+            Map.entry(FEE_BPS, Kind.INTEGER), Map.entry(WEBHOOK_URL, Kind.STRING_OR_NULL),
+            Map.entry(WEBHOOK_SECRET, Kind.STRING), Map.entry(WEBHOOK_DUPLICATE_RATE, Kind.NUMBER),
+            Map.entry(WEBHOOK_DELAY, Kind.INTEGER), Map.entry(WEBHOOK_REORDER, Kind.BOOLEAN));
 
     private final JsonNode patch;
 
@@ -35,13 +72,12 @@ final class ConfigPatch {
         }
         for (Map.Entry<String, JsonNode> field : body.properties()) {
             String name = field.getKey();
-            if (!FIELDS.contains(name)) {
+            Kind kind = FIELDS.get(name);
+            if (kind == null) {
                 throw new BadRequest("invalid_config", "unknown config field " + name);
             }
-            boolean rate = name.endsWith("_rate");
-            JsonNode value = field.getValue();
-            if (rate ? !value.isNumber() : !(value.isIntegralNumber() && value.canConvertToLong())) {
-                throw new BadRequest("invalid_config", name + (rate ? " must be a number" : " must be an integer"));
+            if (!kind.accepts(field.getValue())) {
+                throw new BadRequest("invalid_config", name + " must be " + kind.description);
             }
         }
         return new ConfigPatch(body);
@@ -49,12 +85,17 @@ final class ConfigPatch {
 
     /** The current config with this patch applied; throws IllegalArgumentException when the result is invalid. */
     SimulatorConfig applyTo(SimulatorConfig c) {
+        WebhookSettings w = c.webhooks();
+        WebhookSettings webhooks = new WebhookSettings(urlOr(w.url()), stringOr(WEBHOOK_SECRET, w.secret()),
+                doubleOr(WEBHOOK_DUPLICATE_RATE, w.duplicateRate()), longOr(WEBHOOK_DELAY, w.delayMillis()),
+                booleanOr(WEBHOOK_REORDER, w.reorder()));
         return new SimulatorConfig(
                 longOr(LATENCY_MIN, c.latencyMinMillis()), longOr(LATENCY_MAX, c.latencyMaxMillis()),
                 longOr(SLOW_MIN, c.slowMinMillis()), longOr(SLOW_MAX, c.slowMaxMillis()),
                 longOr(TIMEOUT_HANG, c.timeoutHangMillis()), longOr(KEY_WINDOW, c.keyWindowSeconds()),
                 doubleOr(FAIL_BEFORE, c.failBeforeChargeRate()), doubleOr(FAIL_AFTER, c.failAfterChargeRate()),
-                doubleOr(TIMEOUT_AFTER, c.timeoutAfterChargeRate()));
+                doubleOr(TIMEOUT_AFTER, c.timeoutAfterChargeRate()),
+                longOr(AUTHORIZATION_TTL, c.authorizationTtlSeconds()), longOr(FEE_BPS, c.feeBps()), webhooks);
     }
 
     private long longOr(String name, long current) {
@@ -65,5 +106,30 @@ final class ConfigPatch {
     private double doubleOr(String name, double current) {
         JsonNode value = patch.get(name);
         return value == null ? current : value.doubleValue();
+    }
+
+    private boolean booleanOr(String name, boolean current) {
+        JsonNode value = patch.get(name);
+        return value == null ? current : value.booleanValue();
+    }
+
+    private String stringOr(String name, String current) {
+        JsonNode value = patch.get(name);
+        return value == null ? current : value.stringValue();
+    }
+
+    private URI urlOr(URI current) {
+        JsonNode value = patch.get(WEBHOOK_URL);
+        if (value == null) {
+            return current;
+        }
+        if (value.isNull()) {
+            return null;
+        }
+        try {
+            return new URI(value.stringValue());
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("webhook_url is not a valid URL");
+        }
     }
 }

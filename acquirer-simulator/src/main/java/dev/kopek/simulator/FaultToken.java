@@ -19,7 +19,13 @@ enum FaultToken {
     SLOW("pm_slow", true, null, null, Delivery.NORMAL),
     ERROR_AFTER_CHARGE("pm_5xx_after_charge", false, null, null, Delivery.ERROR_500),
     ERROR_NO_CHARGE("pm_5xx_no_charge", false, Replies.SERVICE_UNAVAILABLE, null, Delivery.NORMAL),
-    RATE_LIMITED("pm_429", false, Replies.RATE_LIMITED, null, Delivery.NORMAL);
+    RATE_LIMITED("pm_429", false, Replies.RATE_LIMITED, null, Delivery.NORMAL),
+    /** Charges like pm_ok; every refund of the charge is declined. */
+    REFUND_DECLINED("pm_refund_declined", false, null, null, Delivery.NORMAL),
+    /** Answers 202 processing; the charge succeeds webhook_delay_ms later and only a webhook says so. */
+    WEBHOOK_ONLY("pm_webhook_only", false, null, null, Delivery.NORMAL),
+    /** As pm_webhook_only, but the charge is declined. */
+    WEBHOOK_ONLY_DECLINED("pm_webhook_only_declined", false, null, "card_declined", Delivery.NORMAL);
 
     private static final Map<String, FaultToken> BY_TOKEN = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(t -> t.token, Function.identity()));
@@ -63,5 +69,10 @@ enum FaultToken {
 
     Delivery delivery() {
         return delivery;
+    }
+
+    /** The outcome is decided later and announced by webhook; the request itself answers 202 processing. */
+    boolean asynchronous() {
+        return this == WEBHOOK_ONLY || this == WEBHOOK_ONLY_DECLINED;
     }
 }

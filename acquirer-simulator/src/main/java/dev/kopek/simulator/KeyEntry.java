@@ -2,11 +2,12 @@ package dev.kopek.simulator;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Supplier;
 
 /** What the simulator remembers about one idempotency key. */
 sealed interface KeyEntry permits KeyEntry.InFlight, KeyEntry.Finished {
 
-    ChargeRequest fingerprint();
+    Fingerprint fingerprint();
 
     /** When the key was first claimed on the simulator clock; the window counts from here. */
     Instant claimedAt();
@@ -16,16 +17,16 @@ sealed interface KeyEntry permits KeyEntry.InFlight, KeyEntry.Finished {
      * that finishes or releases it must match this very claim by identity, never an equal-looking one.
      */
     final class InFlight implements KeyEntry {
-        private final ChargeRequest fingerprint;
+        private final Fingerprint fingerprint;
         private final Instant claimedAt;
 
-        InFlight(ChargeRequest fingerprint, Instant claimedAt) {
+        InFlight(Fingerprint fingerprint, Instant claimedAt) {
             this.fingerprint = fingerprint;
             this.claimedAt = claimedAt;
         }
 
         @Override
-        public ChargeRequest fingerprint() {
+        public Fingerprint fingerprint() {
             return fingerprint;
         }
 
@@ -35,8 +36,14 @@ sealed interface KeyEntry permits KeyEntry.InFlight, KeyEntry.Finished {
         }
     }
 
-    /** The first result for the key, kept so every replay returns exactly the same bytes. */
-    record Finished(ChargeRequest fingerprint, Instant claimedAt, Answer.Reply result) implements KeyEntry {
+    /**
+     * The first result for the key, kept so every replay returns exactly the same bytes.
+     *
+     * @param lookupBody what a lookup by key answers with 200: the stored result's body, except for an
+     *                   asynchronous charge, whose lookup follows the charge from processing to its outcome
+     */
+    record Finished(Fingerprint fingerprint, Instant claimedAt, Answer.Reply result, Supplier<byte[]> lookupBody)
+            implements KeyEntry {
     }
 
     /**

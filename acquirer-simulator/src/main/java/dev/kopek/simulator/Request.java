@@ -11,10 +11,20 @@ import java.util.Map;
  * plain and testable.
  *
  * @param headers header name (as HttpServer normalises it) to values
- * @param query   decoded query parameters; the first value wins when a name repeats
+ * @param query      decoded query parameters; the first value wins when a name repeats
+ * @param pathParams the {@code {name}} segments of the route template that matched
  */
 record Request(String method, String path, Map<String, List<String>> headers, Map<String, String> query,
-        byte[] body) {
+        byte[] body, Map<String, String> pathParams) {
+
+    Request(String method, String path, Map<String, List<String>> headers, Map<String, String> query, byte[] body) {
+        this(method, path, headers, query, body, Map.of());
+    }
+
+    /** A template segment of the matched route, e.g. {@code id} in {@code /charges/{id}}. */
+    String pathParam(String name) {
+        return pathParams.get(name);
+    }
 
     String queryParam(String name) {
         return query.get(name);

@@ -9,11 +9,13 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * The single HttpServer handler: exact-path routing, 404/405, error mapping and response writing.
- * Whatever goes wrong inside an endpoint, the client gets JSON, never a stack trace.
+ * The single HttpServer handler: routing (exact paths first, then templates such as
+ * {@code /charges/{id}/captures}), 404/405, error mapping and response writing. Whatever goes wrong
+ * inside an endpoint, the client gets JSON, never a stack trace.
  */
 final class Router implements HttpHandler {
     /** One endpoint; may sleep, hence InterruptedException (the server is closing). */
@@ -29,10 +31,65 @@ final class Router implements HttpHandler {
             new Answer.Reply(500, "{\"error\":\"internal_error\"}".getBytes(StandardCharsets.US_ASCII));
 
     private final Map<String, Map<String, Endpoint>> routes = new HashMap<>();
+    private final Map<String, Template> templates = new LinkedHashMap<>();
+
+    /** A path with {@code {name}} segments; each matches exactly one non-empty segment. */
+    private record Template(List<String> segments, Map<String, Endpoint> byMethod) {
+
+        static Template of(String path) {
+            return new Template(List.of(path.substring(1).split("/", -1)), new LinkedHashMap<>());
+        }
+
+        /** The path parameters, or null when the path does not match. */
+        Map<String, String> match(String path) {
+            if (!path.startsWith("/")) {
+                return null;
+            }
+            String[] parts = path.substring(1).split("/", -1);
+            if (parts.length != segments.size()) {
+                return null;
+            }
+            Map<String, String> params = new HashMap<>();
+            for (int i = 0; i < parts.length; i++) {
+                String segment = segments.get(i);
+                if (segment.startsWith("{") && segment.endsWith("}")) {
+                    if (parts[i].isEmpty()) {
+                        return null;
+                    }
+                    params.put(segment.substring(1, segment.length() - 1), parts[i]);
+                } else if (!segment.equals(parts[i])) {
+                    return null;
+                }
+            }
+            return params;
+        }
+    }
+
+    /** The endpoints of one path and the parameters taken from it. */
+    private record Match(Map<String, Endpoint> byMethod, Map<String, String> params) {
+    }
 
     Router route(String method, String path, Endpoint endpoint) {
-        routes.computeIfAbsent(path, p -> new LinkedHashMap<>()).put(method, endpoint);
+        if (path.contains("{")) {
+            templates.computeIfAbsent(path, Template::of).byMethod().put(method, endpoint);
+        } else {
+            routes.computeIfAbsent(path, p -> new LinkedHashMap<>()).put(method, endpoint);
+        }
         return this;
+    }
+
+    private Match find(String path) {
+        Map<String, Endpoint> exact = routes.get(path);
+        if (exact != null) {
+            return new Match(exact, Map.of());
+        }
+        for (Template template : templates.values()) {
+            Map<String, String> params = template.match(path);
+            if (params != null) {
+                return new Match(template.byMethod(), params);
+            }
+        }
+        return null;
     }
 
     @Override
@@ -51,10 +108,11 @@ final class Router implements HttpHandler {
 
     private Answer answer(HttpExchange exchange) throws IOException {
         try {
-            Map<String, Endpoint> byMethod = routes.get(exchange.getRequestURI().getPath());
-            if (byMethod == null) {
+            Match match = find(exchange.getRequestURI().getPath());
+            if (match == null) {
                 return Replies.NOT_FOUND;
             }
+            Map<String, Endpoint> byMethod = match.byMethod();
             Endpoint endpoint = byMethod.get(exchange.getRequestMethod());
             if (endpoint == null) {
                 return new Answer.Reply(405, Json.error(405, "method_not_allowed").body(),
@@ -66,9 +124,11 @@ final class Router implements HttpHandler {
             }
             return endpoint.handle(new Request(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
                     exchange.getRequestHeaders(), Request.parseQuery(exchange.getRequestURI().getRawQuery()),
-                    body));
+                    body, match.params()));
         } catch (BadRequest e) {
             return Json.error(400, e.code(), e.getMessage());
+        } catch (ApiRefusal e) {
+            return e.reply();
         } catch (InterruptedException e) {
             // Only close() interrupts handlers; hang up instead of answering a server that is going away.
             Thread.currentThread().interrupt();
@@ -93,7 +153,9 @@ final class Router implements HttpHandler {
             exchange.sendResponseHeaders(reply.status(), -1);
             return;
         }
-        headers.set("Content-Type", "application/json");
+        if (!headers.containsKey("Content-Type")) {
+            headers.set("Content-Type", "application/json");
+        }
         exchange.sendResponseHeaders(reply.status(), reply.body().length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(reply.body());

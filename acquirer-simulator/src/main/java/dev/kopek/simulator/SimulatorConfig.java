@@ -1,13 +1,16 @@
 package dev.kopek.simulator;
 
+import java.net.URI;
+import java.util.Objects;
+
 /**
- * How the simulator behaves for fresh (not replayed) charge requests. Immutable; swap it whole with
+ * How the simulator behaves for fresh (not replayed) requests. Immutable; swap it whole with
  * {@link AcquirerSimulator#configure(SimulatorConfig)} so a request always sees one consistent config.
  *
  * <p>Rates are probabilities in 0..1 of mutually exclusive outcomes drawn with a single roll, so they
  * are exact (a 0.05 fail-after rate fails 5% of fresh charges) and must add up to at most 1.
  *
- * @param latencyMinMillis        lower bound of the uniform latency added to every fresh charge
+ * @param latencyMinMillis        lower bound of the uniform latency added to every fresh request
  * @param latencyMaxMillis        upper bound of that latency
  * @param slowMinMillis           lower bound of the extra sleep of {@code pm_slow}
  * @param slowMaxMillis           upper bound of that sleep
@@ -16,10 +19,18 @@ package dev.kopek.simulator;
  * @param failBeforeChargeRate    probability of a 503 with nothing charged
  * @param failAfterChargeRate     probability of a 500 after the charge succeeded and was stored
  * @param timeoutAfterChargeRate  probability of a hang after the charge succeeded and was stored
+ * @param authorizationTtlSeconds how long (on the simulator clock) an authorization can be captured or voided
+ * @param feeBps                  the acquirer's fee in basis points of each captured amount, 0..10000; it
+ *                                shows as fee rows in the settlement file
+ * @param webhooks                where and how signed webhooks are sent; off by default
  */
 public record SimulatorConfig(long latencyMinMillis, long latencyMaxMillis, long slowMinMillis, long slowMaxMillis,
         long timeoutHangMillis, long keyWindowSeconds, double failBeforeChargeRate, double failAfterChargeRate,
-        double timeoutAfterChargeRate) {
+        double timeoutAfterChargeRate, long authorizationTtlSeconds, long feeBps, WebhookSettings webhooks) {
+
+    /** Seven days, a common card-network authorization lifetime. */
+    static final long DEFAULT_AUTHORIZATION_TTL_SECONDS = 604_800;
+    private static final long MAX_FEE_BPS = 10_000;
 
     private static final SimulatorConfig DEFAULTS =
             new SimulatorConfig(0, 0, 3_000, 8_000, 10_000, 86_400, 0, 0, 0);
@@ -41,36 +52,84 @@ public record SimulatorConfig(long latencyMinMillis, long latencyMaxMillis, long
         if (failBeforeChargeRate + failAfterChargeRate + timeoutAfterChargeRate > 1.0 + 1e-9) {
             throw new IllegalArgumentException("the three fault rates must add up to at most 1");
         }
+        requireNonNegative("authorization_ttl_seconds", authorizationTtlSeconds);
+        if (feeBps < 0 || feeBps > MAX_FEE_BPS) {
+            throw new IllegalArgumentException("fee_bps must be between 0 and " + MAX_FEE_BPS);
+        }
+        Objects.requireNonNull(webhooks, "webhooks");
     }
 
-    /** No latency, no random faults, pm_slow 3–8 s, hang 10 s, keys remembered 24 h. */
+    /**
+     * The original nine-field config; the newer fields take their defaults (authorizations live 7 days,
+     * no fee, webhooks off).
+     */
+    public SimulatorConfig(long latencyMinMillis, long latencyMaxMillis, long slowMinMillis, long slowMaxMillis,
+            long timeoutHangMillis, long keyWindowSeconds, double failBeforeChargeRate, double failAfterChargeRate,
+            double timeoutAfterChargeRate) {
+        this(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis, timeoutHangMillis, keyWindowSeconds,
+                failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate, DEFAULT_AUTHORIZATION_TTL_SECONDS,
+                0, WebhookSettings.defaults());
+    }
+
+    /**
+     * No latency, no random faults, pm_slow 3–8 s, hang 10 s, keys remembered 24 h, authorizations 7 days,
+     * no fee, webhooks off.
+     */
     public static SimulatorConfig defaults() {
         return DEFAULTS;
     }
 
     public SimulatorConfig withLatency(long minMillis, long maxMillis) {
         return new SimulatorConfig(minMillis, maxMillis, slowMinMillis, slowMaxMillis, timeoutHangMillis,
-                keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate);
+                keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate,
+                authorizationTtlSeconds, feeBps, webhooks);
     }
 
     public SimulatorConfig withSlow(long minMillis, long maxMillis) {
         return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, minMillis, maxMillis, timeoutHangMillis,
-                keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate);
+                keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate,
+                authorizationTtlSeconds, feeBps, webhooks);
     }
 
     public SimulatorConfig withTimeoutHangMillis(long millis) {
         return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis, millis,
-                keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate);
+                keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate,
+                authorizationTtlSeconds, feeBps, webhooks);
     }
 
     public SimulatorConfig withKeyWindowSeconds(long seconds) {
         return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis,
-                timeoutHangMillis, seconds, failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate);
+                timeoutHangMillis, seconds, failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate,
+                authorizationTtlSeconds, feeBps, webhooks);
     }
 
     public SimulatorConfig withFaultRates(double failBefore, double failAfter, double timeoutAfter) {
         return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis,
-                timeoutHangMillis, keyWindowSeconds, failBefore, failAfter, timeoutAfter);
+                timeoutHangMillis, keyWindowSeconds, failBefore, failAfter, timeoutAfter,
+                authorizationTtlSeconds, feeBps, webhooks);
+    }
+
+    public SimulatorConfig withAuthorizationTtlSeconds(long seconds) {
+        return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis,
+                timeoutHangMillis, keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate,
+                timeoutAfterChargeRate, seconds, feeBps, webhooks);
+    }
+
+    public SimulatorConfig withFeeBps(long bps) {
+        return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis,
+                timeoutHangMillis, keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate,
+                timeoutAfterChargeRate, authorizationTtlSeconds, bps, webhooks);
+    }
+
+    public SimulatorConfig withWebhooks(WebhookSettings settings) {
+        return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis,
+                timeoutHangMillis, keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate,
+                timeoutAfterChargeRate, authorizationTtlSeconds, feeBps, settings);
+    }
+
+    /** Shorthand for {@code withWebhooks(webhooks().withUrl(url))}; {@code null} switches webhooks off. */
+    public SimulatorConfig withWebhookUrl(URI url) {
+        return withWebhooks(webhooks.withUrl(url));
     }
 
     private static void requireNonNegative(String name, long value) {

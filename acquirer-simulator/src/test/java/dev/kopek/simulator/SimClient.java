@@ -81,6 +81,81 @@ final class SimClient implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A POST carrying an Idempotency-Key (when non-null), as every state-changing endpoint needs. */
+    HttpRequest keyedRequest(String path, String key, String json, Duration timeout) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        if (key != null) {
+            builder.header("Idempotency-Key", key);
+        }
+        if (timeout != null) {
+            builder.timeout(timeout);
+        }
+        return builder.build();
+    }
+
+    HttpResponse<String> post(String path, String key, String json) throws IOException, InterruptedException {
+        return http.send(keyedRequest(path, key, json, null), HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> post(String path, String key, String json, Duration timeout)
+            throws IOException, InterruptedException {
+        return http.send(keyedRequest(path, key, json, timeout), HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<byte[]> postBytes(String path, String key, String json) throws IOException, InterruptedException {
+        return http.send(keyedRequest(path, key, json, null), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    CompletableFuture<HttpResponse<String>> postAsync(String path, String key, String json) {
+        return http.sendAsync(keyedRequest(path, key, json, null), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A charge made with {@code "capture": false}; returns its id. */
+    String authorize(String key, long amount) throws IOException, InterruptedException {
+        return authorize(key, amount, "pm_ok");
+    }
+
+    String authorize(String key, long amount, String paymentMethod) throws IOException, InterruptedException {
+        HttpResponse<String> response = charge(key, "{\"amount\": " + amount
+                + ", \"currency\": \"EUR\", \"payment_method\": \"" + paymentMethod + "\", \"capture\": false}");
+        return json(response).get("id").stringValue();
+    }
+
+    /** A charge captured when made; returns its id. */
+    String sale(String key, long amount) throws IOException, InterruptedException {
+        return sale(key, amount, "pm_ok");
+    }
+
+    String sale(String key, long amount, String paymentMethod) throws IOException, InterruptedException {
+        return json(charge(key, chargeJson(amount, "EUR", paymentMethod, null))).get("id").stringValue();
+    }
+
+    HttpResponse<String> capture(String chargeId, String key, String json) throws IOException, InterruptedException {
+        return post("/charges/" + chargeId + "/captures", key, json);
+    }
+
+    HttpResponse<String> voidCharge(String chargeId, String key) throws IOException, InterruptedException {
+        return post("/charges/" + chargeId + "/void", key, "");
+    }
+
+    HttpResponse<String> refund(String chargeId, String key, long amount) throws IOException, InterruptedException {
+        return post("/refunds", key, refundJson(chargeId, amount));
+    }
+
+    static String refundJson(String chargeId, long amount) {
+        return "{\"charge_id\": \"" + chargeId + "\", \"amount\": " + amount + "}";
+    }
+
+    static String amountJson(long amount) {
+        return "{\"amount\": " + amount + "}";
+    }
+
+    static String error(HttpResponse<String> response) {
+        return json(response).get("error").stringValue();
+    }
+
     HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
