@@ -9,6 +9,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -57,6 +58,7 @@ public abstract class IntegrationTest {
         registry.add("kopek.psp.budget", () -> "3s");
         registry.add("kopek.demo-enabled", () -> "false");
         registry.add("kopek.reconciler.enabled", () -> "false");
+        registry.add("kopek.refunds.dispatch", () -> "false");
         registry.add("kopek.admin-token", () -> ADMIN_TOKEN);
     }
 
@@ -72,6 +74,12 @@ public abstract class IntegrationTest {
         CrashSwitch crashSwitch() {
             return new CrashSwitch();
         }
+    }
+
+    /** The PSP's clock starts where Kopek's is: earlier tests may have moved Kopek's time ahead by days. */
+    @BeforeEach
+    void alignSimulatorClock() {
+        SIMULATOR.advanceClock(clock.offset());
     }
 
     @AfterEach

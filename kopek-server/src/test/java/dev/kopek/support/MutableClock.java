@@ -16,6 +16,11 @@ public final class MutableClock extends Clock {
         offset.updateAndGet(current -> current.plus(by));
     }
 
+    /** How far this clock has been moved ahead of real time. */
+    public Duration offset() {
+        return offset.get();
+    }
+
     @Override
     public ZoneId getZone() {
         return ZoneOffset.UTC;
