@@ -22,4 +22,10 @@ public interface PaymentProvider {
     ChargeOutcome executeOnce(OperationRequest request);
 
     LookupResult lookup(OperationRequest request);
+
+    /** The settlement report for one value date; a report that cannot be fetched or read throws. */
+    SettlementReport settlementReport(java.time.LocalDate date);
+
+    /** Which of Kopek's provider keys created this PSP object (charge, capture or refund), if the PSP says. */
+    java.util.Optional<String> providerKeyOf(String pspReference);
 }

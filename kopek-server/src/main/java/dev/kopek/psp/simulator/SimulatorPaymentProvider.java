@@ -7,6 +7,7 @@ import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PspProperties;
+import dev.kopek.psp.SettlementReport;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -193,6 +194,35 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
         return outcome instanceof ChargeOutcome.Unknown unknown
                 ? new LookupResult.Inconclusive(unknown.reason())
                 : new LookupResult.Found(outcome);
+    }
+
+    @Override
+    public SettlementReport settlementReport(java.time.LocalDate date) {
+        try {
+            HttpResponse<String> response = exchange(HttpRequest.newBuilder(base.resolve("/_sim/settlements/" + date))
+                    .timeout(properties.readTimeout()).GET().build());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("settlement report for " + date + " answered " + response.statusCode());
+            }
+            return new SettlementReport(name(), date, response.body(), SettlementCsv.parse(response.body()));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("settlement report for " + date + " could not be fetched", e);
+        }
+    }
+
+    @Override
+    public java.util.Optional<String> providerKeyOf(String pspReference) {
+        try {
+            HttpResponse<String> response = exchange(HttpRequest.newBuilder(
+                    base.resolve("/charges/" + encode(pspReference))).timeout(properties.readTimeout()).GET().build());
+            if (response.statusCode() != 200) {
+                return java.util.Optional.empty();
+            }
+            var key = SimulatorResponses.parse(response.body()).get("idempotency_key");
+            return key != null && key.isString() ? java.util.Optional.of(key.stringValue()) : java.util.Optional.empty();
+        } catch (IOException e) {
+            return java.util.Optional.empty();
+        }
     }
 
     private HttpResponse<String> exchange(HttpRequest request) throws IOException {
