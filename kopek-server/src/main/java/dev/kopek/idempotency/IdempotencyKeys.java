@@ -121,15 +121,16 @@ public class IdempotencyKeys {
     }
 
     /**
-     * A person takes over a key parked for manual review. The attempt must still be the one that was seen, so two
-     * people resolving at once cannot both win.
+     * Takes over an unfinished key to record an answer that came from elsewhere — a person's decision, or a
+     * PSP notification — whatever its lease. The attempt must still be the one that was seen, so of two such
+     * answers only one wins; the owner it displaces becomes stale and its write is refused (L4).
      */
-    public Optional<Integer> takeOverParked(KeyRecord seen) {
+    public Optional<Integer> takeOverWithAnswer(KeyRecord seen) {
         return jdbc.sql("""
                 UPDATE idempotency_keys
                    SET attempt = attempt + 1, updated_at = :now
                  WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
-                   AND status = 'AWAITING_RESULT' AND attempt = :attempt
+                   AND status IN ('IN_PROGRESS', 'AWAITING_RESULT') AND attempt = :attempt
                 RETURNING attempt
                 """)
                 .param("now", Db.at(clock.instant()))

@@ -38,6 +38,32 @@ public class PaymentBalances {
         return after;
     }
 
+    /** A dispute withdrew money from a paid payment: DISPUTED, and the amount leaves the merchant. */
+    public Optional<Payment> disputeOpened(PaymentId id, UUID disputeId, long amount) {
+        Optional<Payment> disputed = payments.openDispute(id, amount);
+        disputed.ifPresent(p -> {
+            events.changed(p);
+            events.moved(disputeId, MoneyMovement.Kind.CHARGEBACK_WITHDRAWN, p, amount);
+        });
+        return disputed;
+    }
+
+    /** The dispute ended: won returns the money and the payment's status; lost leaves it CHARGED_BACK. */
+    public Optional<Payment> disputeClosed(PaymentId id, UUID disputeId, long amount, boolean won) {
+        return payments.closeDispute(id, amount, won).map(closed -> {
+            Payment after = won ? payments.restoreAfterDispute(closed) : closed;
+            events.changed(after);
+            if (won) {
+                events.moved(disputeId, MoneyMovement.Kind.CHARGEBACK_REVERSED, after, amount);
+            }
+            return after;
+        });
+    }
+
+    public Optional<Payment> findByPspReference(String pspReference) {
+        return payments.findByPspReference(pspReference);
+    }
+
     /** Gives a refused refund's reservation back. The caller's status guard makes this happen once per refund. */
     public Payment refundFailed(PaymentId id, UUID refundId, long amount) {
         Payment after = payments.releaseRefund(id, amount);

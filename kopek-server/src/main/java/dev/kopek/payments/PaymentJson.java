@@ -42,6 +42,7 @@ public final class PaymentJson {
         json.put("amount_refunded", p.amounts().refunded());
         json.put("amount_capturable", p.amounts().capturable());
         json.put("amount_refund_pending", p.amounts().refundPending());
+        json.put("amount_disputed", p.amounts().disputed());
         json.put("capture_method", p.captureMethod());
         json.put("capture_before", p.captureBefore() == null ? null : p.captureBefore().toString());
         json.put("payment_method", p.paymentMethod());

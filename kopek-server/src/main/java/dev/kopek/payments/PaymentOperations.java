@@ -128,6 +128,27 @@ public class PaymentOperations {
         return OperationRefusals.voiding(found.get(), clock.instant());
     }
 
+    /** Applies a PSP notification about a capture or void through the fenced settlement. */
+    public NotificationResult applyNotification(String providerKey, ChargeOutcome outcome) {
+        Optional<PaymentOperation> found = operations.findByProviderKey(providerKey);
+        if (found.isEmpty()) {
+            return NotificationResult.UNMATCHED;
+        }
+        PaymentOperation op = found.get();
+        if (op.status().isFinal()) {
+            boolean agrees = (op.status() == PaymentOperation.OperationStatus.SUCCEEDED)
+                    == (outcome instanceof ChargeOutcome.Succeeded);
+            return agrees ? NotificationResult.IGNORED : NotificationResult.CONFLICT;
+        }
+        Optional<KeyRecord> key = keys.findByResource(op.kind().keySpace(), op.id());
+        Optional<Integer> attempt = key.flatMap(keys::takeOverWithAnswer);
+        if (attempt.isEmpty()) {
+            return NotificationResult.RETRY;
+        }
+        settleOrReport(op, key.get().clientKey(), attempt.get(), outcome, null);
+        return NotificationResult.APPLIED;
+    }
+
     /** Takes over a stuck capture or void if no one else has; empty when another worker or a retry won. */
     public Optional<PaymentAnswer> recover(KeyRecord stuck) {
         return keys.takeOver(stuck, clock.instant())

@@ -9,6 +9,7 @@ import dev.kopek.money.PaymentId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentRequest;
+import dev.kopek.payments.domain.PaymentStatus;
 import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
@@ -105,8 +106,30 @@ public class PaymentService {
         ChargeOutcome decided = charged ? new ChargeOutcome.Succeeded(pspReference)
                 : new ChargeOutcome.Failed("no charge at the PSP, confirmed by " + actor);
         return keys.findByResource(OPERATION, id.value())
-                .flatMap(key -> keys.takeOverParked(key)
+                .flatMap(key -> keys.takeOverWithAnswer(key)
                         .map(attempt -> recovery.settleOrReport(key.clientKey(), attempt, payment, decided, null)));
+    }
+
+    /**
+     * Applies what a PSP notification says about a payment's charge, through the same fenced settlement as every
+     * other outcome (L4, L10). A payment already past that point records the notification and changes nothing.
+     */
+    public NotificationResult applyNotification(String providerKey, ChargeOutcome outcome) {
+        Optional<Payment> found = payments.findByProviderKey(providerKey);
+        if (found.isEmpty()) {
+            return NotificationResult.UNMATCHED;
+        }
+        Payment payment = found.get();
+        if (payment.status() != PaymentStatus.PENDING && payment.status() != PaymentStatus.UNKNOWN) {
+            return NotificationResult.agreesWith(payment.status(), outcome);
+        }
+        Optional<KeyRecord> key = keys.findByResource(OPERATION, payment.id().value());
+        Optional<Integer> attempt = key.flatMap(keys::takeOverWithAnswer);
+        if (attempt.isEmpty()) {
+            return NotificationResult.RETRY;
+        }
+        recovery.settleOrReport(key.get().clientKey(), attempt.get(), payment, outcome, null);
+        return NotificationResult.APPLIED;
     }
 
     public Optional<Payment> find(MerchantId merchant, PaymentId id) {

@@ -23,6 +23,18 @@ public interface PaymentProvider {
 
     LookupResult lookup(OperationRequest request);
 
+    /** The header that carries the notification signature. */
+    String notificationSignatureHeader();
+
+    /**
+     * Verifies a notification's signature (HMAC over timestamp and body, 5-minute tolerance, constant-time
+     * comparison) before reading anything else from it.
+     */
+    NotificationCheck verifyNotification(String signatureHeader, String body);
+
+    /** Reads a notification that was verified when it arrived and stored raw. */
+    PspNotification readVerifiedNotification(String body);
+
     /** The settlement report for one value date; a report that cannot be fetched or read throws. */
     SettlementReport settlementReport(java.time.LocalDate date);
 

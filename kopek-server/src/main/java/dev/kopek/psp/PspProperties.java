@@ -11,6 +11,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param simulatorUrl {@code KOPEK_PSP_SIMULATOR_URL}; without it the simulator runs in-process
  * @param simulatorPort {@code KOPEK_SIMULATOR_PORT} for the in-process simulator; 0 picks a free port
  * @param keyWindow how long the provider keeps keys (the simulator's default is 24 h)
+ * @param webhookSecret {@code KOPEK_PSP_WEBHOOK_SECRET}: the secret the PSP signs notifications with
+ * @param webhookTolerance how far a notification's signed timestamp may be from now
  */
 @ConfigurationProperties("kopek.psp")
 public record PspProperties(
@@ -21,7 +23,9 @@ public record PspProperties(
         @DefaultValue("300ms") Duration retryPauseMin,
         @DefaultValue("400ms") Duration retryPauseMax,
         @DefaultValue("8s") Duration budget,
-        @DefaultValue("24h") Duration keyWindow) {
+        @DefaultValue("24h") Duration keyWindow,
+        @DefaultValue("whsec_simulator") String webhookSecret,
+        @DefaultValue("5m") Duration webhookTolerance) {
 
     public PspProperties {
         if (retryPauseMax.compareTo(retryPauseMin) < 0 || budget.compareTo(readTimeout) < 0) {

@@ -111,6 +111,22 @@ public class Refunds {
         return executor.record(id, null, outcome, null);
     }
 
+    /** Applies a PSP notification about a refund; the refund's status guard makes a duplicate change nothing. */
+    public dev.kopek.payments.NotificationResult applyNotification(String providerKey,
+            dev.kopek.psp.ChargeOutcome outcome) {
+        Optional<Refund> refund = refunds.findByProviderKey(providerKey);
+        if (refund.isEmpty()) {
+            return dev.kopek.payments.NotificationResult.UNMATCHED;
+        }
+        if (recordOutcome(refund.get().id(), outcome)) {
+            return dev.kopek.payments.NotificationResult.APPLIED;
+        }
+        boolean succeeded = refunds.find(refund.get().id()).orElseThrow().status()
+                == dev.kopek.refunds.domain.RefundStatus.SUCCEEDED;
+        return succeeded == (outcome instanceof dev.kopek.psp.ChargeOutcome.Succeeded)
+                ? dev.kopek.payments.NotificationResult.IGNORED : dev.kopek.payments.NotificationResult.CONFLICT;
+    }
+
     /** Executes due refunds (new ones whose dispatch was lost, abandoned and unknown ones); returns how many. */
     public int processDue(int limit) {
         int processed = 0;

@@ -44,6 +44,8 @@ public abstract class IntegrationTest {
     protected CrashSwitch crash;
     @Autowired
     protected JdbcClient jdbc;
+    @Autowired
+    protected EventRecorder recorder;
 
     @DynamicPropertySource
     static void kopek(DynamicPropertyRegistry registry) {
@@ -73,6 +75,11 @@ public abstract class IntegrationTest {
         @Bean
         CrashSwitch crashSwitch() {
             return new CrashSwitch();
+        }
+
+        @Bean
+        EventRecorder eventRecorder() {
+            return new EventRecorder();
         }
     }
 

@@ -16,11 +16,11 @@ public record Payment(PaymentId id, MerchantId merchant, String reference, Strin
 
     /** What happened to the money so far. */
     public record Amounts(long authorized, long captured, long capturePending, long released, long refunded,
-            long refundPending) {
+            long refundPending, long disputed) {
 
         public Amounts {
             if (authorized < 0 || captured < 0 || capturePending < 0 || released < 0 || refunded < 0
-                    || refundPending < 0) {
+                    || refundPending < 0 || disputed < 0) {
                 throw new IllegalStateException("negative amount in " + this);
             }
             if (Math.addExact(Math.addExact(captured, capturePending), released) > authorized) {
@@ -36,7 +36,7 @@ public record Payment(PaymentId id, MerchantId merchant, String reference, Strin
         }
 
         public long refundable() {
-            return captured - refunded - refundPending;
+            return captured - refunded - refundPending - disputed;
         }
     }
 
@@ -51,7 +51,7 @@ public record Payment(PaymentId id, MerchantId merchant, String reference, Strin
 
     /** The status this payment's amounts call for after captures and refunds moved them. */
     public PaymentStatus paidStatus() {
-        if (amounts.captured() == 0) {
+        if (amounts.captured() == 0 || status == PaymentStatus.DISPUTED || status == PaymentStatus.CHARGED_BACK) {
             return status;
         }
         if (amounts.refunded() == amounts.captured() && amounts.refundPending() == 0 && amounts.capturable() == 0
@@ -59,6 +59,13 @@ public record Payment(PaymentId id, MerchantId merchant, String reference, Strin
             return PaymentStatus.REFUNDED;
         }
         return amounts.refunded() > 0 ? PaymentStatus.PARTIALLY_REFUNDED : PaymentStatus.CAPTURED;
+    }
+
+    /** After a won dispute: what the amounts say, ignoring the dispute that is over. */
+    public PaymentStatus statusAfterDispute() {
+        return new Payment(id, merchant, reference, idempotencyKey, providerKey, amount, amounts, paymentMethod,
+                captureMethod, description, metadataJson, PaymentStatus.CAPTURED, version, pspReference, declineCode,
+                failureReason, captureBefore, captureFinalized, createdAt, updatedAt).paidStatus();
     }
 
     public boolean isManualCapture() {

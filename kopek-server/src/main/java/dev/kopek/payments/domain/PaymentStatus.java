@@ -10,19 +10,23 @@ import java.util.Set;
  * overwrite; persistence is compare-and-set on the predecessors listed here (L10). Final states have no way out.
  */
 public enum PaymentStatus {
-    PENDING, UNKNOWN, AUTHORIZED, CAPTURED, PARTIALLY_REFUNDED, REFUNDED, DECLINED, FAILED, VOIDED, EXPIRED;
+    PENDING, UNKNOWN, AUTHORIZED, CAPTURED, PARTIALLY_REFUNDED, REFUNDED, DISPUTED, CHARGED_BACK, DECLINED, FAILED,
+    VOIDED, EXPIRED;
 
-    private static final Map<PaymentStatus, Set<PaymentStatus>> ALLOWED = Map.of(
-            PENDING, EnumSet.of(UNKNOWN, AUTHORIZED, CAPTURED, DECLINED, FAILED),
-            UNKNOWN, EnumSet.of(UNKNOWN, AUTHORIZED, CAPTURED, DECLINED, FAILED),
-            AUTHORIZED, EnumSet.of(CAPTURED, VOIDED, EXPIRED),
-            CAPTURED, EnumSet.of(PARTIALLY_REFUNDED, REFUNDED),
-            PARTIALLY_REFUNDED, EnumSet.of(REFUNDED),
-            REFUNDED, EnumSet.noneOf(PaymentStatus.class),
-            DECLINED, EnumSet.noneOf(PaymentStatus.class),
-            FAILED, EnumSet.noneOf(PaymentStatus.class),
-            VOIDED, EnumSet.noneOf(PaymentStatus.class),
-            EXPIRED, EnumSet.noneOf(PaymentStatus.class));
+    private static final Map<PaymentStatus, Set<PaymentStatus>> ALLOWED = Map.ofEntries(
+            Map.entry(PENDING, EnumSet.of(UNKNOWN, AUTHORIZED, CAPTURED, DECLINED, FAILED)),
+            Map.entry(UNKNOWN, EnumSet.of(UNKNOWN, AUTHORIZED, CAPTURED, DECLINED, FAILED)),
+            Map.entry(AUTHORIZED, EnumSet.of(CAPTURED, VOIDED, EXPIRED)),
+            Map.entry(CAPTURED, EnumSet.of(PARTIALLY_REFUNDED, REFUNDED, DISPUTED)),
+            Map.entry(PARTIALLY_REFUNDED, EnumSet.of(REFUNDED, DISPUTED)),
+            Map.entry(REFUNDED, EnumSet.noneOf(PaymentStatus.class)),
+            // A won dispute gives the money back: the payment returns to what its amounts say it is.
+            Map.entry(DISPUTED, EnumSet.of(CAPTURED, PARTIALLY_REFUNDED, CHARGED_BACK)),
+            Map.entry(CHARGED_BACK, EnumSet.noneOf(PaymentStatus.class)),
+            Map.entry(DECLINED, EnumSet.noneOf(PaymentStatus.class)),
+            Map.entry(FAILED, EnumSet.noneOf(PaymentStatus.class)),
+            Map.entry(VOIDED, EnumSet.noneOf(PaymentStatus.class)),
+            Map.entry(EXPIRED, EnumSet.noneOf(PaymentStatus.class)));
 
     public boolean canMoveTo(PaymentStatus next) {
         return ALLOWED.get(this).contains(next);
@@ -50,14 +54,16 @@ public enum PaymentStatus {
 
     /** Whether money was taken: captures and refunds act only on these. */
     public boolean isPaid() {
-        return this == CAPTURED || this == PARTIALLY_REFUNDED || this == REFUNDED;
+        return this == CAPTURED || this == PARTIALLY_REFUNDED || this == REFUNDED || this == DISPUTED
+                || this == CHARGED_BACK;
     }
 
     /** The status a merchant sees: an attempt still waiting for the PSP, or one whose outcome is unknown, is processing. */
     public String apiName() {
         return switch (this) {
             case PENDING, UNKNOWN -> "processing";
-            case AUTHORIZED, CAPTURED, PARTIALLY_REFUNDED, REFUNDED, DECLINED, FAILED, VOIDED, EXPIRED ->
+            case AUTHORIZED, CAPTURED, PARTIALLY_REFUNDED, REFUNDED, DISPUTED, CHARGED_BACK, DECLINED, FAILED, VOIDED,
+                    EXPIRED ->
                     name().toLowerCase(Locale.ROOT);
         };
     }

@@ -55,6 +55,11 @@ public class OperationStore {
                 .query(OperationStore::map).optional();
     }
 
+    public Optional<PaymentOperation> findByProviderKey(String providerKey) {
+        return jdbc.sql("SELECT * FROM payment_operations WHERE provider_key = :key").param("key", providerKey)
+                .query(OperationStore::map).optional();
+    }
+
     public Optional<PaymentOperation> find(UUID id) {
         return jdbc.sql("SELECT * FROM payment_operations WHERE id = :id").param("id", id)
                 .query(OperationStore::map).optional();

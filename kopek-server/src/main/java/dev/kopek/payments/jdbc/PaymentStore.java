@@ -230,7 +230,7 @@ public class PaymentStore {
                 UPDATE payments
                    SET amount_refund_pending = amount_refund_pending + :amount, updated_at = :now
                  WHERE id = :id AND merchant_id = :merchant AND status IN ('CAPTURED', 'PARTIALLY_REFUNDED')
-                   AND amount_refunded + amount_refund_pending + :amount <= amount_captured
+                   AND amount_refunded + amount_refund_pending + amount_disputed + :amount <= amount_captured
                 RETURNING *
                 """)
                 .param("amount", amount).param("now", Db.at(clock.instant())).param("id", id.value())
@@ -262,6 +262,56 @@ public class PaymentStore {
                 .query(PaymentStore::map).single();
     }
 
+    public Optional<Payment> findByProviderKey(String providerKey) {
+        return jdbc.sql("SELECT * FROM payments WHERE provider_key = :key").param("key", providerKey)
+                .query(PaymentStore::map).optional();
+    }
+
+    public Optional<Payment> findByPspReference(String pspReference) {
+        return jdbc.sql("SELECT * FROM payments WHERE psp_reference = :ref").param("ref", pspReference)
+                .query(PaymentStore::map).optional();
+    }
+
+    /** A dispute withdrew {@code amount}: the payment is DISPUTED while it is open. */
+    public Optional<Payment> openDispute(PaymentId id, long amount) {
+        return jdbc.sql("""
+                UPDATE payments
+                   SET status = 'DISPUTED', amount_disputed = amount_disputed + :amount, version = version + 1,
+                       updated_at = :now
+                 WHERE id = :id AND status IN ('CAPTURED', 'PARTIALLY_REFUNDED')
+                RETURNING *
+                """)
+                .param("amount", amount).param("now", Db.at(clock.instant())).param("id", id.value())
+                .query(PaymentStore::map).optional();
+    }
+
+    /** The dispute ended: won gives the money back and the payment its status; lost keeps it charged back. */
+    public Optional<Payment> closeDispute(PaymentId id, long amount, boolean won) {
+        return jdbc.sql("""
+                UPDATE payments
+                   SET amount_disputed = amount_disputed - CASE WHEN :won THEN :amount ELSE 0 END,
+                       status = CASE WHEN :won THEN status ELSE 'CHARGED_BACK' END,
+                       version = version + 1, updated_at = :now
+                 WHERE id = :id AND status = 'DISPUTED'
+                RETURNING *
+                """)
+                .param("won", won).param("amount", amount).param("now", Db.at(clock.instant()))
+                .param("id", id.value())
+                .query(PaymentStore::map).optional();
+    }
+
+    /** Leaves DISPUTED for the status the amounts call for, after a won dispute. */
+    public Payment restoreAfterDispute(Payment disputed) {
+        return jdbc.sql("""
+                UPDATE payments SET status = :next, version = version + 1, updated_at = :now
+                 WHERE id = :id AND status = 'DISPUTED'
+                RETURNING *
+                """)
+                .param("next", disputed.statusAfterDispute().name()).param("now", Db.at(clock.instant()))
+                .param("id", disputed.id().value())
+                .query(PaymentStore::map).single();
+    }
+
     public Optional<Payment> find(PaymentId id) {
         return jdbc.sql("SELECT * FROM payments WHERE id = :id").param("id", id.value())
                 .query(PaymentStore::map).optional();
@@ -286,7 +336,7 @@ public class PaymentStore {
     static Payment map(ResultSet rs, int row) throws SQLException {
         var amounts = new Payment.Amounts(rs.getLong("amount_authorized"), rs.getLong("amount_captured"),
                 rs.getLong("amount_capture_pending"), rs.getLong("amount_released"), rs.getLong("amount_refunded"),
-                rs.getLong("amount_refund_pending"));
+                rs.getLong("amount_refund_pending"), rs.getLong("amount_disputed"));
         return new Payment(new PaymentId(rs.getObject("id", UUID.class)),
                 new MerchantId(rs.getObject("merchant_id", UUID.class)), rs.getString("reference"),
                 rs.getString("idempotency_key"), rs.getString("provider_key"),

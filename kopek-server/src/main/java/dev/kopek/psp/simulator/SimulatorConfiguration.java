@@ -31,10 +31,11 @@ class SimulatorConfiguration {
     }
 
     @Bean
-    PaymentProvider paymentProvider(PspProperties properties, ObjectProvider<AcquirerSimulator> inProcess) {
+    PaymentProvider paymentProvider(PspProperties properties, ObjectProvider<AcquirerSimulator> inProcess,
+            java.time.Clock clock) {
         URI base = properties.simulatorUrl() != null && !properties.simulatorUrl().isBlank()
                 ? URI.create(properties.simulatorUrl())
                 : inProcess.getObject().baseUri();
-        return new SimulatorPaymentProvider(base, properties);
+        return new SimulatorPaymentProvider(base, properties, clock);
     }
 }

@@ -36,10 +36,13 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
     private final URI base;
     private final PspProperties properties;
     private final HttpClient http;
+    private final SimulatorNotifications notifications;
 
-    public SimulatorPaymentProvider(URI base, PspProperties properties) {
+    public SimulatorPaymentProvider(URI base, PspProperties properties, java.time.Clock clock) {
         this.base = base;
         this.properties = properties;
+        this.notifications = new SimulatorNotifications(properties.webhookSecret(), properties.webhookTolerance(),
+                clock);
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(properties.connectTimeout())
@@ -194,6 +197,25 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
         return outcome instanceof ChargeOutcome.Unknown unknown
                 ? new LookupResult.Inconclusive(unknown.reason())
                 : new LookupResult.Found(outcome);
+    }
+
+    @Override
+    public String notificationSignatureHeader() {
+        return SimulatorNotifications.HEADER;
+    }
+
+    @Override
+    public dev.kopek.psp.NotificationCheck verifyNotification(String signatureHeader, String body) {
+        return notifications.verify(signatureHeader, body);
+    }
+
+    @Override
+    public dev.kopek.psp.PspNotification readVerifiedNotification(String body) {
+        return switch (SimulatorNotifications.read(body)) {
+            case dev.kopek.psp.NotificationCheck.Valid v -> v.notification();
+            case dev.kopek.psp.NotificationCheck.Invalid i -> throw new IllegalStateException(
+                    "a stored notification no longer reads: " + i.reason());
+        };
     }
 
     @Override

@@ -95,6 +95,11 @@ public class RefundStore {
                 .query(RefundStore::map).list();
     }
 
+    public Optional<Refund> findByProviderKey(String providerKey) {
+        return jdbc.sql("SELECT * FROM refunds WHERE provider_key = :key").param("key", providerKey)
+                .query(RefundStore::map).optional();
+    }
+
     public Optional<Refund> find(RefundId id) {
         return jdbc.sql("SELECT * FROM refunds WHERE id = :id").param("id", id.value())
                 .query(RefundStore::map).optional();

@@ -1,0 +1,130 @@
+package dev.kopek.disputes;
+
+import dev.kopek.events.BusinessEvent;
+import dev.kopek.money.PrefixedId;
+import dev.kopek.money.TimeOrderedIds;
+import dev.kopek.payments.NotificationResult;
+import dev.kopek.payments.PaymentBalances;
+import dev.kopek.payments.domain.Payment;
+import dev.kopek.platform.Db;
+import dev.kopek.psp.PspNotification;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Applies the PSP's dispute notifications. Opening is keyed by the PSP's dispute id (a duplicate finds the row and
+ * changes nothing); closing is a compare-and-set from OPEN, so a late or repeated outcome changes nothing, and an
+ * outcome that arrives before its opening stays unmatched until the opening is applied.
+ */
+@Service
+public class Disputes {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final JdbcClient jdbc;
+    private final PaymentBalances balances;
+    private final ApplicationEventPublisher publisher;
+    private final Clock clock;
+
+    Disputes(JdbcClient jdbc, PaymentBalances balances, ApplicationEventPublisher publisher, Clock clock) {
+        this.jdbc = jdbc;
+        this.balances = balances;
+        this.publisher = publisher;
+        this.clock = clock;
+    }
+
+    record Dispute(UUID id, UUID paymentId, dev.kopek.money.MerchantId merchant, String pspDisputeId, long amount,
+            String currency, String reason, String status, int version) {
+    }
+
+    @Transactional
+    public NotificationResult apply(PspNotification n) {
+        return switch (n.type()) {
+            case "dispute.opened" -> opened(n);
+            case "dispute.won" -> closed(n, true);
+            case "dispute.lost" -> closed(n, false);
+            default -> NotificationResult.IGNORED;
+        };
+    }
+
+    private NotificationResult opened(PspNotification n) {
+        Optional<Payment> payment = balances.findByPspReference(n.chargeId());
+        if (payment.isEmpty()) {
+            return NotificationResult.UNMATCHED;
+        }
+        Payment p = payment.get();
+        Optional<Dispute> inserted = jdbc.sql("""
+                INSERT INTO disputes (id, payment_id, merchant_id, psp_dispute_id, amount, currency, reason, status,
+                                      created_at, updated_at)
+                VALUES (:id, :payment, :merchant, :psp, :amount, :currency, :reason, 'OPEN', :now, :now)
+                ON CONFLICT (psp_dispute_id) DO NOTHING
+                RETURNING *
+                """)
+                .param("id", TimeOrderedIds.next(clock)).param("payment", p.id().value())
+                .param("merchant", p.merchant().value()).param("psp", n.objectId()).param("amount", n.amountMinor())
+                .param("currency", p.amount().currency().code()).param("reason", n.reason())
+                .param("now", Db.at(clock.instant()))
+                .query(Disputes::map).optional();
+        if (inserted.isEmpty()) {
+            return NotificationResult.IGNORED;
+        }
+        if (balances.disputeOpened(p.id(), inserted.get().id(), n.amountMinor()).isEmpty()) {
+            throw new IllegalStateException("dispute " + n.objectId() + " on " + p.id() + " in status " + p.status());
+        }
+        announce(inserted.get());
+        return NotificationResult.APPLIED;
+    }
+
+    private NotificationResult closed(PspNotification n, boolean won) {
+        Optional<Dispute> closed = jdbc.sql("""
+                UPDATE disputes SET status = :status, version = version + 1, updated_at = :now
+                 WHERE psp_dispute_id = :psp AND status = 'OPEN'
+                RETURNING *
+                """)
+                .param("status", won ? "WON" : "LOST").param("now", Db.at(clock.instant()))
+                .param("psp", n.objectId())
+                .query(Disputes::map).optional();
+        if (closed.isEmpty()) {
+            boolean known = jdbc.sql("SELECT count(*) FROM disputes WHERE psp_dispute_id = :psp")
+                    .param("psp", n.objectId()).query(Long.class).single() > 0;
+            return known ? NotificationResult.IGNORED : NotificationResult.UNMATCHED;
+        }
+        Dispute d = closed.get();
+        balances.disputeClosed(new dev.kopek.money.PaymentId(d.paymentId()), d.id(), d.amount(), won)
+                .orElseThrow(() -> new IllegalStateException("payment " + d.paymentId() + " not disputed"));
+        announce(d);
+        return NotificationResult.APPLIED;
+    }
+
+    private void announce(Dispute d) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        String publicId = PrefixedId.format("dp", d.id());
+        json.put("id", publicId);
+        json.put("object", "dispute");
+        json.put("payment_id", new dev.kopek.money.PaymentId(d.paymentId()).toString());
+        json.put("status", d.status().toLowerCase(Locale.ROOT));
+        json.put("amount", d.amount());
+        json.put("currency", d.currency());
+        json.put("reason", d.reason());
+        json.put("psp_reference", d.pspDisputeId());
+        publisher.publishEvent(new BusinessEvent("dispute." + (d.status().equals("OPEN") ? "opened"
+                : d.status().toLowerCase(Locale.ROOT)), "dispute", d.id(), publicId, d.merchant(), d.version(),
+                JSON.writeValueAsString(json), clock.instant()));
+    }
+
+    private static Dispute map(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
+        return new Dispute(rs.getObject("id", UUID.class), rs.getObject("payment_id", UUID.class),
+                new dev.kopek.money.MerchantId(rs.getObject("merchant_id", UUID.class)), rs.getString("psp_dispute_id"),
+                rs.getLong("amount"), rs.getString("currency"), rs.getString("reason"), rs.getString("status"),
+                rs.getInt("version"));
+    }
+}

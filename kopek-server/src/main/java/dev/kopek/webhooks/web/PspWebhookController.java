@@ -1,0 +1,61 @@
+package dev.kopek.webhooks.web;
+
+import dev.kopek.platform.ApiProblem;
+import dev.kopek.psp.PaymentProvider;
+import dev.kopek.webhooks.NotificationInbox;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code POST /v1/psp/{provider}/webhooks}: authenticated by the PSP's signature, not by an API key. A bad or old
+ * signature is a 401 and nothing is stored; a duplicate is a 200 that changes nothing.
+ */
+@RestController
+class PspWebhookController {
+
+    private static final int MAX_BODY_BYTES = 64 * 1024;
+
+    private final NotificationInbox inbox;
+    private final PaymentProvider psp;
+
+    PspWebhookController(NotificationInbox inbox, PaymentProvider psp) {
+        this.inbox = inbox;
+        this.psp = psp;
+    }
+
+    @PostMapping("/v1/psp/{provider}/webhooks")
+    Map<String, Object> receive(@PathVariable String provider, HttpServletRequest http) {
+        if (!provider.equals(psp.name())) {
+            throw ApiProblem.notFound("provider " + provider);
+        }
+        String body = read(http);
+        return switch (inbox.receive(http.getHeader(psp.notificationSignatureHeader()), body)) {
+            case INVALID -> throw ApiProblem.of(HttpStatus.UNAUTHORIZED, "invalid_signature",
+                    "The notification's signature is missing, wrong or outside the time tolerance.");
+            case DUPLICATE -> Map.of("received", true, "duplicate", true);
+            case ACCEPTED -> Map.of("received", true, "duplicate", false);
+        };
+    }
+
+    private static String read(HttpServletRequest http) {
+        if (http.getContentLengthLong() > MAX_BODY_BYTES) {
+            throw ApiProblem.badRequest("body_too_large", null, "A notification is at most 64 KiB.");
+        }
+        try (InputStream in = http.getInputStream()) {
+            byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+            if (bytes.length > MAX_BODY_BYTES) {
+                throw ApiProblem.badRequest("body_too_large", null, "A notification is at most 64 KiB.");
+            }
+            return new String(bytes, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw ApiProblem.badRequest("unreadable_body", null, "The notification body could not be read.");
+        }
+    }
+}
