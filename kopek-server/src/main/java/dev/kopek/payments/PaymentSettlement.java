@@ -99,7 +99,7 @@ class PaymentSettlement {
                 // declined and failed moved no money
             }
         }
-        log.info("payment settled: merchant={} payment={} reference={} key#={} attempt={} status={} psp_ref={}",
+        log.debug("payment settled: merchant={} payment={} reference={} key#={} attempt={} status={} psp_ref={}",
                 settled.merchant(), settled.id(), settled.reference(), ck.hash(), attempt, settled.status(),
                 settled.pspReference());
         return new PaymentAnswer.Final(201, body, false);

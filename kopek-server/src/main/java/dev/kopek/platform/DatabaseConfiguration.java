@@ -22,16 +22,24 @@ class DatabaseConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseConfiguration.class);
 
+    /**
+     * The embedded server is a bean the data source depends on, so on shutdown it stops only after the web server
+     * has drained its requests and the pool has closed — never underneath a payment that is still settling.
+     */
     @Bean(destroyMethod = "close")
-    HikariDataSource dataSource(DatabaseProperties props, @Value("${kopek.data-dir:.kopek}") String dataDir) {
+    EmbeddedDatabase embeddedDatabase(DatabaseProperties props, @Value("${kopek.data-dir:.kopek}") String dataDir) {
+        return props.external() ? EmbeddedDatabase.none() : EmbeddedDatabase.start(Path.of(dataDir));
+    }
+
+    @Bean(destroyMethod = "close")
+    HikariDataSource dataSource(DatabaseProperties props, EmbeddedDatabase embedded) {
         HikariConfig config = new HikariConfig();
         if (props.external()) {
             config.setJdbcUrl(props.url());
             config.setUsername(props.user());
             config.setPassword(props.password());
         } else {
-            EmbeddedPostgres postgres = EmbeddedDatabase.start(Path.of(dataDir));
-            config.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
+            config.setJdbcUrl(embedded.postgres().getJdbcUrl("postgres", "postgres"));
             config.setUsername("postgres");
         }
         config.setPoolName("kopek");
@@ -74,39 +82,47 @@ class DatabaseConfiguration {
     }
 
     /** The embedded PostgreSQL 17 of the quickstart. Its data survives restarts under the data folder. */
-    static final class EmbeddedDatabase {
+    static final class EmbeddedDatabase implements AutoCloseable {
 
-        private static EmbeddedPostgres running;
+        private final EmbeddedPostgres postgres;
 
-        private EmbeddedDatabase() {
+        private EmbeddedDatabase(EmbeddedPostgres postgres) {
+            this.postgres = postgres;
         }
 
-        static synchronized EmbeddedPostgres start(Path dataDir) {
-            if (running != null) {
-                return running;
-            }
+        static EmbeddedDatabase none() {
+            return new EmbeddedDatabase(null);
+        }
+
+        static EmbeddedDatabase start(Path dataDir) {
             Path pgData = dataDir.toAbsolutePath().resolve("postgres");
             try {
                 Files.createDirectories(pgData.getParent());
-                running = EmbeddedPostgres.builder()
+                EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                         .setDataDirectory(pgData)
                         .setCleanDataDirectory(false)
                         .setServerConfig("max_connections", "200")
                         .start();
+                log.info("embedded PostgreSQL on port {} with data in {}", postgres.getPort(), pgData);
+                return new EmbeddedDatabase(postgres);
             } catch (IOException | RuntimeException e) {
                 throw new DatabaseUnavailableException("Kopek cannot start the embedded PostgreSQL in " + pgData
                         + ": " + rootMessage(e), e);
             }
-            Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(EmbeddedDatabase::stop));
-            log.info("embedded PostgreSQL on port {} with data in {}", running.getPort(), pgData);
-            return running;
         }
 
-        private static synchronized void stop() {
+        EmbeddedPostgres postgres() {
+            return postgres;
+        }
+
+        @Override
+        public void close() {
+            if (postgres == null) {
+                return;
+            }
             try {
-                if (running != null) {
-                    running.close();
-                }
+                postgres.close();
+                log.info("embedded PostgreSQL stopped");
             } catch (IOException e) {
                 log.warn("embedded PostgreSQL did not stop cleanly: {}", e.getMessage());
             }
