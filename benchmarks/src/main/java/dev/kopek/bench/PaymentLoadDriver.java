@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,6 +39,8 @@ public final class PaymentLoadDriver {
     private static final PrintStream OUT = System.out;
     private static final Pattern STRING_FIELD = Pattern.compile("\"(status|code)\"\\s*:\\s*\"([^\"]{0,64})\"");
     private static final Pattern NUMBER_FIELD = Pattern.compile("\"([a-z_.]+)\"\\s*:\\s*(-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)");
+    private static final Pattern MEASUREMENT =
+            Pattern.compile("\"statistic\"\\s*:\\s*\"([A-Z_]+)\"\\s*,\\s*\"value\"\\s*:\\s*(-?[0-9.eE+-]+)");
     private static final long SAMPLE_EVERY_MS = 100;
 
     private PaymentLoadDriver() {
@@ -62,9 +65,11 @@ public final class PaymentLoadDriver {
     }
 
     private int run(Options o) throws Exception {
+        // Virtual threads for the client's own tasks too: measured a little cheaper than its default pool.
         HttpClient http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5))
+                .executor(Executors.newVirtualThreadPerTaskExecutor())
                 .build();
         Admin admin = new Admin(http, o);
         String runId = UUID.randomUUID().toString().substring(0, 8);
@@ -84,23 +89,39 @@ public final class PaymentLoadDriver {
         }
 
         Map<String, Long> before = null;
+        PoolFigures poolBefore = admin.pool();
         Phase phase = new Phase("m-" + runId, o.payments, o, http, true);
+        // Ctrl-C during a latency run must not leave the simulator slow for whoever uses it next.
+        Thread resetLatency = new Thread(() -> {
+            try {
+                admin.setLatency(0);
+            } catch (IOException | InterruptedException e) {
+                System.err.println("could not reset the simulator latency: " + e);
+            }
+        });
+        boolean slowed = o.simulatorUrl != null && o.latencyMs > 0;
         try {
             if (o.simulatorUrl != null) {
+                if (slowed) {
+                    Runtime.getRuntime().addShutdownHook(resetLatency);
+                }
                 admin.setLatency(o.latencyMs);
                 before = admin.stats();
             }
             phase.run();
         } finally {
-            if (o.simulatorUrl != null && o.latencyMs > 0) {
+            if (slowed) {
                 admin.setLatency(0);
+                Runtime.getRuntime().removeShutdownHook(resetLatency);
             }
         }
         Map<String, Long> after = o.simulatorUrl == null ? null : admin.stats();
-        return report(o, phase, before, after);
+        PoolFigures poolAfter = poolBefore == null ? null : admin.pool();
+        return report(o, phase, before, after, poolBefore, poolAfter);
     }
 
-    private int report(Options o, Phase p, Map<String, Long> before, Map<String, Long> after) {
+    private int report(Options o, Phase p, Map<String, Long> before, Map<String, Long> after, PoolFigures poolBefore,
+            PoolFigures poolAfter) {
         long[] sorted = p.answeredLatencies();
         Arrays.sort(sorted);
         double seconds = p.wallNanos / 1e9;
@@ -124,13 +145,14 @@ public final class PaymentLoadDriver {
         for (String problem : p.problemSamples) {
             OUT.println("  problem     " + problem);
         }
+        OUT.println("  cpu         " + p.cpuSummary());
         OUT.printf(Locale.ROOT, "  in flight   peak %d (sampled every %d ms; exact peak %d)%n",
                 p.sampledPeak.get(), SAMPLE_EVERY_MS, p.exactPeak.get());
         if (o.latencyMs > 0) {
             OUT.println("  timeline    in flight every 100 ms: " + p.timeline());
-            if (!p.poolSamples.isEmpty()) {
-                OUT.println("  db pool     " + p.poolSummary());
-            }
+        }
+        if (poolBefore != null && poolAfter != null) {
+            OUT.println("  db pool     " + poolAfter.describe(poolBefore, p.count));
         }
 
         boolean moneyOk = true;
@@ -196,8 +218,10 @@ public final class PaymentLoadDriver {
         final ConcurrentLinkedQueue<String> errorSamples = new ConcurrentLinkedQueue<>();
         final ConcurrentLinkedQueue<String> problemSamples = new ConcurrentLinkedQueue<>();
         final List<Integer> samples = new ArrayList<>();
-        final List<long[]> poolSamples = new ArrayList<>();
         long wallNanos;
+        long driverCpuNanos = -1;
+        long[] machineBefore;
+        long[] machineAfter;
 
         Phase(String prefix, int count, Options o, HttpClient http, boolean measured) {
             this.prefix = prefix;
@@ -213,6 +237,8 @@ public final class PaymentLoadDriver {
             AtomicBoolean running = new AtomicBoolean(true);
             Thread sampler = measured ? Thread.ofVirtual().name("sampler").start(() -> sample(running)) : null;
             Thread progress = measured ? Thread.ofVirtual().name("progress").start(() -> progress(running)) : null;
+            long cpuBefore = driverCpuNanos();
+            machineBefore = machineJiffies();
             long start = System.nanoTime();
             Thread[] workers = new Thread[Math.min(o.concurrency, count)];
             for (int w = 0; w < workers.length; w++) {
@@ -222,6 +248,9 @@ public final class PaymentLoadDriver {
                 worker.join();
             }
             wallNanos = System.nanoTime() - start;
+            machineAfter = machineJiffies();
+            long cpuAfter = driverCpuNanos();
+            driverCpuNanos = cpuBefore < 0 || cpuAfter < 0 ? -1 : cpuAfter - cpuBefore;
             running.set(false);
             if (sampler != null) {
                 sampler.interrupt();
@@ -289,21 +318,11 @@ public final class PaymentLoadDriver {
         }
 
         private void sample(AtomicBoolean running) {
-            Admin pool = o.latencyMs > 0 ? new Admin(http, o) : null;
-            boolean poolMetrics = pool != null;
             long next = System.nanoTime();
             while (running.get()) {
                 int now = inFlight.get();
                 sampledPeak.accumulateAndGet(now, Math::max);
                 samples.add(now);
-                if (poolMetrics) {
-                    long[] active = pool.poolMetrics();
-                    if (active == null) {
-                        poolMetrics = false;
-                    } else {
-                        poolSamples.add(active);
-                    }
-                }
                 next += SAMPLE_EVERY_MS * 1_000_000;
                 long sleep = next - System.nanoTime();
                 if (sleep > 0) {
@@ -332,6 +351,45 @@ public final class PaymentLoadDriver {
             }
         }
 
+        /** The driver's own CPU share (all cores count: 100% = the whole machine) and the machine's, if known. */
+        String cpuSummary() {
+            int cores = Runtime.getRuntime().availableProcessors();
+            StringBuilder sb = new StringBuilder();
+            if (driverCpuNanos >= 0) {
+                sb.append(String.format(Locale.ROOT, "driver %.1f s = %.0f%% of %d cores", driverCpuNanos / 1e9,
+                        100.0 * driverCpuNanos / wallNanos / cores, cores));
+            }
+            if (machineBefore != null && machineAfter != null) {
+                long busy = machineAfter[0] - machineBefore[0];
+                long all = machineAfter[1] - machineBefore[1];
+                if (all > 0) {
+                    sb.append(String.format(Locale.ROOT, "%smachine busy %.0f%% (/proc/stat)",
+                            sb.isEmpty() ? "" : ", ", 100.0 * busy / all));
+                }
+            }
+            return sb.isEmpty() ? "n/a" : sb.toString();
+        }
+
+        private static long driverCpuNanos() {
+            return ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+        }
+
+        /** {busy, total} jiffies from /proc/stat on Linux, else null. */
+        private static long[] machineJiffies() {
+            try {
+                String[] f = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat")).getFirst()
+                        .trim().split("\\s+");
+                long total = 0;
+                for (int i = 1; i < f.length; i++) {
+                    total += Long.parseLong(f[i]);
+                }
+                long idle = Long.parseLong(f[4]) + (f.length > 5 ? Long.parseLong(f[5]) : 0);
+                return new long[] {total - idle, total};
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+
         long[] answeredLatencies() {
             return Arrays.stream(latencies).filter(l -> l >= 0).toArray();
         }
@@ -351,16 +409,6 @@ public final class PaymentLoadDriver {
             return sb.toString();
         }
 
-        String poolSummary() {
-            long maxActive = 0;
-            long maxPending = 0;
-            for (long[] s : poolSamples) {
-                maxActive = Math.max(maxActive, s[0]);
-                maxPending = Math.max(maxPending, s[1]);
-            }
-            return "Hikari connections: peak active " + maxActive + ", peak pending " + maxPending + " ("
-                    + poolSamples.size() + " samples of /actuator/metrics/hikaricp.connections.*)";
-        }
     }
 
     /** The simulator's admin API and Kopek's pool metrics. */
@@ -399,10 +447,15 @@ public final class PaymentLoadDriver {
             return out;
         }
 
-        /** {active, pending} from Kopek's actuator, or null when the metrics are not exposed. */
-        long[] poolMetrics() {
+        /** Kopek's Hikari pool figures from the actuator, or null when they are not exposed. */
+        PoolFigures pool() {
             try {
-                return new long[] {metric("hikaricp.connections.active"), metric("hikaricp.connections.pending")};
+                double[] usage = timer("hikaricp.connections.usage");
+                double[] acquire = timer("hikaricp.connections.acquire");
+                double[] timeouts = timer("hikaricp.connections.timeout");
+                double[] max = timer("hikaricp.connections.max");
+                return new PoolFigures((long) max[3], (long) usage[0], usage[1], usage[2], acquire[1], acquire[2],
+                        (long) timeouts[0]);
             } catch (IOException | RuntimeException e) {
                 return null;
             } catch (InterruptedException e) {
@@ -411,17 +464,43 @@ public final class PaymentLoadDriver {
             }
         }
 
-        private long metric(String name) throws IOException, InterruptedException {
+        /** {COUNT, TOTAL_TIME, MAX, VALUE} of one actuator metric, 0 where absent. */
+        private double[] timer(String name) throws IOException, InterruptedException {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(o.url.resolve("/actuator/metrics/" + name))
-                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                    .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 throw new IOException(name + " answered " + r.statusCode());
             }
-            Matcher m = Pattern.compile("\"value\"\\s*:\\s*(-?[0-9.eE+-]+)").matcher(r.body());
-            if (!m.find()) {
-                throw new IOException(name + " has no value");
+            double[] out = new double[4];
+            Matcher m = MEASUREMENT.matcher(r.body());
+            while (m.find()) {
+                double v = Double.parseDouble(m.group(2));
+                switch (m.group(1)) {
+                    case "COUNT" -> out[0] = v;
+                    case "TOTAL_TIME" -> out[1] = v;
+                    case "MAX" -> out[2] = v;
+                    case "VALUE" -> out[3] = v;
+                    default -> { }
+                }
             }
-            return (long) Double.parseDouble(m.group(1));
+            return out;
+        }
+    }
+
+    /** Hikari figures; times in seconds, as the actuator gives them. */
+    private record PoolFigures(long size, long borrows, double heldTotal, double heldMax, double waitTotal,
+            double waitMax, long timeouts) {
+
+        String describe(PoolFigures before, long payments) {
+            long n = borrows - before.borrows;
+            if (n <= 0) {
+                return "no borrows seen";
+            }
+            return String.format(Locale.ROOT, "pool %d; %.1f borrows/payment; a connection held %.1f ms mean "
+                            + "(max %.0f ms*), waited for %.1f ms mean (max %.0f ms*); %d acquire timeouts "
+                            + "(*max over Micrometer's ~2 min window, may include warmup)", size,
+                    (double) n / Math.max(1, payments), (heldTotal - before.heldTotal) * 1000 / n, heldMax * 1000,
+                    (waitTotal - before.waitTotal) * 1000 / n, waitMax * 1000, timeouts - before.timeouts);
         }
     }
 
