@@ -26,9 +26,13 @@ class PaymentEvents {
 
     /** {@code payment.<status>}, or the given suffix, with the payment as the API shows it now. */
     void changed(Payment payment, String what) {
+        changed(payment, what, PaymentJson.render(payment));
+    }
+
+    /** With the representation already rendered for the answer, so the hot path renders it once. */
+    void changed(Payment payment, String what, String rendered) {
         publisher.publishEvent(new BusinessEvent("payment." + what, "payment", payment.id().value(),
-                payment.id().toString(), payment.merchant(), payment.version(), PaymentJson.render(payment),
-                clock.instant()));
+                payment.id().toString(), payment.merchant(), payment.version(), rendered, clock.instant()));
     }
 
     void changed(Payment payment) {

@@ -89,7 +89,7 @@ class PaymentSettlement {
         if (!keys.complete(ck, attempt, 201, body)) {
             throw new StaleAttempt(ck, attempt);
         }
-        paymentEvents.changed(settled);
+        paymentEvents.changed(settled, settled.status().name().toLowerCase(java.util.Locale.ROOT), body);
         switch (settled.status()) {
             case CAPTURED -> paymentEvents.moved(settled.id().value(), MoneyMovement.Kind.CAPTURED, settled,
                     settled.amounts().captured());

@@ -167,6 +167,13 @@ class PaymentContractTest extends IntegrationTest {
     }
 
     @Test
+    void openApiDocumentPublishesTheRetryContract() {
+        Api.Response document = new Api(baseUri(), null).get("/openapi.yaml");
+        assertThat(document.status()).isEqualTo(200);
+        assertThat(document.body()).contains("openapi: 3.1.0", "409 never means declined", "/v1/payments/{id}/refunds");
+    }
+
+    @Test
     void adminApiCreatesMerchantsAndKeys() {
         Api.Response merchant = admin().post("/v1/admin/merchants", null, "{\"name\":\"Shop\"}");
         assertThat(merchant.status()).isEqualTo(201);
