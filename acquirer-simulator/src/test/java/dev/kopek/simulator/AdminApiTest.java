@@ -7,29 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
-class AdminApiTest {
-    private AcquirerSimulator simulator;
-    private SimClient client;
-
-    @BeforeEach
-    void start() {
-        simulator = AcquirerSimulator.start(0);
-        client = new SimClient(simulator);
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        simulator.close();
-    }
-
+class AdminApiTest extends RunningSimulator {
     @Test
     void chargesCanBeFilteredByKeyAndReference() throws Exception {
         client.charge("a", chargeJson(100, "EUR", "pm_ok", "ref-1"));

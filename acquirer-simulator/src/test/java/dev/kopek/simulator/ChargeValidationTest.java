@@ -9,28 +9,11 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class ChargeValidationTest {
-    private AcquirerSimulator simulator;
-    private SimClient client;
-
-    @BeforeEach
-    void start() {
-        simulator = AcquirerSimulator.start(0);
-        client = new SimClient(simulator);
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        simulator.close();
-    }
-
+class ChargeValidationTest extends RunningSimulator {
     @Test
     void aChargeWithoutKeyIsRejected() throws Exception {
         HttpResponse<String> response = client.charge(null, chargeJson("pm_ok"));

@@ -9,28 +9,11 @@ import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class FaultTokenTest {
-    private AcquirerSimulator simulator;
-    private SimClient client;
-
-    @BeforeEach
-    void start() {
-        simulator = AcquirerSimulator.start(0);
-        client = new SimClient(simulator);
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        simulator.close();
-    }
-
+class FaultTokenTest extends RunningSimulator {
     @ParameterizedTest
     @CsvSource({"pm_declined, card_declined", "pm_insufficient_funds, insufficient_funds"})
     void declinesAreStoredResultsThatMoveNoMoney(String token, String declineCode) throws Exception {

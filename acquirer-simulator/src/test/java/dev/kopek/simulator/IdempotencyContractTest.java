@@ -13,26 +13,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class IdempotencyContractTest {
-    private AcquirerSimulator simulator;
-    private SimClient client;
-
-    @BeforeEach
-    void start() {
-        simulator = AcquirerSimulator.start(0);
-        client = new SimClient(simulator);
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        simulator.close();
-    }
-
+class IdempotencyContractTest extends RunningSimulator {
     @Test
     void sameKeyAndBodyReplaysTheFirstResultByteForByte() throws Exception {
         HttpResponse<byte[]> first = client.chargeBytes("key-1", chargeJson("pm_ok"));

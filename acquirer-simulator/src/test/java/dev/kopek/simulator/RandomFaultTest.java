@@ -8,26 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class RandomFaultTest {
-    private AcquirerSimulator simulator;
-    private SimClient client;
-
-    @BeforeEach
-    void start() {
-        simulator = AcquirerSimulator.start(0);
-        client = new SimClient(simulator);
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        simulator.close();
-    }
-
+class RandomFaultTest extends RunningSimulator {
     @Test
     void failBeforeChargeBehavesLikePm5xxNoCharge() throws Exception {
         simulator.configure(SimulatorConfig.defaults().withFaultRates(1, 0, 0));

@@ -13,27 +13,10 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-class RefundTest {
-    private AcquirerSimulator simulator;
-    private SimClient client;
-
-    @BeforeEach
-    void start() {
-        simulator = AcquirerSimulator.start(0);
-        client = new SimClient(simulator);
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        simulator.close();
-    }
-
+class RefundTest extends RunningSimulator {
     @Test
     void refundsNeverExceedWhatWasCaptured() throws Exception {
         String charge = client.sale("sale", 1000);
