@@ -102,6 +102,7 @@ class DatabaseConfiguration {
                         .setDataDirectory(pgData)
                         .setCleanDataDirectory(false)
                         .setServerConfig("max_connections", "200")
+                        .setServerConfig("wal_level", "logical")
                         .start();
                 log.info("embedded PostgreSQL on port {} with data in {}", postgres.getPort(), pgData);
                 return new EmbeddedDatabase(postgres);

@@ -1,0 +1,200 @@
+package dev.kopek.ledger;
+
+import dev.kopek.events.MoneyMovement;
+import dev.kopek.ledger.domain.AccountType;
+import dev.kopek.ledger.domain.Line;
+import dev.kopek.ledger.domain.Posting;
+import dev.kopek.ledger.domain.PostingRules;
+import dev.kopek.ledger.jdbc.AccountStore;
+import dev.kopek.ledger.jdbc.FeeStore;
+import dev.kopek.ledger.jdbc.JournalStore;
+import dev.kopek.money.MerchantId;
+import dev.kopek.money.TimeOrderedIds;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Posts money movements and reversals. A posting is written in the caller's transaction (it is part of the state
+ * change it accounts for) and is idempotent by its source: {@code (sourceId, kind)} is unique in the journal.
+ *
+ * <p>Locks, always in this order: the payment's authorization-hold rows (captures and releases only), the
+ * journal's unique source key, then the balance rows — merchant accounts by ascending id, then the hot platform
+ * accounts by ascending id (inside the database as the entries are inserted, see V10__ledger.sql).
+ */
+@Service
+public class Ledger {
+
+    private static final Logger log = LoggerFactory.getLogger(Ledger.class);
+    private static final int MAX_REASON = 500;
+
+    private final JournalStore journal;
+    private final AccountStore accounts;
+    private final FeeStore fees;
+    private final Clock clock;
+    private final MeterRegistry meters;
+
+    Ledger(JournalStore journal, AccountStore accounts, FeeStore fees, Clock clock, MeterRegistry meters) {
+        this.journal = journal;
+        this.accounts = accounts;
+        this.fees = fees;
+        this.clock = clock;
+        this.meters = meters;
+    }
+
+    /** Posts one movement inside the caller's transaction; there must be one. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public PostResult post(MoneyMovement movement) {
+        String currency = movement.amount().currency().code();
+        long amount = movement.amount().minor();
+        long fee = 0;
+        long holdClosed = 0;
+        switch (movement.kind()) {
+            case CAPTURED -> {
+                fee = fees.rule(movement.merchant(), currency).feeFor(amount);
+                holdClosed = closeHold(movement);
+            }
+            case AUTHORIZATION_RELEASED -> holdClosed = closeHold(movement);
+            case REFUND_SUCCEEDED, REFUND_RELEASED ->
+                    requireOpening(movement, MoneyMovement.Kind.REFUND_RESERVED, true);
+            case CHARGEBACK_REVERSED -> requireOpening(movement, MoneyMovement.Kind.CHARGEBACK_WITHDRAWN, false);
+            case AUTHORIZATION_HELD, REFUND_RESERVED, CHARGEBACK_WITHDRAWN -> {
+                // posted as they are
+            }
+        }
+        Optional<Posting> posting = PostingRules.forMovement(movement.kind(), amount, fee, holdClosed);
+        if (posting.isEmpty()) {
+            count(movement.kind().name(), "nothing");
+            return new PostResult.NothingToPost("the payment's authorization hold is already closed");
+        }
+        LedgerTransaction tx = new LedgerTransaction(TimeOrderedIds.next(clock), movement.merchant(),
+                movement.paymentId(), movement.sourceId(), movement.kind().name(), amount, currency, null, null,
+                movement.occurredAt(), clock.instant(), List.of());
+        List<JournalStore.NewLine> lines = resolve(posting.get(), movement.merchant(), currency);
+        if (!journal.insert(tx, lines)) {
+            LedgerTransaction existing = journal.findBySource(movement.sourceId(), movement.kind().name())
+                    .orElseThrow(() -> new IllegalStateException("posting of " + movement + " conflicted but is gone"));
+            requireSameFacts(movement, existing);
+            count(movement.kind().name(), "already_posted");
+            return new PostResult.AlreadyPosted(existing);
+        }
+        count(movement.kind().name(), "posted");
+        log.debug("posted {} of {} for payment {} as {}", movement.kind(), movement.amount(), movement.paymentId(),
+                tx.publicId());
+        return new PostResult.Posted(written(tx, posting.get(), lines));
+    }
+
+    /** The transaction as just written, with its entries, without reading it back. */
+    private static LedgerTransaction written(LedgerTransaction tx, Posting posting, List<JournalStore.NewLine> lines) {
+        List<LedgerEntry> entries = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            Line line = posting.lines().get(i);
+            entries.add(new LedgerEntry(i + 1, lines.get(i).accountId(), line.account(), line.side(),
+                    line.amountMinor(), tx.currency()));
+        }
+        return new LedgerTransaction(tx.id(), tx.merchant(), tx.paymentId(), tx.sourceId(), tx.kind(),
+                tx.amountMinor(), tx.currency(), tx.reverses(), tx.reason(), tx.occurredAt(), tx.recordedAt(), entries);
+    }
+
+    /**
+     * Posts the mirror image of a journal transaction, pointing at it. Idempotent: a transaction is reversed at most
+     * once (the reversal's source is the reversed transaction), and asking again returns the existing reversal.
+     */
+    @Transactional
+    public ReversalResult reverse(UUID transactionId, String reason) {
+        Objects.requireNonNull(reason, "reason");
+        if (reason.isBlank() || reason.length() > MAX_REASON) {
+            throw new IllegalArgumentException("a reversal needs a reason of 1–" + MAX_REASON + " characters");
+        }
+        Optional<LedgerTransaction> found = journal.find(transactionId);
+        if (found.isEmpty()) {
+            return new ReversalResult.NotFound();
+        }
+        LedgerTransaction original = found.get();
+        LedgerTransaction reversal = new LedgerTransaction(TimeOrderedIds.next(clock), original.merchant(),
+                original.paymentId(), original.id(), LedgerTransaction.REVERSAL, original.amountMinor(),
+                original.currency(), original.id(), reason, clock.instant(), clock.instant(), List.of());
+        List<JournalStore.NewLine> lines = original.entries().stream()
+                .map(e -> new JournalStore.NewLine(e.accountId(), e.account().isPlatform(), e.side().opposite(),
+                        e.amountMinor()))
+                .toList();
+        if (!journal.insert(reversal, lines)) {
+            return new ReversalResult.AlreadyReversed(journal.findBySource(original.id(), LedgerTransaction.REVERSAL)
+                    .orElseThrow(() -> new IllegalStateException("reversal of " + original.id() + " is gone")));
+        }
+        LedgerTransaction written = journal.find(reversal.id())
+                .orElseThrow(() -> new IllegalStateException("reversal " + reversal.id() + " was not written"));
+        if (written.entries().size() != original.entries().size()) {
+            throw new IllegalStateException("reversal " + written.id() + " does not mirror " + original.id());
+        }
+        count(LedgerTransaction.REVERSAL, "posted");
+        log.warn("ledger transaction {} reversed by {}: {}", original.publicId(), written.publicId(), reason);
+        return new ReversalResult.Reversed(written);
+    }
+
+    /** How much of the payment's open hold this capture or release closes; 0 when it never had one. */
+    private long closeHold(MoneyMovement movement) {
+        OptionalLong open = journal.lockOpenHold(movement.merchant(), movement.paymentId(),
+                movement.amount().currency().code());
+        if (open.isEmpty()) {
+            return 0;
+        }
+        long closed = PostingRules.holdToClose(movement.amount().minor(), open.getAsLong());
+        if (closed < movement.amount().minor()) {
+            log.warn("{} of {} for payment {} exceeds its open authorization hold of {}; closing only that",
+                    movement.kind(), movement.amount(), movement.paymentId(), open.getAsLong());
+        }
+        return closed;
+    }
+
+    /** A refund settles its own reservation, exactly; a chargeback reversal returns at most what was withdrawn. */
+    private void requireOpening(MoneyMovement movement, MoneyMovement.Kind opening, boolean exact) {
+        LedgerTransaction opened = journal.findBySource(movement.sourceId(), opening.name())
+                .orElseThrow(() -> new IllegalStateException(movement.kind() + " of source " + movement.sourceId()
+                        + " has no " + opening + " with the same source id"));
+        boolean sameOwner = opened.merchant().equals(movement.merchant())
+                && opened.paymentId().equals(movement.paymentId())
+                && opened.currency().equals(movement.amount().currency().code());
+        long amount = movement.amount().minor();
+        if (!sameOwner || (exact ? amount != opened.amountMinor() : amount > opened.amountMinor())) {
+            throw new IllegalStateException(movement.kind() + " " + movement + " does not match its " + opening
+                    + " of " + opened.amountMinor() + " " + opened.currency() + " for payment " + opened.paymentId());
+        }
+    }
+
+    /** A replay must be the same movement; the same source with other facts is a bug upstream. */
+    private static void requireSameFacts(MoneyMovement movement, LedgerTransaction existing) {
+        if (!existing.merchant().equals(movement.merchant()) || !movement.paymentId().equals(existing.paymentId())
+                || existing.amountMinor() != movement.amount().minor()
+                || !existing.currency().equals(movement.amount().currency().code())) {
+            throw new IllegalStateException("movement " + movement + " replays source " + movement.sourceId()
+                    + " with other facts than " + existing.publicId());
+        }
+    }
+
+    private List<JournalStore.NewLine> resolve(Posting posting, MerchantId merchant, String currency) {
+        return posting.lines().stream().map(line -> new JournalStore.NewLine(account(line, merchant, currency),
+                line.account().isPlatform(), line.side(), line.amountMinor())).toList();
+    }
+
+    private long account(Line line, MerchantId merchant, String currency) {
+        AccountType type = line.account();
+        return accounts.id(new AccountStore.Key(type.isPlatform() ? null : merchant.value(), type, currency));
+    }
+
+    private void count(String kind, String outcome) {
+        meters.counter("kopek.ledger.postings", "kind", kind.toLowerCase(Locale.ROOT), "outcome", outcome)
+                .increment();
+    }
+}

@@ -1,0 +1,204 @@
+package dev.kopek.ledger.jdbc;
+
+import dev.kopek.ledger.LedgerEntry;
+import dev.kopek.ledger.LedgerTransaction;
+import dev.kopek.ledger.domain.AccountType;
+import dev.kopek.ledger.domain.Side;
+import dev.kopek.money.MerchantId;
+import dev.kopek.platform.Db;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The journal: writes a journal transaction with its entries in one statement (the database projects the balances
+ * and checks the balance at commit), and reads what a posting depends on.
+ */
+@Repository
+public class JournalStore {
+
+    private static final String HEADER_COLUMNS = """
+            t.id, t.merchant_id, t.payment_id, t.source_id, t.kind, t.amount_minor, t.currency, t.reverses, t.reason,
+            t.occurred_at, t.recorded_at""";
+
+    private final JdbcClient jdbc;
+
+    JournalStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** A resolved entry to write; {@code platform} marks a hot (platform) account. */
+    public record NewLine(long accountId, boolean platform, Side side, long amountMinor) {
+    }
+
+    /**
+     * Inserts the transaction and its entries unless a transaction for the same {@code (source_id, kind)} exists.
+     *
+     * @return whether it was inserted; {@code false} means the posting already exists and nothing was written
+     */
+    public boolean insert(LedgerTransaction tx, List<NewLine> lines) {
+        StringBuilder values = new StringBuilder();
+        for (int i = 0; i < lines.size(); i++) {
+            values.append(i == 0 ? "" : ",\n        ").append("(").append(i + 1)
+                    .append(", CAST(:account").append(i).append(" AS bigint), CAST(:platform").append(i)
+                    .append(" AS boolean), CAST(:side").append(i).append(" AS text), CAST(:amount").append(i)
+                    .append(" AS bigint))");
+        }
+        // One statement: the header's ON CONFLICT decides whether any entry is written. Entries go in one global
+        // order — merchant accounts by ascending id, then platform accounts by ascending id — and their row trigger
+        // updates each balance as the entry is inserted, so every posting locks balance rows in that order (no
+        // deadlocks between postings), and the hot platform rows last, for the shortest time.
+        var statement = jdbc.sql("""
+                WITH header AS (
+                    INSERT INTO ledger_transactions (id, merchant_id, payment_id, source_id, kind, amount_minor,
+                                                     currency, reverses, reason, entry_count, occurred_at,
+                                                     recorded_at)
+                    VALUES (:id, :merchant, :payment, :source, :kind, :amount, :currency, :reverses, :reason,
+                            :entryCount, :occurredAt, :recordedAt)
+                    ON CONFLICT (source_id, kind) DO NOTHING
+                    RETURNING id
+                ), lines (line, account_id, platform, side, amount_minor) AS (
+                    VALUES %s
+                )
+                INSERT INTO ledger_entries (transaction_id, entry_count, line, account_id, side, amount_minor, currency)
+                SELECT header.id, :entryCount, lines.line, lines.account_id, lines.side, lines.amount_minor, :currency
+                  FROM header, lines
+                 ORDER BY lines.platform, lines.account_id, lines.line
+                """.formatted(values))
+                .param("id", tx.id()).param("merchant", tx.merchant().value())
+                .param("payment", tx.paymentId(), Types.OTHER).param("source", tx.sourceId())
+                .param("kind", tx.kind()).param("amount", tx.amountMinor()).param("currency", tx.currency())
+                .param("reverses", tx.reverses(), Types.OTHER).param("reason", tx.reason(), Types.VARCHAR)
+                .param("entryCount", lines.size())
+                .param("occurredAt", Db.at(tx.occurredAt())).param("recordedAt", Db.at(tx.recordedAt()));
+        for (int i = 0; i < lines.size(); i++) {
+            NewLine line = lines.get(i);
+            statement = statement.param("account" + i, line.accountId()).param("platform" + i, line.platform())
+                    .param("side" + i, line.side().code()).param("amount" + i, line.amountMinor());
+        }
+        int written = statement.update();
+        if (written != 0 && written != lines.size()) {
+            throw new IllegalStateException("wrote " + written + " of " + lines.size() + " entries of " + tx.id());
+        }
+        return written == lines.size();
+    }
+
+    public Optional<LedgerTransaction> findBySource(UUID sourceId, String kind) {
+        return jdbc.sql("SELECT " + HEADER_COLUMNS
+                        + " FROM ledger_transactions t WHERE t.source_id = :source AND t.kind = :kind")
+                .param("source", sourceId).param("kind", kind)
+                .query(JournalStore::header).optional().map(this::withEntries);
+    }
+
+    public Optional<LedgerTransaction> find(UUID id) {
+        return jdbc.sql("SELECT " + HEADER_COLUMNS + " FROM ledger_transactions t WHERE t.id = :id")
+                .param("id", id).query(JournalStore::header).optional().map(this::withEntries);
+    }
+
+    /**
+     * Locks the payment's authorization holds (their journal rows) against a concurrent capture or release of the
+     * same payment, then reads how much of them is still open.
+     *
+     * @return the open amount, or empty when the payment never had a hold (an automatic capture)
+     */
+    public OptionalLong lockOpenHold(MerchantId merchant, UUID paymentId, String currency) {
+        List<String> held = jdbc.sql("""
+                SELECT currency FROM ledger_transactions
+                 WHERE payment_id = :payment AND merchant_id = :merchant AND kind = 'AUTHORIZATION_HELD'
+                 ORDER BY id
+                   FOR NO KEY UPDATE
+                """)
+                .param("payment", paymentId).param("merchant", merchant.value()).query(String.class).list();
+        if (held.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        if (held.stream().anyMatch(c -> !c.equals(currency))) {
+            throw new IllegalStateException("payment " + paymentId + " was held in " + held + ", not " + currency);
+        }
+        // A second statement on purpose: in READ COMMITTED it takes a new snapshot, so it sees what a concurrent
+        // capture of the same payment committed while this transaction waited for the lock above.
+        long open = jdbc.sql("""
+                SELECT COALESCE(sum(CASE e.side WHEN 'credit' THEN e.amount_minor ELSE -e.amount_minor END), 0)::bigint
+                  FROM ledger_transactions t
+                  JOIN ledger_entries e ON e.transaction_id = t.id
+                  JOIN ledger_accounts a ON a.id = e.account_id
+                 WHERE t.payment_id = :payment AND t.merchant_id = :merchant AND a.type = 'HOLDS_PAYABLE'
+                """)
+                .param("payment", paymentId).param("merchant", merchant.value()).query(Long.class).single();
+        if (open < 0) {
+            throw new IllegalStateException("payment " + paymentId + " closed more hold than it had: " + open);
+        }
+        return OptionalLong.of(open);
+    }
+
+    /** Transactions of one merchant in id order after {@code after}, optionally of one payment. */
+    public List<LedgerTransaction> page(MerchantId merchant, UUID paymentId, UUID after, int limit) {
+        String sql = "SELECT " + HEADER_COLUMNS + " FROM ledger_transactions t WHERE t.merchant_id = :merchant"
+                + (paymentId == null ? "" : " AND t.payment_id = :payment")
+                + (after == null ? "" : " AND t.id > :after")
+                + " ORDER BY t.id LIMIT :limit";
+        var statement = jdbc.sql(sql).param("merchant", merchant.value()).param("limit", limit);
+        if (paymentId != null) {
+            statement = statement.param("payment", paymentId);
+        }
+        if (after != null) {
+            statement = statement.param("after", after);
+        }
+        return withEntries(statement.query(JournalStore::header).list());
+    }
+
+    private LedgerTransaction withEntries(LedgerTransaction header) {
+        return withEntries(List.of(header)).getFirst();
+    }
+
+    private List<LedgerTransaction> withEntries(List<LedgerTransaction> headers) {
+        if (headers.isEmpty()) {
+            return headers;
+        }
+        Map<UUID, List<LedgerEntry>> entries = entries(headers.stream().map(LedgerTransaction::id).toList());
+        List<LedgerTransaction> complete = new ArrayList<>(headers.size());
+        for (LedgerTransaction h : headers) {
+            complete.add(new LedgerTransaction(h.id(), h.merchant(), h.paymentId(), h.sourceId(), h.kind(),
+                    h.amountMinor(), h.currency(), h.reverses(), h.reason(), h.occurredAt(), h.recordedAt(),
+                    entries.getOrDefault(h.id(), List.of())));
+        }
+        return complete;
+    }
+
+    private Map<UUID, List<LedgerEntry>> entries(Collection<UUID> transactionIds) {
+        Map<UUID, List<LedgerEntry>> byTransaction = new LinkedHashMap<>();
+        jdbc.sql("""
+                SELECT e.transaction_id, e.line, e.account_id, a.type, e.side, e.amount_minor, e.currency
+                  FROM ledger_entries e
+                  JOIN ledger_accounts a ON a.id = e.account_id
+                 WHERE e.transaction_id IN (:ids)
+                 ORDER BY e.transaction_id, e.line
+                """)
+                .param("ids", transactionIds)
+                .query((ResultSet rs) -> {
+                    byTransaction.computeIfAbsent(rs.getObject("transaction_id", UUID.class), k -> new ArrayList<>())
+                            .add(new LedgerEntry(rs.getInt("line"), rs.getLong("account_id"),
+                                    AccountType.valueOf(rs.getString("type")), Side.ofCode(rs.getString("side")),
+                                    rs.getLong("amount_minor"), rs.getString("currency")));
+                });
+        return byTransaction;
+    }
+
+    private static LedgerTransaction header(ResultSet rs, int row) throws SQLException {
+        return new LedgerTransaction(rs.getObject("id", UUID.class),
+                new MerchantId(rs.getObject("merchant_id", UUID.class)), rs.getObject("payment_id", UUID.class),
+                rs.getObject("source_id", UUID.class), rs.getString("kind"), rs.getLong("amount_minor"),
+                rs.getString("currency"), rs.getObject("reverses", UUID.class), rs.getString("reason"),
+                Db.instant(rs, "occurred_at"), Db.instant(rs, "recorded_at"), List.of());
+    }
+}
