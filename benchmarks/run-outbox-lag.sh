@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Outbox lag benchmark (docs: kopek-server/docs/events.md, "Benchmark"). For each relay mode (polling, cdc):
+# starts a PostgreSQL with logical WAL and an embedded KRaft broker from kopek-server's test classpath, a fresh
+# Kopek jar pointed at both, drives pm_ok payments at RATE/s for SECONDS, and prints one RESULT line with the
+# lag from the event's transaction to the broker's acknowledgement (p50, p99) and events/s.
+# Everything listens on 127.0.0.1.
+#
+# Knobs (environment): RATE=100 SECONDS=20 MODES="polling cdc" SKIP_BUILD=1 (reuse */target)
+#   KEEP_LOGS=/some/dir to keep Kopek's and the environment's logs
+#   BENCH_LOCK=/tmp/kopek-mvn.lock is held while measuring so concurrent builds do not skew it (BENCH_LOCK= not to).
+set -euo pipefail
+
+export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+export PATH="$JAVA_HOME/bin:$PATH"
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
+RATE="${RATE:-100}"
+SECONDS_TO_RUN="${SECONDS:-20}"
+MODES="${MODES:-polling cdc}"
+API_KEY="sk_test_outbox_bench_0123456789abcdef"
+WORK="$(mktemp -d /tmp/kopek-outbox-bench.XXXXXX)"
+PIDS=()
+
+locked() { if [[ -n "$LOCK" ]]; then flock "$LOCK" "$@"; else "$@"; fi; }
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  if [[ -n "${KEEP_LOGS:-}" ]]; then mkdir -p "$KEEP_LOGS"; cp "$WORK"/*.log "$KEEP_LOGS"/ 2>/dev/null || true; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+cd "$ROOT"
+if [[ -z "${SKIP_BUILD:-}" ]]; then
+  locked ./mvnw -q -DskipTests -pl kopek-server,benchmarks -am package
+  locked ./mvnw -q -pl kopek-server -am dependency:build-classpath -Dmdep.includeScope=test \
+    -Dmdep.outputFile="$ROOT/kopek-server/target/test-classpath.txt"
+fi
+TEST_CP="kopek-server/target/test-classes:kopek-server/target/classes:$(cat kopek-server/target/test-classpath.txt)"
+JAR="$(ls kopek-server/target/kopek-server-*.jar | grep -v original | head -1)"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+measure() {
+  local mode="$1" env="$WORK/$1.env" port
+  port="$(free_port)"
+  mkfifo "$WORK/$mode.stdin"
+  java -cp "$TEST_CP" dev.kopek.outbox.BenchEnvironment "$env" < "$WORK/$mode.stdin" > "$WORK/$mode.env.log" 2>&1 &
+  PIDS+=($!)
+  exec {hold}> "$WORK/$mode.stdin"
+  for _ in $(seq 1 600); do [[ -f "$env" ]] && break; sleep 0.1; done
+  [[ -f "$env" ]] || { echo "bench environment did not start; see $WORK/$mode.env.log" >&2; exit 1; }
+  set -a; source "$env"; set +a
+  KOPEK_DB_USER=postgres KOPEK_OUTBOX_MODE="$mode" KOPEK_HTTP_PORT="$port" KOPEK_DEMO_API_KEY="$API_KEY" \
+    KOPEK_DATA_DIR="$WORK/$mode-data" java -jar "$JAR" > "$WORK/$mode.kopek.log" 2>&1 &
+  local kopek=$!
+  PIDS+=($kopek)
+  for _ in $(seq 1 600); do
+    curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null 2>&1 && break; sleep 0.1
+  done
+  sleep 6 # CDC: let the watchdog start the engine before the first event
+  java -cp benchmarks/target/classes dev.kopek.bench.outbox.OutboxLagBenchmark --url "http://127.0.0.1:$port" \
+    --api-key "$API_KEY" --rate "$RATE" --seconds "$SECONDS_TO_RUN" --mode "$mode"
+  kill "$kopek"; wait "$kopek" 2>/dev/null || true
+  exec {hold}>&-
+}
+
+for mode in $MODES; do
+  if [[ -n "$LOCK" ]]; then
+    exec {lockfd}> "$LOCK"; flock "$lockfd"
+    measure "$mode"
+    flock -u "$lockfd"
+  else
+    measure "$mode"
+  fi
+done

@@ -1,0 +1,280 @@
+package dev.kopek.outbox.relay;
+
+import dev.kopek.outbox.OutboxProperties;
+import dev.kopek.outbox.store.OutboxRow;
+import dev.kopek.outbox.store.OutboxStore;
+import io.debezium.embedded.Connect;
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.RecordChangeEvent;
+import io.debezium.engine.format.ChangeEventFormat;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The CDC relay: Debezium's embedded PostgreSQL connector reads inserts into the outbox table from the WAL
+ * (pgoutput, through Kopek's own slot and an insert-only publication on that one table) and publishes each row
+ * with the same {@link KafkaPublisher} as the polling relay, so both produce the same records.
+ *
+ * <p>A slot serves one reader, so one instance runs the engine: the holder of a session advisory lock. Before it
+ * streams, it creates the slot if missing and drains, with the polling relay, whatever was unpublished when the
+ * slot began (rows written before the slot existed are not in its stream); the engine then starts at the slot's
+ * position, so one resource's events still reach the broker in order. The slot advances only after a batch was
+ * acknowledged, so a crash re-sends (same event ids) rather than loses. Rows are also marked published, which
+ * keeps the lag metric honest and lets the polling mode take over at any time.
+ */
+public class CdcRelay {
+
+    private static final Logger log = LoggerFactory.getLogger(CdcRelay.class);
+    /** "kopekcdc": one advisory lock key per database; whoever holds it runs the engine. */
+    private static final long LOCK_KEY = 0x6b6f70656b636463L;
+    private static final int CATCH_UP_BATCHES = 10_000;
+    private static final Duration MAX_RETRY_PAUSE = Duration.ofSeconds(30);
+
+    private final DataSource dataSource;
+    private final PollingRelay catchUp;
+    private final KafkaPublisher publisher;
+    private final OutboxStore store;
+    private final OutboxProperties.Cdc settings;
+    private final Clock clock;
+
+    private Connection lockHolder;
+    private DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
+    private Thread engineThread;
+    private volatile boolean running;
+    private volatile boolean stopping;
+
+    CdcRelay(DataSource dataSource, PollingRelay catchUp, KafkaPublisher publisher, OutboxStore store,
+            OutboxProperties.Cdc settings, Clock clock) {
+        this.dataSource = dataSource;
+        this.catchUp = catchUp;
+        this.publisher = publisher;
+        this.store = store;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    public boolean isRunning() {
+        return running;
+    }
+
+    public String slot() {
+        return settings.slot();
+    }
+
+    /** Starts the engine here unless it runs here already or another instance holds the lock; true if it runs. */
+    public synchronized boolean ensureRunning() {
+        if (running) {
+            return true;
+        }
+        releaseLock();
+        int caughtUp;
+        try {
+            lockHolder = dataSource.getConnection();
+            if (!tryLock(lockHolder)) {
+                releaseLock();
+                return false;
+            }
+            prepare(lockHolder);
+            caughtUp = catchUp.drain(CATCH_UP_BATCHES);
+            stopping = false;
+            engine = DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
+                    .using(engineProperties())
+                    .notifying(this::handleBatch)
+                    .using((success, message, error) -> engineEnded(success, message, error))
+                    .build();
+        } catch (SQLException | RuntimeException e) {
+            log.error("CDC relay could not start; the next watchdog pass retries", e);
+            releaseLock();
+            return false;
+        }
+        running = true;
+        engineThread = Thread.ofPlatform().name("kopek-outbox-cdc").daemon().start(engine);
+        log.info("CDC relay started: slot={} publication={} caught_up={}", settings.slot(), settings.publication(),
+                caughtUp);
+        return true;
+    }
+
+    /** Stops the engine and gives up the lock; the slot stays (with the WAL it retains) for the next start. */
+    public synchronized void stop() {
+        stopping = true;
+        if (engine != null) {
+            try {
+                engine.close();
+            } catch (IOException e) {
+                log.warn("closing the CDC engine failed", e);
+            }
+        }
+        if (engineThread != null) {
+            try {
+                engineThread.join(Duration.ofSeconds(30));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        engine = null;
+        engineThread = null;
+        running = false;
+        releaseLock();
+    }
+
+    /** On the engine's thread, perhaps while {@link #stop()} waits for it: so not synchronized. */
+    private void engineEnded(boolean success, String message, Throwable error) {
+        running = false;
+        if (!stopping) {
+            log.error("CDC engine stopped (success={}): {}; the watchdog restarts it", success, message, error);
+        }
+    }
+
+    private static boolean tryLock(Connection connection) throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+            s.setLong(1, LOCK_KEY);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    /** The publication (inserts into the outbox only) and the slot, created once and then reused. */
+    private void prepare(Connection connection) throws SQLException {
+        if (!exists(connection, "SELECT 1 FROM pg_publication WHERE pubname = ?", settings.publication())) {
+            try (Statement s = connection.createStatement()) {
+                // Identifiers were checked against [a-z_][a-z0-9_]* in OutboxProperties.Cdc.
+                s.execute("CREATE PUBLICATION " + settings.publication() + " FOR TABLE " + settings.schema()
+                        + ".outbox WITH (publish = 'insert')");
+            }
+        }
+        if (!exists(connection, "SELECT 1 FROM pg_replication_slots WHERE slot_name = ?", settings.slot())) {
+            try (PreparedStatement s = connection.prepareStatement(
+                    "SELECT pg_create_logical_replication_slot(?, 'pgoutput')")) {
+                s.setString(1, settings.slot());
+                s.execute();
+            }
+            log.info("created logical replication slot {}: it retains WAL until the CDC relay confirms it",
+                    settings.slot());
+        }
+    }
+
+    private static boolean exists(Connection connection, String sql, String name) throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement(sql)) {
+            s.setString(1, name);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private synchronized void releaseLock() {
+        if (lockHolder != null) {
+            try {
+                lockHolder.close(); // the session ends, and with it the advisory lock
+            } catch (SQLException e) {
+                log.warn("closing the CDC lock connection failed", e);
+            }
+            lockHolder = null;
+        }
+    }
+
+    private Properties engineProperties() {
+        CdcSource source = CdcSource.of(dataSource);
+        Properties p = new Properties();
+        p.setProperty("name", "kopek-outbox-cdc");
+        p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+        p.setProperty("offset.storage", InMemoryOffsets.class.getName());
+        p.setProperty("offset.flush.interval.ms", "1000");
+        p.setProperty("database.hostname", source.host());
+        p.setProperty("database.port", Integer.toString(source.port()));
+        p.setProperty("database.dbname", source.database());
+        p.setProperty("database.user", source.user());
+        p.setProperty("database.password", source.password());
+        p.setProperty("topic.prefix", "kopek");
+        p.setProperty("plugin.name", "pgoutput");
+        p.setProperty("slot.name", settings.slot());
+        p.setProperty("publication.name", settings.publication());
+        p.setProperty("publication.autocreate.mode", "disabled");
+        p.setProperty("table.include.list", settings.schema() + ".outbox");
+        // Only what a record needs; tx_id's default expression would also puzzle Debezium's schema reader.
+        p.setProperty("column.include.list", String.join(",", Stream.of("id", "event_type", "resource_id",
+                "public_id", "sequence", "envelope", "created_at")
+                .map(column -> settings.schema() + ".outbox." + column).toList()));
+        p.setProperty("snapshot.mode", "no_data");
+        p.setProperty("tombstones.on.delete", "false");
+        p.setProperty("poll.interval.ms", Long.toString(Math.max(1, settings.pollInterval().toMillis())));
+        return p;
+    }
+
+    private void handleBatch(List<RecordChangeEvent<SourceRecord>> records,
+            DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer) throws InterruptedException {
+        List<OutboxRow> rows = new ArrayList<>(records.size());
+        for (RecordChangeEvent<SourceRecord> event : records) {
+            inserted(event.record()).ifPresent(rows::add);
+        }
+        if (!rows.isEmpty()) {
+            publishUntilAcknowledged(rows);
+            markPublished(rows);
+        }
+        for (RecordChangeEvent<SourceRecord> event : records) {
+            committer.markProcessed(event);
+        }
+        committer.markBatchFinished();
+    }
+
+    /** Retries a broker outage in place: the slot must not move past rows the broker has not acknowledged. */
+    private void publishUntilAcknowledged(List<OutboxRow> rows) throws InterruptedException {
+        Duration pause = Duration.ofSeconds(1);
+        while (true) {
+            try {
+                publisher.publish(rows, "cdc");
+                return;
+            } catch (KafkaPublisher.PublishFailed e) {
+                if (stopping) {
+                    throw new InterruptedException("stopping with an unacknowledged batch; it is streamed again");
+                }
+                log.warn("CDC batch of {} not acknowledged, retrying in {}", rows.size(), pause, e);
+                Thread.sleep(pause);
+                pause = pause.multipliedBy(2).compareTo(MAX_RETRY_PAUSE) > 0 ? MAX_RETRY_PAUSE : pause.multipliedBy(2);
+            }
+        }
+    }
+
+    private void markPublished(List<OutboxRow> rows) {
+        try {
+            store.markPublished(rows.stream().map(OutboxRow::id).toList(), clock.instant());
+        } catch (RuntimeException e) {
+            // The events are out; only the bookkeeping is behind. A later catch-up may send them once more.
+            log.warn("CDC published {} events but could not mark them", rows.size(), e);
+        }
+    }
+
+    private Optional<OutboxRow> inserted(SourceRecord record) {
+        if (!(record.value() instanceof Struct value) || value.schema().field("op") == null
+                || !"c".equals(value.getString("op")) || !(value.get("after") instanceof Struct after)) {
+            return Optional.empty(); // heartbeats, and anything that is not an insert
+        }
+        return Optional.of(new OutboxRow(UUID.fromString(after.getString("id")), after.getString("event_type"),
+                UUID.fromString(after.getString("resource_id")), after.getString("public_id"),
+                after.getInt64("sequence"), after.getString("envelope"), instant(after.getString("created_at"))));
+    }
+
+    private static Instant instant(String zonedTimestamp) {
+        return OffsetDateTime.parse(zonedTimestamp).toInstant();
+    }
+}

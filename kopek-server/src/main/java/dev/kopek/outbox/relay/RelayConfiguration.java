@@ -1,0 +1,113 @@
+package dev.kopek.outbox.relay;
+
+import dev.kopek.outbox.KafkaSettings;
+import dev.kopek.outbox.OutboxProperties;
+import dev.kopek.outbox.store.OutboxStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The relays exist only with {@code KOPEK_KAFKA_BOOTSTRAP_SERVERS}; {@code KOPEK_OUTBOX_MODE} decides which of the
+ * two the workers run. Kafka being down at start does not stop Kopek: the outbox simply fills until it is back.
+ */
+@Configuration(proxyBeanMethods = false)
+@Conditional(KafkaConfigured.class)
+class RelayConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(RelayConfiguration.class);
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(10);
+
+    @Bean(destroyMethod = "destroy")
+    DefaultKafkaProducerFactory<String, String> outboxProducerFactory(KafkaSettings kafka) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, "kopek-outbox");
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        // acks=all + idempotence: an acknowledged record is on every in-sync replica, and the producer's own
+        // retries neither duplicate nor reorder records of one partition.
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) kafka.deliveryTimeout().toMillis());
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+        return new DefaultKafkaProducerFactory<>(config);
+    }
+
+    @Bean
+    KafkaTemplate<String, String> outboxKafkaTemplate(DefaultKafkaProducerFactory<String, String> factory) {
+        return new KafkaTemplate<>(factory);
+    }
+
+    @Bean
+    KafkaPublisher outboxKafkaPublisher(KafkaTemplate<String, String> outboxKafkaTemplate, KafkaSettings kafka,
+            OutboxProperties properties, MeterRegistry meters, Clock clock) {
+        if (kafka.createTopic()) {
+            createTopic(kafka);
+        }
+        return new KafkaPublisher(outboxKafkaTemplate, kafka,
+                kafka.deliveryTimeout().plus(properties.relay().ackTimeout()), meters, clock);
+    }
+
+    @Bean
+    PollingRelay pollingRelay(OutboxStore store, TransactionTemplate tx, KafkaPublisher publisher, Clock clock,
+            OutboxProperties properties, MeterRegistry meters) {
+        Gauge.builder("kopek.outbox.lag.seconds", store, s -> s.oldestUnpublished()
+                        .map(oldest -> (clock.millis() - oldest.toEpochMilli()) / 1000.0).orElse(0.0))
+                .description("age of the oldest event not yet acknowledged by Kafka").register(meters);
+        Gauge.builder("kopek.outbox.unpublished", store, OutboxStore::unpublishedCount)
+                .description("events not yet acknowledged by Kafka").register(meters);
+        return new PollingRelay(store, tx, publisher, clock, properties.relay().batchSize());
+    }
+
+    @Bean(destroyMethod = "stop")
+    CdcRelay cdcRelay(DataSource dataSource, PollingRelay pollingRelay, KafkaPublisher publisher, OutboxStore store,
+            OutboxProperties properties, Clock clock) {
+        return new CdcRelay(dataSource, pollingRelay, publisher, store, properties.cdc(), clock);
+    }
+
+    private static void createTopic(KafkaSettings kafka) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis()))) {
+            admin.createTopics(List.of(new NewTopic(kafka.topic(), Optional.of(kafka.topicPartitions()),
+                    Optional.empty()))).all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            log.info("created Kafka topic {} with {} partitions", kafka.topic(), kafka.topicPartitions());
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                log.warn("could not create Kafka topic {}; the relay publishes once it exists", kafka.topic(),
+                        e.getCause());
+            }
+        } catch (TimeoutException e) {
+            log.warn("Kafka did not answer within {} while creating topic {}", ADMIN_TIMEOUT, kafka.topic());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.kopek.outbox.store;
+
+import dev.kopek.events.BusinessEvent;
+import dev.kopek.money.PrefixedId;
+import java.util.Optional;
+import java.util.UUID;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The event as everyone receives it, rendered once when it is recorded: Kafka, the feed and webhooks carry the
+ * same bytes, so a signature or a dedupe by id never depends on who sent the copy.
+ *
+ * <pre>{"id":"evt_…","object":"event","type":"payment.captured","created_at":"…","merchant":"mer_…",
+ *  "resource":{"type":"payment","id":"pay_…","sequence":1},"data":{…the resource after the change…}}</pre>
+ */
+public final class Envelope {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String PREFIX = "evt";
+
+    private Envelope() {
+    }
+
+    public static String render(UUID eventId, BusinessEvent event) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("id", eventId(eventId));
+        root.put("object", "event");
+        root.put("type", event.type());
+        root.put("created_at", event.occurredAt().toString());
+        root.put("merchant", event.merchant().toString());
+        ObjectNode resource = root.putObject("resource");
+        resource.put("type", event.resourceType());
+        resource.put("id", event.publicId());
+        resource.put("sequence", event.sequence());
+        root.set("data", JSON.readTree(event.payloadJson()));
+        return JSON.writeValueAsString(root);
+    }
+
+    public static String eventId(UUID id) {
+        return PrefixedId.format(PREFIX, id);
+    }
+
+    public static Optional<UUID> parseEventId(String text) {
+        return PrefixedId.parse(PREFIX, text);
+    }
+}

@@ -1,0 +1,154 @@
+package dev.kopek.outbox.store;
+
+import dev.kopek.events.BusinessEvent;
+import dev.kopek.money.MerchantId;
+import dev.kopek.platform.Db;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The outbox table: append in the business transaction, claim and mark for the relay, page for the feed. */
+@Repository
+public class OutboxStore {
+
+    private final JdbcClient jdbc;
+
+    OutboxStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    void insert(UUID id, BusinessEvent event, String envelope) {
+        jdbc.sql("""
+                INSERT INTO outbox (id, event_type, resource_type, resource_id, public_id, sequence, merchant_id,
+                                    envelope, created_at)
+                VALUES (:id, :type, :resourceType, :resourceId, :publicId, :sequence, :merchant, :envelope, :at)
+                """)
+                .param("id", id).param("type", event.type()).param("resourceType", event.resourceType())
+                .param("resourceId", event.resourceId()).param("publicId", event.publicId())
+                .param("sequence", event.sequence()).param("merchant", event.merchant().value())
+                .param("envelope", envelope).param("at", Db.at(event.occurredAt()))
+                .update();
+    }
+
+    /**
+     * Claims up to {@code limit} unpublished rows for the caller's transaction, keeping each resource's order
+     * whatever other relays do at the same time.
+     *
+     * <p>A relay first locks, with {@code SKIP LOCKED}, only the <em>head</em> of each resource: its earliest
+     * unpublished row. Another relay cannot take that head (it is locked) nor any later row of the resource (it
+     * is not a head while the head is unpublished), so it skips the whole resource. The lock holder then adds the
+     * resource's later unpublished rows. Rows come back in log order, which for one resource is its change order;
+     * cutting the list at {@code limit} keeps a prefix of each resource.
+     */
+    public List<OutboxRow> claimBatch(int limit) {
+        return jdbc.sql("""
+                WITH heads AS MATERIALIZED (
+                    SELECT o.resource_id
+                      FROM outbox o
+                     WHERE o.published_at IS NULL
+                       AND NOT EXISTS (SELECT 1 FROM outbox earlier
+                                        WHERE earlier.resource_id = o.resource_id
+                                          AND earlier.published_at IS NULL
+                                          AND earlier.log_position < o.log_position)
+                     ORDER BY o.log_position
+                     LIMIT :limit
+                       FOR UPDATE OF o SKIP LOCKED
+                )
+                SELECT o.id, o.event_type, o.resource_id, o.public_id, o.sequence, o.envelope, o.created_at
+                  FROM outbox o
+                 WHERE o.resource_id IN (SELECT resource_id FROM heads) AND o.published_at IS NULL
+                 ORDER BY o.log_position
+                 LIMIT :limit
+                   FOR UPDATE OF o
+                """)
+                .param("limit", limit)
+                .query(OutboxStore::row).list();
+    }
+
+    public int markPublished(List<UUID> ids, Instant at) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        return jdbc.sql("UPDATE outbox SET published_at = :at WHERE id IN (:ids) AND published_at IS NULL")
+                .param("at", Db.at(at)).param("ids", ids).update();
+    }
+
+    /** A page of a merchant's events after a position, in a stable order (see {@link FeedPosition}). */
+    public List<FeedEntry> feed(MerchantId merchant, FeedPosition after, int limit) {
+        return jdbc.sql("""
+                SELECT tx_id, log_position, envelope
+                  FROM outbox
+                 WHERE merchant_id = :merchant
+                   AND (tx_id, log_position) > (:afterTx, :afterPosition)
+                   AND tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+                 ORDER BY tx_id, log_position
+                 LIMIT :limit
+                """)
+                .param("merchant", merchant.value()).param("afterTx", after.txId())
+                .param("afterPosition", after.logPosition()).param("limit", limit)
+                .query((rs, n) -> new FeedEntry(new FeedPosition(rs.getLong("tx_id"), rs.getLong("log_position")),
+                        rs.getString("envelope")))
+                .list();
+    }
+
+    /**
+     * Deletes up to {@code batch} of the oldest events written before {@code before} that Kafka has acknowledged
+     * (or all, when there is no Kafka) and that no webhook delivery still waits for; their deliveries and
+     * attempts go with them.
+     */
+    public int deleteExpired(Instant before, boolean kafkaConfigured, int batch) {
+        return jdbc.sql("""
+                DELETE FROM outbox WHERE id IN (
+                    SELECT o.id FROM outbox o
+                     WHERE o.created_at < :before AND (o.published_at IS NOT NULL OR NOT :kafka)
+                       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                                        WHERE d.event_id = o.id AND d.status = 'PENDING')
+                     ORDER BY o.log_position
+                     LIMIT :batch)
+                """)
+                .param("before", Db.at(before)).param("kafka", kafkaConfigured).param("batch", batch)
+                .update();
+    }
+
+    public int deleteInboxEntries(Instant before, int batch) {
+        return jdbc.sql("""
+                DELETE FROM inbox WHERE (consumer, event_id) IN (
+                    SELECT consumer, event_id FROM inbox WHERE processed_at < :before LIMIT :batch)
+                """)
+                .param("before", Db.at(before)).param("batch", batch).update();
+    }
+
+    public Optional<Instant> oldestUnpublished() {
+        return jdbc.sql("""
+                SELECT created_at FROM outbox WHERE published_at IS NULL ORDER BY log_position LIMIT 1
+                """)
+                .query((rs, n) -> Db.instant(rs, "created_at")).optional();
+    }
+
+    public long unpublishedCount() {
+        return jdbc.sql("SELECT count(*) FROM outbox WHERE published_at IS NULL").query(Long.class).single();
+    }
+
+    private static OutboxRow row(ResultSet rs, int n) throws SQLException {
+        return new OutboxRow(rs.getObject("id", UUID.class), rs.getString("event_type"),
+                rs.getObject("resource_id", UUID.class), rs.getString("public_id"), rs.getLong("sequence"),
+                rs.getString("envelope"), Db.instant(rs, "created_at"));
+    }
+
+    /**
+     * Where an event sits in the feed. Ordering by the writing transaction first, and showing only transactions
+     * older than every one still running, means a transaction that commits late can never land behind a position
+     * a reader has already passed.
+     */
+    public record FeedPosition(long txId, long logPosition) {
+        public static final FeedPosition START = new FeedPosition(0, 0);
+    }
+
+    public record FeedEntry(FeedPosition position, String envelope) {
+    }
+}

@@ -1,0 +1,96 @@
+package dev.kopek.outbox.webhooks;
+
+import dev.kopek.money.MerchantId;
+import dev.kopek.platform.Db;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The webhook_endpoints table. Every query is scoped by merchant (L11) except the worker's own. */
+@Repository
+class EndpointStore {
+
+    private static final String COLUMNS = "id, merchant_id, url, event_types, status, version, failing_since, "
+            + "disabled_reason, created_at, updated_at ";
+
+    private final JdbcClient jdbc;
+
+    EndpointStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    Endpoint insert(UUID id, MerchantId merchant, String url, List<String> eventTypes, String secret, Instant now) {
+        return jdbc.sql("""
+                INSERT INTO webhook_endpoints (id, merchant_id, url, event_types, secret, status, created_at,
+                                               updated_at)
+                VALUES (:id, :merchant, :url, string_to_array(:types, ','), :secret, 'ENABLED', :now, :now)
+                RETURNING\s""" + COLUMNS)
+                .param("id", id).param("merchant", merchant.value()).param("url", url)
+                .param("types", String.join(",", eventTypes)).param("secret", secret).param("now", Db.at(now))
+                .query(EndpointStore::map).single();
+    }
+
+    /** Endpoints that are not deleted, oldest first. */
+    List<Endpoint> list(MerchantId merchant) {
+        return jdbc.sql("SELECT " + COLUMNS + """
+                 FROM webhook_endpoints WHERE merchant_id = :merchant AND status <> 'DELETED'
+                 ORDER BY created_at, id""")
+                .param("merchant", merchant.value()).query(EndpointStore::map).list();
+    }
+
+    long countLive(MerchantId merchant) {
+        return jdbc.sql("SELECT count(*) FROM webhook_endpoints WHERE merchant_id = :merchant AND status <> 'DELETED'")
+                .param("merchant", merchant.value()).query(Long.class).single();
+    }
+
+    Optional<Endpoint> find(MerchantId merchant, UUID id) {
+        return jdbc.sql("SELECT " + COLUMNS + """
+                 FROM webhook_endpoints WHERE id = :id AND merchant_id = :merchant AND status <> 'DELETED'""")
+                .param("id", id).param("merchant", merchant.value()).query(EndpointStore::map).optional();
+    }
+
+    /** Moves a live endpoint to DISABLED or DELETED, bumping its version; empty when it was not in a live state. */
+    Optional<Endpoint> retire(UUID id, Endpoint.Status to, List<Endpoint.Status> from, String reason, Instant now) {
+        return jdbc.sql("""
+                UPDATE webhook_endpoints
+                   SET status = :to, version = version + 1, disabled_reason = COALESCE(:reason, disabled_reason),
+                       updated_at = :now
+                 WHERE id = :id AND status IN (:from)
+                RETURNING\s""" + COLUMNS)
+                .param("to", to.name()).param("reason", reason).param("now", Db.at(now)).param("id", id)
+                .param("from", from.stream().map(Enum::name).toList())
+                .query(EndpointStore::map).optional();
+    }
+
+    /** A failed attempt that started at {@code at}: the failing streak starts then unless it runs already. */
+    Optional<Instant> noteFailure(UUID id, Instant at) {
+        return jdbc.sql("""
+                UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, :now)
+                 WHERE id = :id AND status = 'ENABLED'
+                RETURNING failing_since
+                """)
+                .param("now", Db.at(at)).param("id", id)
+                .query((rs, n) -> Db.instant(rs, "failing_since")).optional();
+    }
+
+    void noteSuccess(UUID id) {
+        jdbc.sql("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = :id AND failing_since IS NOT NULL")
+                .param("id", id).update();
+    }
+
+    private static Endpoint map(ResultSet rs, int row) throws SQLException {
+        Array types = rs.getArray("event_types");
+        List<String> eventTypes = Arrays.stream((Object[]) types.getArray()).map(String.class::cast).toList();
+        return new Endpoint(rs.getObject("id", UUID.class), new MerchantId(rs.getObject("merchant_id", UUID.class)),
+                rs.getString("url"), eventTypes, Endpoint.Status.valueOf(rs.getString("status")),
+                rs.getInt("version"), Db.instant(rs, "failing_since"), rs.getString("disabled_reason"),
+                Db.instant(rs, "created_at"), Db.instant(rs, "updated_at"));
+    }
+}

@@ -1,0 +1,104 @@
+package dev.kopek.outbox;
+
+import dev.kopek.KopekApplication;
+import dev.kopek.merchants.Merchants;
+import dev.kopek.outbox.relay.KafkaPublisher;
+import dev.kopek.outbox.relay.PollingRelay;
+import dev.kopek.outbox.store.OutboxStore;
+import dev.kopek.outbox.webhooks.DeliveryWorker;
+import dev.kopek.support.Api;
+import dev.kopek.support.IntegrationTest;
+import dev.kopek.support.MutableClock;
+import dev.kopek.support.SharedSimulator;
+import dev.kopek.support.TestDatabase;
+import java.net.URI;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * A whole Kopek with Kafka configured (the shared embedded KRaft broker) and the outbox workers switched off, so
+ * tests run relays and deliveries by hand and move the clock instead of sleeping. It is IntegrationTest's set-up
+ * with its own database: the plain IntegrationTest context runs the webhook worker on schedule with its own
+ * clock, and on a shared database it would take this context's deliveries. All outbox tests share this one
+ * context.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        classes = {KopekApplication.class, IntegrationTest.TestBeans.class})
+abstract class OutboxIntegrationTest {
+
+    private static final String DATABASE = TestDatabase.newDatabase();
+
+    @LocalServerPort
+    protected int port;
+    @Autowired
+    protected MutableClock clock;
+    @Autowired
+    protected Merchants merchants;
+    @Autowired
+    protected JdbcClient jdbc;
+    @Autowired
+    protected TransactionTemplate tx;
+    @Autowired
+    protected OutboxStore store;
+    @Autowired
+    protected KafkaPublisher publisher;
+    @Autowired
+    protected PollingRelay relay;
+    @Autowired
+    protected DeliveryWorker deliveries;
+
+    @DynamicPropertySource
+    static void outbox(DynamicPropertyRegistry registry) {
+        IntegrationTest.commonProperties(registry, DATABASE);
+        registry.add("kopek.kafka.bootstrap-servers", SharedKafka::bootstrapServers);
+        registry.add("kopek.outbox.workers-enabled", () -> "false");
+        registry.add("kopek.outbox.cdc.slot", () -> "kopek_outbox_test");
+        registry.add("kopek.outbox.cdc.publication", () -> "kopek_outbox_test");
+    }
+
+    @AfterEach
+    void resetSimulator() {
+        SharedSimulator.get().reset();
+    }
+
+    protected URI baseUri() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    protected Api newMerchant() {
+        var merchant = merchants.create("Merchant " + UUID.randomUUID());
+        return new Api(baseUri(), merchants.issueKey(merchant.id()).secret());
+    }
+
+    protected static String newReference() {
+        return "order-" + UUID.randomUUID();
+    }
+
+    /** Publishes whatever is unpublished, so a test starts from an empty outbox. */
+    protected void drainOutbox() {
+        relay.drain(10_000);
+    }
+
+    protected record StoredEvent(UUID id, String type, long sequence, boolean published) {
+    }
+
+    /** The outbox rows of one resource (by public id), in their order. */
+    protected List<StoredEvent> eventsOf(String publicId) {
+        return jdbc.sql("""
+                SELECT id, event_type, sequence, published_at IS NOT NULL AS published FROM outbox
+                 WHERE public_id = :id ORDER BY log_position
+                """)
+                .param("id", publicId)
+                .query((rs, n) -> new StoredEvent(rs.getObject("id", UUID.class), rs.getString("event_type"),
+                        rs.getLong("sequence"), rs.getBoolean("published")))
+                .list();
+    }
+}
