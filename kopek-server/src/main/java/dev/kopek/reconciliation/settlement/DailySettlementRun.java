@@ -1,0 +1,75 @@
+package dev.kopek.reconciliation.settlement;
+
+import dev.kopek.platform.Db;
+import dev.kopek.psp.PaymentProvider;
+import dev.kopek.reconciliation.ReconciliationProperties;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/**
+ * The daily run: reconciles yesterday and re-checks the day before. Every instance has the schedule; the first to
+ * insert today's row in {@code settlement_schedule} runs it, so a day is counted as one sighting, not one per
+ * instance. Off where {@code kopek.reconciler.enabled} (this instance runs no workers) or
+ * {@code kopek.settlement.enabled} is false.
+ */
+@Component
+public class DailySettlementRun {
+
+    private static final Logger log = LoggerFactory.getLogger(DailySettlementRun.class);
+
+    private final SettlementReconciliation reconciliation;
+    private final PaymentProvider psp;
+    private final JdbcClient jdbc;
+    private final SettlementProperties properties;
+    private final ReconciliationProperties workers;
+    private final Clock clock;
+
+    DailySettlementRun(SettlementReconciliation reconciliation, PaymentProvider psp, JdbcClient jdbc,
+            SettlementProperties properties, ReconciliationProperties workers, Clock clock) {
+        this.reconciliation = reconciliation;
+        this.psp = psp;
+        this.jdbc = jdbc;
+        this.properties = properties;
+        this.workers = workers;
+        this.clock = clock;
+    }
+
+    @Scheduled(cron = "${kopek.settlement.cron:0 30 2 * * *}", zone = "UTC")
+    void scheduled() {
+        if (workers.enabled() && properties.enabled()) {
+            runIfDue();
+        }
+    }
+
+    /** Today's run, unless another instance (or an earlier call) has claimed it; empty then. */
+    public Optional<RunResult> runIfDue() {
+        LocalDate yesterday = reconciliation.latestClosedDate();
+        LocalDate today = yesterday.plusDays(1);
+        int claimed = jdbc.sql("""
+                INSERT INTO settlement_schedule (provider, run_date, claimed_at) VALUES (:provider, :today, :now)
+                ON CONFLICT (provider, run_date) DO NOTHING
+                """)
+                .param("provider", psp.name()).param("today", today).param("now", Db.at(clock.instant()))
+                .update();
+        if (claimed == 0) {
+            log.info("settlement: the daily run of {} was claimed by another instance", today);
+            return Optional.empty();
+        }
+        RunResult result = reconciliation.run(yesterday, Trigger.SCHEDULED);
+        switch (result) {
+            case RunResult.Completed completed -> log.info("settlement: daily run for {} done, {} passes",
+                    yesterday, completed.passes().size());
+            case RunResult.FileUnavailable failed -> log.error("settlement: daily run for {} failed: the file of {}"
+                    + " is unavailable ({}); run it from the admin API when the PSP has it", yesterday, failed.date(),
+                    failed.reason());
+            case RunResult.DateNotClosed notClosed -> throw new IllegalStateException("yesterday is always closed");
+        }
+        return Optional.of(result);
+    }
+}
