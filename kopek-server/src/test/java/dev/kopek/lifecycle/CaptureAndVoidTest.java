@@ -50,7 +50,7 @@ class CaptureAndVoidTest extends LifecycleSupport {
         long seed = System.nanoTime();
         long[] amounts = new Random(seed).longs(20, 100, 2_000).toArray();
 
-        List<Api.Response> answers = RefundRaceTest.race(20,
+        List<Api.Response> answers = dev.kopek.support.Race.of(20,
                 i -> capture(api, id, "{\"amount\":" + amounts[i] + "}"));
 
         long accepted = 0;

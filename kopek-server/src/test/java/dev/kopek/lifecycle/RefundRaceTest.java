@@ -3,12 +3,9 @@ package dev.kopek.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.support.Api;
-import java.util.ArrayList;
+import dev.kopek.support.Race;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** The seed's refund race and its generalisation: refunds never exceed what was captured. */
@@ -20,7 +17,7 @@ class RefundRaceTest extends LifecycleSupport {
         var paid = charge(api, newReference(), 100_000);
         String id = paid.get("id").asString();
 
-        List<Api.Response> answers = race(2, i -> refund(api, id, 60_000));
+        List<Api.Response> answers = Race.of(2, i -> refund(api, id, 60_000));
         reconciler.reconcileOnce();
 
         assertThat(answers).filteredOn(a -> a.status() == 202).hasSize(1);
@@ -42,7 +39,7 @@ class RefundRaceTest extends LifecycleSupport {
         Random random = new Random(seed);
         long[] amounts = random.longs(50, 1, 10_000).toArray();
 
-        List<Api.Response> answers = race(50, i -> refund(api, id, amounts[i]));
+        List<Api.Response> answers = Race.of(50, i -> refund(api, id, amounts[i]));
         while (reconciler.reconcileOnce() > 0) {
             // drain every accepted refund through the PSP
         }
@@ -59,28 +56,5 @@ class RefundRaceTest extends LifecycleSupport {
         assertThat(accepted).as("seed %d", seed).isLessThanOrEqualTo(100_000);
         assertThat(amount(after, "amount_refunded")).as("seed %d", seed).isEqualTo(accepted);
         assertThat(refundedAtPsp(paid.get("psp_reference").asString())).as("seed %d", seed).isEqualTo(accepted);
-    }
-
-    interface Call {
-        Api.Response call(int index) throws Exception;
-    }
-
-    static List<Api.Response> race(int threads, Call call) throws Exception {
-        CyclicBarrier start = new CyclicBarrier(threads);
-        List<Future<Api.Response>> futures = new ArrayList<>();
-        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (int i = 0; i < threads; i++) {
-                int index = i;
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    return call.call(index);
-                }));
-            }
-        }
-        List<Api.Response> answers = new ArrayList<>();
-        for (Future<Api.Response> future : futures) {
-            answers.add(future.get());
-        }
-        return answers;
     }
 }

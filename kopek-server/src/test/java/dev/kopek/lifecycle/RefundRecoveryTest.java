@@ -72,7 +72,7 @@ class RefundRecoveryTest extends LifecycleSupport {
         assertThat(amount(released, "amount_refunded")).isZero();
 
         RefundId refundId = RefundId.parse(accepted.text("id")).orElseThrow();
-        List<Api.Response> ignored = RefundRaceTest.race(4, i -> {
+        List<Api.Response> ignored = dev.kopek.support.Race.of(4, i -> {
             assertThat(refunds.recordOutcome(refundId, new ChargeOutcome.Declined("refund_declined", null))).isFalse();
             return null;
         });
@@ -91,7 +91,7 @@ class RefundRecoveryTest extends LifecycleSupport {
         reconciler.reconcileOnce();
         RefundId refundId = RefundId.parse(accepted.text("id")).orElseThrow();
 
-        List<Api.Response> deliveries = RefundRaceTest.race(8, i -> {
+        List<Api.Response> deliveries = dev.kopek.support.Race.of(8, i -> {
             boolean applied = refunds.recordOutcome(refundId, new ChargeOutcome.Failed("refused by the psp"));
             return new Api.Response(applied ? 1 : 0, java.util.Map.of(), "");
         });

@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kopek.simulator.SimulatorConfig;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
-import java.util.ArrayList;
+import dev.kopek.support.Race;
 import java.util.List;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** Races are released together by a barrier and judged by what the PSP saw, never by timing. */
@@ -25,7 +22,7 @@ class ConcurrentRetriesTest extends IntegrationTest {
         String reference = newReference();
         String body = Api.payment(reference, 4990, "EUR", "pm_ok");
 
-        List<Api.Response> answers = race(THREADS, () -> api.pay(key, body));
+        List<Api.Response> answers = Race.of(THREADS, i -> api.pay(key, body));
 
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
         assertThat(jdbc.sql("SELECT count(*) FROM payments WHERE reference = :r").param("r", reference)
@@ -51,7 +48,7 @@ class ConcurrentRetriesTest extends IntegrationTest {
         Api api = newMerchant();
         String reference = newReference();
 
-        List<Api.Response> answers = race(THREADS, () -> api.pay(Api.newKey(),
+        List<Api.Response> answers = Race.of(THREADS, i -> api.pay(Api.newKey(),
                 Api.payment(reference, 4990, "EUR", "pm_ok")));
 
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
@@ -59,23 +56,5 @@ class ConcurrentRetriesTest extends IntegrationTest {
         assertThat(answers).filteredOn(a -> a.status() == 409)
                 .allSatisfy(a -> assertThat(a.text("code")).isEqualTo("intent_has_live_attempt"))
                 .hasSize(THREADS - 1);
-    }
-
-    static <T> List<T> race(int threads, java.util.concurrent.Callable<T> call) throws Exception {
-        CyclicBarrier start = new CyclicBarrier(threads);
-        List<Future<T>> futures = new ArrayList<>();
-        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (int i = 0; i < threads; i++) {
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    return call.call();
-                }));
-            }
-        }
-        List<T> results = new ArrayList<>();
-        for (Future<T> future : futures) {
-            results.add(future.get());
-        }
-        return results;
     }
 }

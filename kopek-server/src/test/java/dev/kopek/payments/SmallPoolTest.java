@@ -41,8 +41,8 @@ class SmallPoolTest {
                     merchants.issueKey(merchants.create("Pool merchant").id()).secret());
             String batch = UUID.randomUUID().toString().substring(0, 8);
 
-            List<Api.Response> answers = ConcurrentRetriesTest.race(50,
-                    () -> api.pay(Api.newKey(), Api.payment(batch + "-" + UUID.randomUUID(), 100, "EUR", "pm_ok")));
+            List<Api.Response> answers = dev.kopek.support.Race.of(50,
+                    i -> api.pay(Api.newKey(), Api.payment(batch + "-" + UUID.randomUUID(), 100, "EUR", "pm_ok")));
 
             assertThat(answers).allSatisfy(a -> {
                 assertThat(a.status()).isEqualTo(201);
