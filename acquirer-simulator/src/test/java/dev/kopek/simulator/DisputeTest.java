@@ -8,30 +8,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.http.HttpResponse;
 import org.assertj.core.groups.Tuple;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-class DisputeTest {
-    private AcquirerSimulator simulator;
-    private SimClient client;
-    private WebhookReceiver receiver;
-
-    @BeforeEach
-    void start() throws Exception {
-        simulator = AcquirerSimulator.start(0);
-        client = new SimClient(simulator);
-        receiver = new WebhookReceiver();
-        simulator.configure(SimulatorConfig.defaults().withWebhookUrl(receiver.uri()));
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        simulator.close();
-        receiver.close();
-    }
+class DisputeTest extends SimulatorWithReceiver {
 
     @Test
     void aWonDisputeTakesTheMoneyAndGivesItBack() throws Exception {

@@ -16,32 +16,11 @@ import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-class WebhookTest {
+class WebhookTest extends SimulatorWithReceiver {
     private static final Pattern SIGNATURE = Pattern.compile("t=(\\d+),v1=([0-9a-f]{64})");
-
-    private AcquirerSimulator simulator;
-    private SimClient client;
-    private WebhookReceiver receiver;
-
-    @BeforeEach
-    void start() throws Exception {
-        simulator = AcquirerSimulator.start(0);
-        client = new SimClient(simulator);
-        receiver = new WebhookReceiver();
-        simulator.configure(SimulatorConfig.defaults().withWebhookUrl(receiver.uri()));
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        simulator.close();
-        receiver.close();
-    }
 
     /** The documented algorithm, written out independently of WebhookSignature. */
     private static String hmacHex(String secret, String message) throws Exception {
