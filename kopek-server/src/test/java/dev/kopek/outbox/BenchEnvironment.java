@@ -25,6 +25,9 @@ public final class BenchEnvironment {
         }
         EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                 .setServerConfig("max_connections", "300")
+                // the embedded library's defaults are -F and synchronous_commit=off; -c options win over -F
+                .setServerConfig("fsync", "on")
+                .setServerConfig("synchronous_commit", "on")
                 .setServerConfig("wal_level", "logical")
                 .setServerConfig("max_replication_slots", "10")
                 .setServerConfig("max_wal_senders", "10")
