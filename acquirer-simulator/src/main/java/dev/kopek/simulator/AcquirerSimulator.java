@@ -33,9 +33,11 @@ public final class AcquirerSimulator implements AutoCloseable {
     private final ExecutorService executor;
     private final Simulation simulation;
     private final DisputeDesk disputes;
+    private final TraceTrail trail;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private AcquirerSimulator(HttpServer server, ExecutorService executor, Simulation simulation) {
+    private AcquirerSimulator(HttpServer server, ExecutorService executor, Simulation simulation, TraceTrail trail) {
+        this.trail = trail;
         this.server = server;
         this.executor = executor;
         this.simulation = simulation;
@@ -71,7 +73,7 @@ public final class AcquirerSimulator implements AutoCloseable {
         server.createContext("/", router);
         server.setExecutor(executor);
         server.start();
-        return new AcquirerSimulator(server, executor, simulation);
+        return new AcquirerSimulator(server, executor, simulation, router.trail());
     }
 
     public int port() {
@@ -117,6 +119,22 @@ public final class AcquirerSimulator implements AutoCloseable {
      */
     public void reset() {
         simulation.reset();
+        trail.clear();
+    }
+
+    /**
+     * The W3C {@code traceparent} that came with each request carrying this idempotency key, oldest first (null
+     * where a request had none): how a test sees that a caller propagates its trace.
+     */
+    public List<String> traceparents(String idempotencyKey) {
+        return trail.all().stream().filter(seen -> idempotencyKey.equals(seen.idempotencyKey()))
+                .map(TraceTrail.Seen::traceparent).toList();
+    }
+
+    /** The {@code X-Request-Id} that came with each request carrying this idempotency key, oldest first. */
+    public List<String> requestIds(String idempotencyKey) {
+        return trail.all().stream().filter(seen -> idempotencyKey.equals(seen.idempotencyKey()))
+                .map(TraceTrail.Seen::requestId).toList();
     }
 
     /** Moves the simulator clock forward (never back), e.g. past the key window. */

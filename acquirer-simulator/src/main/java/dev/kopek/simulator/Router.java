@@ -32,6 +32,11 @@ final class Router implements HttpHandler {
 
     private final Map<String, Map<String, Endpoint>> routes = new HashMap<>();
     private final Map<String, Template> templates = new LinkedHashMap<>();
+    private final TraceTrail trail = new TraceTrail();
+
+    TraceTrail trail() {
+        return trail;
+    }
 
     /** A path with {@code {name}} segments; each matches exactly one non-empty segment. */
     private record Template(List<String> segments, Map<String, Endpoint> byMethod) {
@@ -118,6 +123,7 @@ final class Router implements HttpHandler {
                 return new Answer.Reply(405, Json.error(405, "method_not_allowed").body(),
                         Map.of("Allow", String.join(", ", byMethod.keySet())));
             }
+            trail.record(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), exchange.getRequestHeaders());
             byte[] body = readBody(exchange.getRequestBody());
             if (body == null) {
                 return Json.error(413, "payload_too_large");

@@ -1,7 +1,9 @@
 package dev.kopek.idempotency;
 
 import dev.kopek.money.MerchantId;
+import dev.kopek.money.PrefixedId;
 import dev.kopek.platform.Db;
+import dev.kopek.platform.LogContext;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -46,6 +48,31 @@ public class IdempotencyKeys {
      * re-read and decided again, so the answer always reflects a committed state.
      */
     public Claim claim(ClientKey ck, String requestHash, UUID newResourceId) {
+        LogContext.put(LogContext.MERCHANT, ck.merchant());
+        LogContext.put(LogContext.KEY_HASH, ck.hash());
+        Claim claim = decideClaim(ck, requestHash, newResourceId);
+        if (claim instanceof Claim.Owned owned) {
+            logContext(ck, owned.attempt(), owned.resourceId());
+        }
+        return claim;
+    }
+
+    /**
+     * Puts the key's fields into this thread's log context: the payment's id for a payment, the operation's id for
+     * a capture, void or refund (which the caller adds its payment to).
+     */
+    public static void logContext(ClientKey ck, int attempt, UUID resourceId) {
+        LogContext.put(LogContext.MERCHANT, ck.merchant());
+        LogContext.put(LogContext.KEY_HASH, ck.hash());
+        LogContext.put(LogContext.ATTEMPT, attempt);
+        if (ck.operation().equals("payment.create")) {
+            LogContext.put(LogContext.PAYMENT, PrefixedId.format("pay", resourceId));
+        } else {
+            LogContext.put(LogContext.OPERATION, resourceId);
+        }
+    }
+
+    private Claim decideClaim(ClientKey ck, String requestHash, UUID newResourceId) {
         for (int round = 0; round < MAX_CLAIM_ROUNDS; round++) {
             Instant now = clock.instant();
             if (insert(ck, requestHash, newResourceId, now)) {

@@ -1,5 +1,6 @@
 package dev.kopek.payments;
 
+import dev.kopek.platform.LogContext;
 import dev.kopek.events.MoneyMovement;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
@@ -66,6 +67,7 @@ class OperationSettlement {
     }
 
     private PaymentAnswer succeeded(PaymentOperation op, ClientKey ck, int attempt, String pspReference) {
+        LogContext.put(LogContext.PSP_REFERENCE, pspReference);
         operations.transition(op.id(), OperationStatus.SUCCEEDED, pspReference, null)
                 .orElseThrow(() -> new IllegalStateException("owner of " + ck + " found " + op.id() + " final"));
         Payment settled = switch (op.kind()) {

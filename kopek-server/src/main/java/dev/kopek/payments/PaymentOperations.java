@@ -1,5 +1,6 @@
 package dev.kopek.payments;
 
+import dev.kopek.platform.LogContext;
 import dev.kopek.idempotency.Claim;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.Fingerprint;
@@ -54,12 +55,14 @@ public class PaymentOperations {
 
     /** Captures {@code amount} (or all that remains) of an authorization; {@code finalCapture} releases the rest. */
     public PaymentAnswer capture(MerchantId merchant, PaymentId id, String key, Long amount, boolean finalCapture) {
+        LogContext.put(LogContext.PAYMENT, id);
         return run(new ClientKey(merchant, OperationKind.CAPTURE.keySpace(), key),
                 Fingerprint.of(id.toString(), amount == null ? null : amount.toString(), Boolean.toString(finalCapture)),
                 (opId, ck) -> reserveCapture(ck, id, opId, amount, finalCapture));
     }
 
     public PaymentAnswer voidAuthorization(MerchantId merchant, PaymentId id, String key) {
+        LogContext.put(LogContext.PAYMENT, id);
         return run(new ClientKey(merchant, OperationKind.VOID.keySpace(), key), Fingerprint.of(id.toString()),
                 (opId, ck) -> reserveVoid(ck, id, opId));
     }

@@ -1,5 +1,6 @@
 package dev.kopek.payments;
 
+import dev.kopek.platform.LogContext;
 import dev.kopek.events.MoneyMovement;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
@@ -99,7 +100,9 @@ class PaymentSettlement {
                 // declined and failed moved no money
             }
         }
-        log.debug("payment settled: merchant={} payment={} reference={} key#={} attempt={} status={} psp_ref={}",
+        LogContext.put(LogContext.PSP_REFERENCE, settled.pspReference());
+        // The one INFO line a payment leaves: everything else on its happy path is DEBUG.
+        log.info("payment settled: merchant={} payment={} reference={} key#={} attempt={} status={} psp_ref={}",
                 settled.merchant(), settled.id(), settled.reference(), ck.hash(), attempt, settled.status(),
                 settled.pspReference());
         return new PaymentAnswer.Final(201, body, false);

@@ -58,6 +58,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         };
         detail.setType(URI.create(Problems.TYPE_BASE + code));
         detail.setProperty("code", code);
+        Problems.withRequestId(detail);
         return ResponseEntity.status(statusCode).headers(headers).contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(detail);
     }

@@ -22,6 +22,7 @@ public final class Problems {
         body.put("status", status);
         body.put("detail", detail);
         body.put("code", code);
+        putRequestId(body);
         return tools.jackson.databind.json.JsonMapper.builder().build().writeValueAsString(body);
     }
 
@@ -30,6 +31,23 @@ public final class Problems {
         body.setType(URI.create(TYPE_BASE + code));
         body.setTitle(code.replace('_', ' '));
         body.setProperty("code", code);
+        withRequestId(body);
         return body;
+    }
+
+    /** Every problem names the request it answers, so a merchant's support ticket can point at the log lines. */
+    public static ProblemDetail withRequestId(ProblemDetail body) {
+        String requestId = LogContext.requestId();
+        if (requestId != null) {
+            body.setProperty(LogContext.REQUEST_ID, requestId);
+        }
+        return body;
+    }
+
+    private static void putRequestId(java.util.Map<String, Object> body) {
+        String requestId = LogContext.requestId();
+        if (requestId != null) {
+            body.put(LogContext.REQUEST_ID, requestId);
+        }
     }
 }

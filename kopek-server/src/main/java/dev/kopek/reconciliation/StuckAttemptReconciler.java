@@ -2,6 +2,7 @@ package dev.kopek.reconciliation;
 
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyRecord;
+import dev.kopek.platform.LogContext;
 import dev.kopek.payments.AuthorizationExpiry;
 import dev.kopek.payments.PaymentOperations;
 import dev.kopek.payments.PaymentService;
@@ -64,6 +65,8 @@ public class StuckAttemptReconciler {
     private int resume(String operation, Function<KeyRecord, Optional<?>> recover) {
         int resumed = 0;
         for (KeyRecord stuck : keys.findRecoverable(operation, properties.batchSize())) {
+            LogContext.clearPaymentFields();
+            IdempotencyKeys.logContext(stuck.clientKey(), stuck.attempt(), stuck.resourceId());
             try {
                 if (recover.apply(stuck).isPresent()) {
                     resumed++;
@@ -73,6 +76,7 @@ public class StuckAttemptReconciler {
                 log.error("reconciling {} {} failed; it stays for the next pass", operation, stuck.resourceId(), e);
             }
         }
+        LogContext.clearPaymentFields();
         return resumed;
     }
 }

@@ -1,9 +1,18 @@
 package dev.kopek.psp.simulator;
 
+import dev.kopek.platform.LogContext;
+import dev.kopek.psp.ObservedPaymentProvider;
+import dev.kopek.psp.OutboundHeaders;
 import dev.kopek.psp.PaymentProvider;
+import dev.kopek.psp.PspCallLog;
 import dev.kopek.psp.PspProperties;
 import dev.kopek.simulator.AcquirerSimulator;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.tracing.TraceContext;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
 import java.net.URI;
+import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -32,10 +41,31 @@ class SimulatorConfiguration {
 
     @Bean
     PaymentProvider paymentProvider(PspProperties properties, ObjectProvider<AcquirerSimulator> inProcess,
-            java.time.Clock clock) {
+            Clock clock, OutboundHeaders outboundHeaders, MeterRegistry meters, PspCallLog callLog) {
         URI base = properties.simulatorUrl() != null && !properties.simulatorUrl().isBlank()
                 ? URI.create(properties.simulatorUrl())
                 : inProcess.getObject().baseUri();
-        return new SimulatorPaymentProvider(base, properties, clock);
+        return new ObservedPaymentProvider(new SimulatorPaymentProvider(base, properties, clock, outboundHeaders),
+                meters, callLog, clock);
+    }
+
+    /**
+     * The current trace context as W3C {@code traceparent} (Micrometer Tracing's propagator) and the request id,
+     * on every call to the PSP. Without a tracer (tracing switched off) only the request id goes.
+     */
+    @Bean
+    OutboundHeaders pspOutboundHeaders(ObjectProvider<Tracer> tracers, ObjectProvider<Propagator> propagators) {
+        Tracer tracer = tracers.getIfAvailable();
+        Propagator propagator = propagators.getIfAvailable();
+        return header -> {
+            String requestId = LogContext.requestId();
+            if (requestId != null) {
+                header.accept("X-Request-Id", requestId);
+            }
+            TraceContext context = tracer == null ? null : tracer.currentTraceContext().context();
+            if (context != null && propagator != null) {
+                propagator.inject(context, header, (carrier, name, value) -> carrier.accept(name, value));
+            }
+        };
     }
 }

@@ -5,6 +5,7 @@ import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.IdempotencyContract;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.OperationRequest;
+import dev.kopek.psp.OutboundHeaders;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PspProperties;
 import dev.kopek.psp.SettlementReport;
@@ -37,8 +38,15 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
     private final PspProperties properties;
     private final HttpClient http;
     private final SimulatorNotifications notifications;
+    private final OutboundHeaders outboundHeaders;
 
     public SimulatorPaymentProvider(URI base, PspProperties properties, java.time.Clock clock) {
+        this(base, properties, clock, OutboundHeaders.none());
+    }
+
+    public SimulatorPaymentProvider(URI base, PspProperties properties, java.time.Clock clock,
+            OutboundHeaders outboundHeaders) {
+        this.outboundHeaders = outboundHeaders;
         this.base = base;
         this.properties = properties;
         this.notifications = new SimulatorNotifications(properties.webhookSecret(), properties.webhookTolerance(),
@@ -248,8 +256,10 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
     }
 
     private HttpResponse<String> exchange(HttpRequest request) throws IOException {
+        HttpRequest.Builder traced = HttpRequest.newBuilder(request, (name, value) -> true);
+        outboundHeaders.addTo(traced::setHeader);
         try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString());
+            return http.send(traced.build(), HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while waiting for the psp", e);
