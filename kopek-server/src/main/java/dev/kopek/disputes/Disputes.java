@@ -21,8 +21,9 @@ import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Applies the PSP's dispute notifications. Opening is keyed by the PSP's dispute id (a duplicate finds the row and
- * changes nothing); closing is a compare-and-set from OPEN, so a late or repeated outcome changes nothing, and an
+ * Applies the PSP's dispute notifications. A chargeback is a fact: it is recorded and posted whatever the payment's
+ * state, and an overlap with refunds goes to a person (docs/ledger.md). Opening is keyed by the PSP's dispute id (a
+ * duplicate finds the row and changes nothing); closing is a compare-and-set from OPEN, so a late or repeated outcome changes nothing, and an
  * outcome that arrives before its opening stays unmatched until the opening is applied.
  */
 @Service
@@ -77,9 +78,7 @@ public class Disputes {
         if (inserted.isEmpty()) {
             return NotificationResult.IGNORED;
         }
-        if (balances.disputeOpened(p.id(), inserted.get().id(), n.amountMinor()).isEmpty()) {
-            throw new IllegalStateException("dispute " + n.objectId() + " on " + p.id() + " in status " + p.status());
-        }
+        balances.disputeOpened(p.id(), inserted.get().id(), n.amountMinor());
         announce(inserted.get());
         return NotificationResult.APPLIED;
     }
@@ -99,8 +98,16 @@ public class Disputes {
             return known ? NotificationResult.IGNORED : NotificationResult.UNMATCHED;
         }
         Dispute d = closed.get();
-        balances.disputeClosed(new dev.kopek.money.PaymentId(d.paymentId()), d.id(), d.amount(), won)
-                .orElseThrow(() -> new IllegalStateException("payment " + d.paymentId() + " not disputed"));
+        // The payment's row lock first: two disputes closing at once then count each other's outcome.
+        balances.lock(new dev.kopek.money.PaymentId(d.paymentId()));
+        var siblings = jdbc.sql("""
+                SELECT count(*) FILTER (WHERE status = 'OPEN') AS open, count(*) FILTER (WHERE status = 'LOST') AS lost
+                  FROM disputes WHERE payment_id = :payment
+                """)
+                .param("payment", d.paymentId())
+                .query((rs, row) -> new long[] {rs.getLong("open"), rs.getLong("lost")}).single();
+        balances.disputeClosed(new dev.kopek.money.PaymentId(d.paymentId()), d.id(), d.amount(), won, siblings[0] > 0,
+                siblings[1] > 0);
         announce(d);
         return NotificationResult.APPLIED;
     }

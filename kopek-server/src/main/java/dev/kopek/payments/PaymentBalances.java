@@ -7,6 +7,7 @@ import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.jdbc.PaymentStore;
 import java.util.Optional;
 import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 
 /**
@@ -18,10 +19,12 @@ public class PaymentBalances {
 
     private final PaymentStore payments;
     private final PaymentEvents events;
+    private final ApplicationEventPublisher publisher;
 
-    PaymentBalances(PaymentStore payments, PaymentEvents events) {
+    PaymentBalances(PaymentStore payments, PaymentEvents events, ApplicationEventPublisher publisher) {
         this.payments = payments;
         this.events = events;
+        this.publisher = publisher;
     }
 
     /** One conditional UPDATE: empty when the payment is not paid or the amount does not fit (L7). */
@@ -31,33 +34,68 @@ public class PaymentBalances {
         return reserved;
     }
 
+    /** The PSP refunded. Recorded even while a dispute is open; an overlap with a chargeback goes to a person. */
     public Payment refundSucceeded(PaymentId id, UUID refundId, long amount) {
         Payment after = payments.settleStatus(payments.confirmRefund(id, amount));
         events.changed(after);
         events.moved(refundId, MoneyMovement.Kind.REFUND_SUCCEEDED, after, amount);
+        reviewOverlap(after, "refund", refundId);
         return after;
     }
 
-    /** A dispute withdrew money from a paid payment: DISPUTED, and the amount leaves the merchant. */
-    public Optional<Payment> disputeOpened(PaymentId id, UUID disputeId, long amount) {
-        Optional<Payment> disputed = payments.openDispute(id, amount);
-        disputed.ifPresent(p -> {
-            events.changed(p);
-            events.moved(disputeId, MoneyMovement.Kind.CHARGEBACK_WITHDRAWN, p, amount);
-        });
-        return disputed;
+    /**
+     * A dispute withdrew money: always recorded and posted, whatever the payment's state (the PSP has already
+     * taken it). A paid payment is DISPUTED while the dispute is open.
+     */
+    public Payment disputeOpened(PaymentId id, UUID disputeId, long amount) {
+        Payment locked = payments.changeDisputed(id, amount, true);
+        Payment after = payments.moveTo(locked, locked.statusAfterDisputeOpened());
+        events.changed(after, "disputed");
+        events.moved(disputeId, MoneyMovement.Kind.CHARGEBACK_WITHDRAWN, after, amount);
+        if (!locked.status().isPaid()) {
+            review(after, disputeId, "chargeback of " + amount + " on a payment that is " + locked.status()
+                    + ": recorded and posted; check with the PSP what it charged");
+        } else {
+            reviewOverlap(after, "dispute", disputeId);
+        }
+        return after;
     }
 
-    /** The dispute ended: won returns the money and the payment's status; lost leaves it CHARGED_BACK. */
-    public Optional<Payment> disputeClosed(PaymentId id, UUID disputeId, long amount, boolean won) {
-        return payments.closeDispute(id, amount, won).map(closed -> {
-            Payment after = won ? payments.restoreAfterDispute(closed) : closed;
-            events.changed(after);
-            if (won) {
-                events.moved(disputeId, MoneyMovement.Kind.CHARGEBACK_REVERSED, after, amount);
-            }
-            return after;
-        });
+    /**
+     * A dispute ended: won returns the money. The payment stays DISPUTED while another dispute is open, becomes
+     * CHARGED_BACK once all are closed and one was lost, and otherwise returns to what its amounts say.
+     */
+    public Payment disputeClosed(PaymentId id, UUID disputeId, long amount, boolean won, boolean othersOpen,
+            boolean anyLost) {
+        Payment locked = won ? payments.changeDisputed(id, amount, false) : payments.lock(id);
+        Payment after = payments.moveTo(locked, locked.statusAfterDisputeClosed(othersOpen, anyLost));
+        events.changed(after);
+        if (won) {
+            events.moved(disputeId, MoneyMovement.Kind.CHARGEBACK_REVERSED, after, amount);
+        }
+        return after;
+    }
+
+    /**
+     * Opens a review when refunds and chargebacks exceed what was captured after a movement that adds to one of
+     * them: that movement made the overlap grow (by up to its whole amount), one review per cause.
+     */
+    private void reviewOverlap(Payment after, String cause, UUID causeId) {
+        if (after.amounts().overlap() > 0) {
+            review(after, causeId, "a " + cause + " made refunds and chargebacks exceed the captured "
+                    + after.amounts().captured() + " by " + after.amounts().overlap()
+                    + ": recorded and posted; the merchant lost this twice, take it up with the PSP");
+        }
+    }
+
+    private void review(Payment payment, UUID causeId, String reason) {
+        publisher.publishEvent(new ManualReviewRequired(payment.id(), payment.merchant(), reason, "exposure",
+                causeId));
+    }
+
+    /** Locks the payment's row for the rest of the caller's transaction. */
+    public Payment lock(PaymentId id) {
+        return payments.lock(id);
     }
 
     public Optional<Payment> findByPspReference(String pspReference) {

@@ -35,8 +35,17 @@ public record Payment(PaymentId id, MerchantId merchant, String reference, Strin
             return authorized - captured - capturePending - released;
         }
 
+        /** Never negative: a chargeback overlapping refunds leaves nothing to refund, not a debt. */
         public long refundable() {
-            return captured - refunded - refundPending - disputed;
+            return Math.max(0, captured - refunded - refundPending - disputed);
+        }
+
+        /**
+         * Money the merchant lost twice: refunded and charged back as well. The PSP reports both as facts, so
+         * Kopek records them and a person takes the overlap up with the PSP (docs/ledger.md).
+         */
+        public long overlap() {
+            return Math.max(0, Math.addExact(disputed, refunded) - captured);
         }
     }
 
@@ -54,18 +63,37 @@ public record Payment(PaymentId id, MerchantId merchant, String reference, Strin
         if (amounts.captured() == 0 || status == PaymentStatus.DISPUTED || status == PaymentStatus.CHARGED_BACK) {
             return status;
         }
+        return amountsStatus();
+    }
+
+    /**
+     * A dispute opened: a paid payment is DISPUTED while any dispute is open, whatever was refunded. A charged-back
+     * payment stays final, and a payment that never captured keeps its status (the review item explains it).
+     */
+    public PaymentStatus statusAfterDisputeOpened() {
+        return switch (status) {
+            case CAPTURED, PARTIALLY_REFUNDED, REFUNDED, DISPUTED -> PaymentStatus.DISPUTED;
+            case PENDING, UNKNOWN, AUTHORIZED, CHARGED_BACK, DECLINED, FAILED, VOIDED, EXPIRED -> status;
+        };
+    }
+
+    /**
+     * A dispute closed: still DISPUTED while another is open; CHARGED_BACK once all are closed and one was lost;
+     * otherwise what the amounts say. Only a DISPUTED payment moves.
+     */
+    public PaymentStatus statusAfterDisputeClosed(boolean othersOpen, boolean anyLost) {
+        if (status != PaymentStatus.DISPUTED || othersOpen) {
+            return status;
+        }
+        return anyLost ? PaymentStatus.CHARGED_BACK : amountsStatus();
+    }
+
+    private PaymentStatus amountsStatus() {
         if (amounts.refunded() == amounts.captured() && amounts.refundPending() == 0 && amounts.capturable() == 0
                 && amounts.capturePending() == 0) {
             return PaymentStatus.REFUNDED;
         }
         return amounts.refunded() > 0 ? PaymentStatus.PARTIALLY_REFUNDED : PaymentStatus.CAPTURED;
-    }
-
-    /** After a won dispute: what the amounts say, ignoring the dispute that is over. */
-    public PaymentStatus statusAfterDispute() {
-        return new Payment(id, merchant, reference, idempotencyKey, providerKey, amount, amounts, paymentMethod,
-                captureMethod, description, metadataJson, PaymentStatus.CAPTURED, version, pspReference, declineCode,
-                failureReason, captureBefore, captureFinalized, createdAt, updatedAt).paidStatus();
     }
 
     public boolean isManualCapture() {

@@ -19,9 +19,11 @@ public enum PaymentStatus {
             Map.entry(AUTHORIZED, EnumSet.of(CAPTURED, VOIDED, EXPIRED)),
             Map.entry(CAPTURED, EnumSet.of(PARTIALLY_REFUNDED, REFUNDED, DISPUTED)),
             Map.entry(PARTIALLY_REFUNDED, EnumSet.of(REFUNDED, DISPUTED)),
-            Map.entry(REFUNDED, EnumSet.noneOf(PaymentStatus.class)),
-            // A won dispute gives the money back: the payment returns to what its amounts say it is.
-            Map.entry(DISPUTED, EnumSet.of(CAPTURED, PARTIALLY_REFUNDED, CHARGED_BACK)),
+            // A chargeback is a fact from the PSP: it is recorded even on a refunded payment (docs/ledger.md).
+            Map.entry(REFUNDED, EnumSet.of(DISPUTED)),
+            // A won dispute gives the money back: the payment returns to what its amounts say it is. A second
+            // dispute, or one closing while another stays open, keeps it DISPUTED.
+            Map.entry(DISPUTED, EnumSet.of(DISPUTED, CAPTURED, PARTIALLY_REFUNDED, REFUNDED, CHARGED_BACK)),
             Map.entry(CHARGED_BACK, EnumSet.noneOf(PaymentStatus.class)),
             Map.entry(DECLINED, EnumSet.noneOf(PaymentStatus.class)),
             Map.entry(FAILED, EnumSet.noneOf(PaymentStatus.class)),

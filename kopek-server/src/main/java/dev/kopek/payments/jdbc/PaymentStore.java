@@ -93,7 +93,14 @@ public class PaymentStore {
 
     /** Moves a payment whose row this transaction has locked to the status its amounts call for. */
     public Payment settleStatus(Payment locked) {
-        PaymentStatus next = locked.paidStatus();
+        return moveTo(locked, locked.paidStatus());
+    }
+
+    /**
+     * Records a change of a payment whose row this transaction has locked (its amounts moved): a new version, and
+     * {@code next} if that is a legal move from where it stands.
+     */
+    public Payment moveTo(Payment locked, PaymentStatus next) {
         if (next == locked.status()) {
             return bumpVersion(locked.id());
         }
@@ -272,43 +279,26 @@ public class PaymentStore {
                 .query(PaymentStore::map).optional();
     }
 
-    /** A dispute withdrew {@code amount}: the payment is DISPUTED while it is open. */
-    public Optional<Payment> openDispute(PaymentId id, long amount) {
+    /**
+     * A dispute withdrew {@code amount} (or, {@code won}, gave it back): the amount changes whatever the
+     * payment's state, since the PSP already moved the money. Locks the row; the caller then moves the status.
+     */
+    public Payment changeDisputed(PaymentId id, long amount, boolean opened) {
         return jdbc.sql("""
                 UPDATE payments
-                   SET status = 'DISPUTED', amount_disputed = amount_disputed + :amount, version = version + 1,
+                   SET amount_disputed = amount_disputed + CASE WHEN :opened THEN :amount ELSE -:amount END,
                        updated_at = :now
-                 WHERE id = :id AND status IN ('CAPTURED', 'PARTIALLY_REFUNDED')
+                 WHERE id = :id
                 RETURNING *
                 """)
-                .param("amount", amount).param("now", Db.at(clock.instant())).param("id", id.value())
-                .query(PaymentStore::map).optional();
-    }
-
-    /** The dispute ended: won gives the money back and the payment its status; lost keeps it charged back. */
-    public Optional<Payment> closeDispute(PaymentId id, long amount, boolean won) {
-        return jdbc.sql("""
-                UPDATE payments
-                   SET amount_disputed = amount_disputed - CASE WHEN :won THEN :amount ELSE 0 END,
-                       status = CASE WHEN :won THEN status ELSE 'CHARGED_BACK' END,
-                       version = version + 1, updated_at = :now
-                 WHERE id = :id AND status = 'DISPUTED'
-                RETURNING *
-                """)
-                .param("won", won).param("amount", amount).param("now", Db.at(clock.instant()))
+                .param("opened", opened).param("amount", amount).param("now", Db.at(clock.instant()))
                 .param("id", id.value())
-                .query(PaymentStore::map).optional();
+                .query(PaymentStore::map).single();
     }
 
-    /** Leaves DISPUTED for the status the amounts call for, after a won dispute. */
-    public Payment restoreAfterDispute(Payment disputed) {
-        return jdbc.sql("""
-                UPDATE payments SET status = :next, version = version + 1, updated_at = :now
-                 WHERE id = :id AND status = 'DISPUTED'
-                RETURNING *
-                """)
-                .param("next", disputed.statusAfterDispute().name()).param("now", Db.at(clock.instant()))
-                .param("id", disputed.id().value())
+    /** Locks the payment's row for the rest of the transaction. */
+    public Payment lock(PaymentId id) {
+        return jdbc.sql("SELECT * FROM payments WHERE id = :id FOR UPDATE").param("id", id.value())
                 .query(PaymentStore::map).single();
     }
 
