@@ -35,6 +35,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 abstract class OutboxIntegrationTest {
 
     private static final String DATABASE = TestDatabase.newDatabase();
+    /** A retired secrets key this context can still open with (rotation tests); base64 of 32 bytes. */
+    protected static final String OLD_SECRETS_KEY = "b2xkLWtvcGVrLXRlc3Qtc2VjcmV0cy1rZXktMDEyMzQ=";
 
     @LocalServerPort
     protected int port;
@@ -60,6 +62,7 @@ abstract class OutboxIntegrationTest {
         IntegrationTest.commonProperties(registry, DATABASE);
         registry.add("kopek.kafka.bootstrap-servers", SharedKafka::bootstrapServers);
         registry.add("kopek.outbox.workers-enabled", () -> "false");
+        registry.add("kopek.secrets-old-keys", () -> OLD_SECRETS_KEY);
         registry.add("kopek.outbox.cdc.slot", () -> "kopek_outbox_test");
         registry.add("kopek.outbox.cdc.publication", () -> "kopek_outbox_test");
     }

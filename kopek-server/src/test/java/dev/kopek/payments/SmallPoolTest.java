@@ -6,6 +6,7 @@ import dev.kopek.KopekApplication;
 import dev.kopek.merchants.Merchants;
 import dev.kopek.simulator.SimulatorConfig;
 import dev.kopek.support.Api;
+import dev.kopek.support.IntegrationTest;
 import dev.kopek.support.SharedSimulator;
 import dev.kopek.support.TestDatabase;
 import java.net.URI;
@@ -33,6 +34,7 @@ class SmallPoolTest {
                 "--kopek.db.connection-timeout=500ms",
                 "--kopek.psp.simulator-url=" + simulator.baseUri(),
                 "--kopek.demo-enabled=false",
+                "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY,
                 "--kopek.reconciler.enabled=false")) {
             simulator.configure(SimulatorConfig.defaults().withLatency(2_000, 2_000));
             Merchants merchants = kopek.getBean(Merchants.class);

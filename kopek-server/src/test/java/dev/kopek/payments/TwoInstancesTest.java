@@ -6,6 +6,7 @@ import dev.kopek.KopekApplication;
 import dev.kopek.merchants.Merchants;
 import dev.kopek.simulator.SimulatorConfig;
 import dev.kopek.support.Api;
+import dev.kopek.support.IntegrationTest;
 import dev.kopek.support.SharedSimulator;
 import dev.kopek.support.TestDatabase;
 import java.net.URI;
@@ -50,6 +51,7 @@ class TwoInstancesTest {
                 "--kopek.db.pool-size=5",
                 "--kopek.psp.simulator-url=" + SharedSimulator.get().baseUri(),
                 "--kopek.demo-enabled=false",
+                "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY,
                 "--kopek.reconciler.enabled=false");
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kopek.KopekApplication;
+import dev.kopek.support.IntegrationTest;
 import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -22,7 +23,8 @@ class DatabaseStartupTest {
 
         assertThatThrownBy(() -> new SpringApplicationBuilder(KopekApplication.class).run(
                 "--server.port=0", "--kopek.db.url=" + url, "--kopek.db.connection-timeout=1s",
-                "--kopek.demo-enabled=false", "--kopek.reconciler.enabled=false"))
+                "--kopek.demo-enabled=false", "--kopek.reconciler.enabled=false",
+                "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY))
                 .satisfies(e -> {
                     Throwable cause = e;
                     while (cause != null && !(cause instanceof DatabaseUnavailableException)) {

@@ -29,6 +29,8 @@ import org.springframework.test.context.DynamicPropertySource;
 public abstract class IntegrationTest {
 
     public static final String ADMIN_TOKEN = "test-admin-token-0123456789";
+    /** A fixed secrets key, so no test writes a key file; base64 of 32 bytes. */
+    public static final String SECRETS_KEY = "a29wZWstdGVzdC1zZWNyZXRzLWtleS0wMTIzNDU2Nzg=";
     protected static final AcquirerSimulator SIMULATOR = SharedSimulator.get();
     private static final String DATABASE = TestDatabase.newDatabase();
 
@@ -62,6 +64,7 @@ public abstract class IntegrationTest {
         registry.add("kopek.reconciler.enabled", () -> "false");
         registry.add("kopek.refunds.dispatch", () -> "false");
         registry.add("kopek.admin-token", () -> ADMIN_TOKEN);
+        registry.add("kopek.secrets-key", () -> SECRETS_KEY);
     }
 
     @TestConfiguration(proxyBeanMethods = false)

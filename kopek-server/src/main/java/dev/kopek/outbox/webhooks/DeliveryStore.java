@@ -3,6 +3,7 @@ package dev.kopek.outbox.webhooks;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.platform.Db;
+import dev.kopek.platform.SecretBox;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -25,10 +26,12 @@ public class DeliveryStore {
 
     private final JdbcClient jdbc;
     private final Clock clock;
+    private final SecretBox box;
 
-    DeliveryStore(JdbcClient jdbc, Clock clock) {
+    DeliveryStore(JdbcClient jdbc, Clock clock, SecretBox box) {
         this.jdbc = jdbc;
         this.clock = clock;
+        this.box = box;
     }
 
     /**
@@ -74,13 +77,13 @@ public class DeliveryStore {
                   FROM due, webhook_endpoints e, outbox o
                  WHERE d.id = due.id AND e.id = d.endpoint_id AND o.id = d.event_id
                 RETURNING d.id, d.attempts, due.next_trigger, d.endpoint_id, e.merchant_id, e.url, e.secret,
-                          d.event_id, o.envelope, d.created_at
+                          e.secret_key_id, e.secret_sealed, d.event_id, o.envelope, d.created_at
                 """)
                 .param("now", Db.at(now)).param("leaseUntil", Db.at(leaseUntil)).param("limit", limit)
                 .query((rs, n) -> new Claimed(rs.getObject("id", UUID.class), rs.getInt("attempts"),
                         rs.getString("next_trigger"), rs.getObject("endpoint_id", UUID.class),
                         new MerchantId(rs.getObject("merchant_id", UUID.class)), rs.getString("url"),
-                        rs.getString("secret"), rs.getObject("event_id", UUID.class), rs.getString("envelope"),
+                        secret(rs), rs.getObject("event_id", UUID.class), rs.getString("envelope"),
                         Db.instant(rs, "created_at")))
                 .list();
     }
@@ -110,6 +113,23 @@ public class DeliveryStore {
                 .param("status", next.name()).param("nextAt", Db.at(nextAttemptAt)).param("code", responseCode)
                 .param("now", Db.at(now)).param("id", claimed.deliveryId()).param("attempt", claimed.attempt())
                 .update() == 1;
+    }
+
+    /**
+     * Opened in memory for this attempt only; a row not sealed yet (before start-up sealing ran) is in clear. Null
+     * when its key is not configured: the attempt fails and says so, the rest of the batch goes on.
+     */
+    private String secret(ResultSet rs) throws SQLException {
+        String clear = rs.getString("secret");
+        if (clear != null) {
+            return clear;
+        }
+        try {
+            return box.open(new SecretBox.Sealed(rs.getString("secret_key_id"), rs.getBytes("secret_sealed")),
+                    rs.getObject("endpoint_id", UUID.class).toString());
+        } catch (IllegalStateException unopenable) {
+            return null;
+        }
     }
 
     Optional<Instant> firstAttemptAt(UUID deliveryId) {

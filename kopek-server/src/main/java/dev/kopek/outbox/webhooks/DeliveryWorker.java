@@ -91,6 +91,11 @@ public class DeliveryWorker {
 
     private void attempt(DeliveryStore.Claimed delivery) {
         Instant started = clock.instant();
+        if (delivery.secret() == null) {
+            tx.executeWithoutResult(status -> record(delivery, started, new WebhookSender.Result(null, 0,
+                    "the signing secret is sealed by a key that is not configured (KOPEK_SECRETS_OLD_KEYS)")));
+            return;
+        }
         String signature = WebhookSignature.header(delivery.secret(), started.getEpochSecond(), delivery.envelope());
         WebhookSender.Result result = sender.post(delivery.url(), delivery.envelope(), Map.of(
                 WebhookSignature.HEADER, signature,

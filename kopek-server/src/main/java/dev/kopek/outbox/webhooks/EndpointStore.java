@@ -2,6 +2,7 @@ package dev.kopek.outbox.webhooks;
 
 import dev.kopek.money.MerchantId;
 import dev.kopek.platform.Db;
+import dev.kopek.platform.SecretBox;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -9,6 +10,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -26,15 +28,49 @@ class EndpointStore {
         this.jdbc = jdbc;
     }
 
-    Endpoint insert(UUID id, MerchantId merchant, String url, List<String> eventTypes, String secret, Instant now) {
+    Endpoint insert(UUID id, MerchantId merchant, String url, List<String> eventTypes, SecretBox.Sealed secret,
+            Instant now) {
         return jdbc.sql("""
-                INSERT INTO webhook_endpoints (id, merchant_id, url, event_types, secret, status, created_at,
-                                               updated_at)
-                VALUES (:id, :merchant, :url, string_to_array(:types, ','), :secret, 'ENABLED', :now, :now)
+                INSERT INTO webhook_endpoints (id, merchant_id, url, event_types, secret_key_id, secret_sealed, status,
+                                               created_at, updated_at)
+                VALUES (:id, :merchant, :url, string_to_array(:types, ','), :keyId, :sealed, 'ENABLED', :now, :now)
                 RETURNING\s""" + COLUMNS)
                 .param("id", id).param("merchant", merchant.value()).param("url", url)
-                .param("types", String.join(",", eventTypes)).param("secret", secret).param("now", Db.at(now))
+                .param("types", String.join(",", eventTypes)).param("keyId", secret.keyId())
+                .param("sealed", secret.bytes()).param("now", Db.at(now))
                 .query(EndpointStore::map).single();
+    }
+
+    /** A row whose secret is in clear or sealed by another key than {@code currentKeyId}, locked for sealing. */
+    record Unsealed(UUID id, String clear, SecretBox.Sealed sealed) {
+        @Override
+        public String toString() {
+            return "Unsealed[" + id + "]";
+        }
+    }
+
+    /** Rows sealed by a key that is not configured are left alone: nothing here could open them. */
+    List<Unsealed> lockUnsealed(String currentKeyId, Set<String> openable, int limit) {
+        return jdbc.sql("""
+                SELECT id, secret, secret_key_id, secret_sealed FROM webhook_endpoints
+                 WHERE secret IS NOT NULL OR (secret_key_id <> :current AND secret_key_id IN (:openable))
+                 ORDER BY id
+                 LIMIT :limit
+                   FOR UPDATE SKIP LOCKED
+                """)
+                .param("current", currentKeyId).param("openable", openable).param("limit", limit)
+                .query((rs, n) -> new Unsealed(rs.getObject("id", UUID.class), rs.getString("secret"),
+                        rs.getString("secret_key_id") == null ? null
+                                : new SecretBox.Sealed(rs.getString("secret_key_id"), rs.getBytes("secret_sealed"))))
+                .list();
+    }
+
+    void storeSealed(UUID id, SecretBox.Sealed sealed) {
+        jdbc.sql("""
+                UPDATE webhook_endpoints SET secret = NULL, secret_key_id = :keyId, secret_sealed = :sealed
+                 WHERE id = :id
+                """)
+                .param("keyId", sealed.keyId()).param("sealed", sealed.bytes()).param("id", id).update();
     }
 
     /** Endpoints that are not deleted, oldest first. */
@@ -43,6 +79,12 @@ class EndpointStore {
                  FROM webhook_endpoints WHERE merchant_id = :merchant AND status <> 'DELETED'
                  ORDER BY created_at, id""")
                 .param("merchant", merchant.value()).query(EndpointStore::map).list();
+    }
+
+    /** How many secrets are sealed by keys outside {@code openable}: they cannot be used to sign. */
+    long countUnopenable(Set<String> openable) {
+        return jdbc.sql("SELECT count(*) FROM webhook_endpoints WHERE secret_key_id NOT IN (:openable)")
+                .param("openable", openable).query(Long.class).single();
     }
 
     long countLive(MerchantId merchant) {

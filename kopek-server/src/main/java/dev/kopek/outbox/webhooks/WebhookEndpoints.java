@@ -8,6 +8,7 @@ import dev.kopek.merchants.Secrets;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.outbox.OutboxProperties;
+import dev.kopek.platform.SecretBox;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -38,9 +39,11 @@ public class WebhookEndpoints {
     private final TransactionTemplate tx;
     private final OutboxProperties.Webhooks settings;
     private final Clock clock;
+    private final SecretBox box;
 
     WebhookEndpoints(EndpointStore endpoints, DeliveryStore deliveries, IdempotencyKeys keys, TransactionTemplate tx,
-            OutboxProperties properties, Clock clock) {
+            OutboxProperties properties, Clock clock, SecretBox box) {
+        this.box = box;
         this.endpoints = endpoints;
         this.deliveries = deliveries;
         this.keys = keys;
@@ -51,8 +54,14 @@ public class WebhookEndpoints {
 
     /** What an idempotent request got. */
     public sealed interface Answer {
-        /** Stored and returned byte for byte on a replay. */
-        record Done(int status, String body, boolean replayed) implements Answer {
+        /**
+         * {@code body} is answered; {@code storedBody} is what the key keeps and a replay answers byte for byte. They
+         * differ only for a create, whose secret is answered once and never stored in clear.
+         */
+        record Done(int status, String body, String storedBody, boolean replayed) implements Answer {
+            Done(int status, String body, boolean replayed) {
+                this(status, body, body, replayed);
+            }
         }
 
         record KeyReused() implements Answer {
@@ -85,9 +94,11 @@ public class WebhookEndpoints {
                 return new Answer.LimitReached(settings.maxEndpoints());
             }
             String secret = Secrets.newSecret("whsec_");
-            Endpoint created = endpoints.insert(newId, merchant, url, types, secret, clock.instant());
+            Endpoint created = endpoints.insert(newId, merchant, url, types, box.seal(secret, newId.toString()),
+                    clock.instant());
             log.info("webhook endpoint created: merchant={} endpoint={} types={}", merchant, created.publicId(), types);
-            return new Answer.Done(201, WebhookJson.render(created, secret), false);
+            return new Answer.Done(201, WebhookJson.render(created, secret), WebhookJson.render(created, null, true),
+                    false);
         });
     }
 
@@ -118,7 +129,7 @@ public class WebhookEndpoints {
             case Claim.Owned owned -> {
                 Answer answer = act.get();
                 if (answer instanceof Answer.Done done) {
-                    if (!keys.complete(ck, owned.attempt(), done.status(), done.body())) {
+                    if (!keys.complete(ck, owned.attempt(), done.status(), done.storedBody())) {
                         throw new IllegalStateException("lost the key it just claimed: " + ck);
                     }
                 } else {

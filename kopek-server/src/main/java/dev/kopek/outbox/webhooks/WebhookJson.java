@@ -17,13 +17,26 @@ public final class WebhookJson {
     private WebhookJson() {
     }
 
-    /** With {@code secret} only in the answer to the create request (and its replay). */
+    /** With {@code secret} only in the answer to the create request. */
     public static String render(Endpoint endpoint, String secret) {
-        return JSON.writeValueAsString(fields(endpoint, secret));
+        return render(endpoint, secret, secret != null);
+    }
+
+    /**
+     * {@code shownOnce}: the create answer's shape. The first answer carries the secret; the stored answer a replay
+     * gets carries {@code "secret": null}, and both say {@code "secret_shown_once": true}.
+     */
+    static String render(Endpoint endpoint, String secret, boolean shownOnce) {
+        Map<String, Object> json = fields(endpoint);
+        if (shownOnce) {
+            json.put("secret", secret);
+            json.put("secret_shown_once", true);
+        }
+        return JSON.writeValueAsString(json);
     }
 
     public static String renderEndpoints(List<Endpoint> endpoints) {
-        return JSON.writeValueAsString(list(endpoints.stream().map(e -> fields(e, null)).toList(), false));
+        return JSON.writeValueAsString(list(endpoints.stream().map(e -> fields(e)).toList(), false));
     }
 
     public static String render(Delivery delivery) {
@@ -42,7 +55,7 @@ public final class WebhookJson {
         return json;
     }
 
-    private static Map<String, Object> fields(Endpoint e, String secret) {
+    private static Map<String, Object> fields(Endpoint e) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("id", e.publicId());
         json.put("object", "webhook_endpoint");
@@ -52,9 +65,6 @@ public final class WebhookJson {
         json.put("disabled_reason", e.disabledReason());
         json.put("created_at", e.createdAt().toString());
         json.put("updated_at", e.updatedAt().toString());
-        if (secret != null) {
-            json.put("secret", secret);
-        }
         return json;
     }
 
