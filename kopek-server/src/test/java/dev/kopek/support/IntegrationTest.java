@@ -65,6 +65,16 @@ public abstract class IntegrationTest {
         registry.add("kopek.refunds.dispatch", () -> "false");
         registry.add("kopek.admin-token", () -> ADMIN_TOKEN);
         registry.add("kopek.secrets-key", () -> SECRETS_KEY);
+        // Far above any test's load: tests that are not about rate limits must never see a 429. RateLimitTest sets
+        // small limits per merchant through the admin API.
+        registry.add("kopek.rate-limits.writes-per-second", () -> "1000000");
+        registry.add("kopek.rate-limits.writes-burst", () -> "10000000");
+        registry.add("kopek.rate-limits.reads-per-second", () -> "1000000");
+        registry.add("kopek.rate-limits.reads-burst", () -> "10000000");
+        registry.add("kopek.rate-limits.global-writes-per-second", () -> "1000000");
+        registry.add("kopek.rate-limits.global-writes-burst", () -> "10000000");
+        registry.add("kopek.rate-limits.global-reads-per-second", () -> "1000000");
+        registry.add("kopek.rate-limits.global-reads-burst", () -> "10000000");
     }
 
     @TestConfiguration(proxyBeanMethods = false)

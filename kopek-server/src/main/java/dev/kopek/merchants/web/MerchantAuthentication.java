@@ -1,5 +1,6 @@
 package dev.kopek.merchants.web;
 
+import dev.kopek.merchants.CallingMerchant;
 import dev.kopek.merchants.Merchants;
 import dev.kopek.merchants.MerchantsProperties;
 import dev.kopek.merchants.Secrets;
@@ -18,7 +19,7 @@ import org.springframework.web.servlet.HandlerInterceptor;
  */
 final class MerchantAuthentication implements HandlerInterceptor {
 
-    static final String MERCHANT_ATTRIBUTE = "kopek.merchant";
+    static final String MERCHANT_ATTRIBUTE = CallingMerchant.ATTRIBUTE;
     private static final Map<String, String> CHALLENGE = Map.of("WWW-Authenticate", "Bearer realm=\"kopek\"");
 
     private final Merchants merchants;
