@@ -48,14 +48,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
             HttpStatusCode statusCode, WebRequest request) {
         ProblemDetail detail = body instanceof ProblemDetail pd ? pd : ProblemDetail.forStatus(statusCode);
-        String code = switch (statusCode.value()) {
-            case 404 -> "not_found";
-            case 405 -> "method_not_allowed";
-            case 406 -> "not_acceptable";
-            case 413 -> "body_too_large";
-            case 415 -> "unsupported_media_type";
-            default -> statusCode.is4xxClientError() ? "bad_request" : "internal_error";
-        };
+        String code = Problems.codeFor(statusCode.value());
         detail.setType(URI.create(Problems.TYPE_BASE + code));
         detail.setProperty("code", code);
         Problems.withRequestId(detail);

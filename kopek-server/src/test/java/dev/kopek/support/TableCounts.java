@@ -1,0 +1,37 @@
+package dev.kopek.support;
+
+import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * The row count of every table Kopek owns, in one statement: "a refused request stored nothing" as data. The
+ * tables only background workers write (webhook deliveries and their attempts, the consumer inbox) are left out:
+ * earlier tests' deliveries may still be retried while a test runs, and no request writes them directly.
+ */
+public final class TableCounts {
+
+    private static final String WORKER_TABLES = "'flyway_schema_history', 'webhook_deliveries', 'webhook_attempts',"
+            + " 'inbox'";
+
+    private TableCounts() {
+    }
+
+    public static Map<String, Long> of(JdbcClient jdbc) {
+        StringBuilder sql = new StringBuilder();
+        for (String table : jdbc.sql("""
+                SELECT table_name FROM information_schema.tables
+                 WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
+                   AND table_name NOT IN (%s)
+                 ORDER BY table_name
+                """.formatted(WORKER_TABLES)).query(String.class).list()) {
+            sql.append(sql.isEmpty() ? "" : " UNION ALL ").append("SELECT '").append(table)
+                    .append("' AS t, count(*) AS n FROM ").append(table);
+        }
+        Map<String, Long> counts = new TreeMap<>();
+        jdbc.sql(sql.toString()).query(rs -> {
+            counts.put(rs.getString("t"), rs.getLong("n"));
+        });
+        return counts;
+    }
+}
