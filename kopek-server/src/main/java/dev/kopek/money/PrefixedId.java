@@ -15,6 +15,14 @@ public final class PrefixedId {
                 + HexFormat.of().toHexDigits(id.getLeastSignificantBits());
     }
 
+    /**
+     * The grammar is ASCII only: {@code Character.digit} also takes Arabic-Indic and fullwidth digits, which
+     * {@code HexFormat} then refuses with an exception (a 500 on every route that takes an id).
+     */
+    private static boolean isLowerHex(char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    }
+
     /** Anything that is not a well-formed id of this type is simply not found. */
     public static Optional<UUID> parse(String prefix, String text) {
         if (text == null || text.length() != prefix.length() + 33 || !text.startsWith(prefix + "_")) {
@@ -22,7 +30,7 @@ public final class PrefixedId {
         }
         String hex = text.substring(prefix.length() + 1);
         for (int i = 0; i < hex.length(); i++) {
-            if (Character.digit(hex.charAt(i), 16) < 0 || Character.isUpperCase(hex.charAt(i))) {
+            if (!isLowerHex(hex.charAt(i))) {
                 return Optional.empty();
             }
         }

@@ -3,21 +3,33 @@ package dev.kopek.platform;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import org.springframework.http.HttpStatus;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Reads a request body as a JSON object under a size limit, refusing duplicate names. Handlers then check
- * every field by hand: the tree keeps the difference between {@code 100}, {@code 100.0} and {@code "100"},
- * which a bound record would blur.
+ * Reads a request body as a JSON object under a size limit, refusing duplicate names, bytes that are not UTF-8
+ * (an overlong {@code C0 80} would otherwise arrive as NUL), shallow nesting only, and — through
+ * {@link InputText} — control characters and card numbers in every string. Handlers then check every field by
+ * hand: the tree keeps the difference between {@code 100}, {@code 100.0} and {@code "100"}, which a bound record
+ * would blur.
  */
 public final class JsonBodies {
 
-    private static final JsonMapper STRICT = JsonMapper.builder()
+    private static final int MAX_NESTING = 32;
+    private static final JsonMapper STRICT = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
+                    .build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
@@ -43,7 +55,7 @@ public final class JsonBodies {
 
     private static byte[] read(HttpServletRequest request, int maxBytes) {
         String contentType = request.getContentType();
-        if (contentType != null && !contentType.toLowerCase(java.util.Locale.ROOT).matches(
+        if (contentType != null && !contentType.toLowerCase(Locale.ROOT).matches(
                 "application/([a-z.+-]*\\+)?json\\s*(;.*)?")) {
             throw ApiProblem.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
                     "Send the body as application/json.");
@@ -64,6 +76,7 @@ public final class JsonBodies {
     }
 
     private static ObjectNode parse(byte[] body) {
+        requireUtf8(body);
         JsonNode node;
         try {
             node = STRICT.readTree(body);
@@ -74,7 +87,29 @@ public final class JsonBodies {
         if (!(node instanceof ObjectNode object)) {
             throw ApiProblem.badRequest("invalid_json", null, "The request body must be a JSON object.");
         }
+        InputText.check(object);
         return object;
+    }
+
+    /**
+     * JSON between systems is UTF-8 (RFC 8259). Checked on the bytes, strictly, before the parser sees them: the
+     * parser is lenient about overlong forms, and a raw control byte is never valid JSON anyway (this also stops
+     * the parser from guessing UTF-16 from NUL bytes).
+     */
+    private static void requireUtf8(byte[] body) {
+        for (byte b : body) {
+            if (b >= 0 && b < 0x20 && b != '\t' && b != '\n' && b != '\r') {
+                throw ApiProblem.badRequest("invalid_json", null,
+                        "The request body contains a raw control character; JSON escapes them, and Kopek refuses"
+                                + " them anyway.");
+            }
+        }
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body));
+        } catch (CharacterCodingException e) {
+            throw ApiProblem.badRequest("invalid_encoding", null, "The request body is not valid UTF-8.");
+        }
     }
 
     private static ApiProblem tooLarge(int maxBytes) {

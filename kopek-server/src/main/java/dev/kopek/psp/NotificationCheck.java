@@ -9,4 +9,11 @@ public sealed interface NotificationCheck {
     /** Refused before anything is stored: bad, missing or stale signature, or an unreadable body. */
     record Invalid(String reason) implements NotificationCheck {
     }
+
+    /**
+     * Correctly signed, but a field Kopek would act on cannot be stored or applied (a control character, a
+     * timestamp out of range): refused with the field's name, nothing stored.
+     */
+    record Malformed(String field, String reason) implements NotificationCheck {
+    }
 }

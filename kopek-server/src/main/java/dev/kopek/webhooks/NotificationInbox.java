@@ -33,7 +33,17 @@ public class NotificationInbox {
     private static final int RETRY_BATCH = 100;
 
     /** What receiving one notification came to. */
-    public enum Receipt { INVALID, DUPLICATE, ACCEPTED }
+    public sealed interface Receipt {
+        Receipt INVALID = Plain.INVALID;
+        Receipt DUPLICATE = Plain.DUPLICATE;
+        Receipt ACCEPTED = Plain.ACCEPTED;
+
+        enum Plain implements Receipt { INVALID, DUPLICATE, ACCEPTED }
+
+        /** Correctly signed, but a field cannot be stored or applied; nothing was stored. */
+        record Malformed(String field, String reason) implements Receipt {
+        }
+    }
 
     private final PaymentProvider psp;
     private final PaymentService payments;
@@ -60,11 +70,23 @@ public class NotificationInbox {
     }
 
     public Receipt receive(String signatureHeader, String body) {
-        if (!(psp.verifyNotification(signatureHeader, body) instanceof NotificationCheck.Valid valid)) {
-            meters.counter("kopek.webhooks.rejected").increment();
-            return Receipt.INVALID;
+        PspNotification n;
+        switch (psp.verifyNotification(signatureHeader, body)) {
+            case NotificationCheck.Invalid invalid -> {
+                meters.counter("kopek.webhooks.rejected").increment();
+                return Receipt.INVALID;
+            }
+            case NotificationCheck.Malformed malformed -> {
+                meters.counter("kopek.webhooks.rejected").increment();
+                return new Receipt.Malformed(malformed.field(), malformed.reason());
+            }
+            case NotificationCheck.Valid valid -> n = valid.notification();
         }
-        PspNotification n = valid.notification();
+        Receipt.Malformed unfit = NotificationFields.unfit(n);
+        if (unfit != null) {
+            meters.counter("kopek.webhooks.rejected").increment();
+            return unfit;
+        }
         UUID id = TimeOrderedIds.next(clock);
         int stored = jdbc.sql("""
                 INSERT INTO psp_notifications (id, provider, event_id, type, psp_reference, provider_key, payload,

@@ -127,7 +127,8 @@ public class PaymentStore {
     /**
      * Reserves {@code amount} for a capture in flight. One conditional UPDATE: the payment must be capturable,
      * unexpired and not finalized, and the reservation must fit inside the authorization. A final capture also
-     * releases the rest, and waits until no other capture is in flight.
+     * releases the rest, and waits until no other capture is in flight. As for refunds, the fit is a comparison
+     * with what is left, never a sum that a huge amount could overflow.
      */
     public Optional<Payment> reserveCapture(MerchantId merchant, PaymentId id, long amount, boolean finalCapture) {
         return jdbc.sql("""
@@ -139,7 +140,7 @@ public class PaymentStore {
                        capture_finalized = :final, updated_at = :now
                  WHERE id = :id AND merchant_id = :merchant AND status IN %s
                    AND NOT capture_finalized AND capture_before > :now
-                   AND amount_captured + amount_capture_pending + amount_released + :amount <= amount_authorized
+                   AND :amount <= amount_authorized - amount_captured - amount_capture_pending - amount_released
                    AND (NOT :final OR amount_capture_pending = 0)
                 RETURNING *
                 """.formatted(CAPTURABLE_STATES))
@@ -230,14 +231,16 @@ public class PaymentStore {
 
     /**
      * Reserves a refund with one conditional UPDATE: refunded plus everything reserved plus this amount must not
-     * exceed what was captured (L7). Zero rows means it does not fit, or the payment is not paid.
+     * exceed what was captured (L7). Zero rows means it does not fit, or the payment is not paid. The rule is
+     * written as "amount fits in what is left" so that no sum is formed from a client's amount: a huge one
+     * simply does not fit, instead of overflowing BIGINT.
      */
     public Optional<Payment> reserveRefund(MerchantId merchant, PaymentId id, long amount) {
         return jdbc.sql("""
                 UPDATE payments
                    SET amount_refund_pending = amount_refund_pending + :amount, updated_at = :now
                  WHERE id = :id AND merchant_id = :merchant AND status IN ('CAPTURED', 'PARTIALLY_REFUNDED')
-                   AND amount_refunded + amount_refund_pending + amount_disputed + :amount <= amount_captured
+                   AND :amount <= amount_captured - amount_refunded - amount_refund_pending - amount_disputed
                 RETURNING *
                 """)
                 .param("amount", amount).param("now", Db.at(clock.instant())).param("id", id.value())

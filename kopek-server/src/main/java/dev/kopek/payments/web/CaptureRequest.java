@@ -1,5 +1,6 @@
 package dev.kopek.payments.web;
 
+import dev.kopek.platform.Amounts;
 import dev.kopek.platform.ApiProblem;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
@@ -10,21 +11,12 @@ record CaptureRequest(Long amount, boolean finalCapture) {
 
     private static final Set<String> FIELDS = Set.of("amount", "final");
 
-    static CaptureRequest parse(ObjectNode body) {
+    static CaptureRequest parse(ObjectNode body, long maxAmountMinor) {
         body.propertyNames().stream().filter(name -> !FIELDS.contains(name)).findFirst().ifPresent(name -> {
             throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
         });
-        return new CaptureRequest(amount(body.get("amount")), finalFlag(body.get("final")));
-    }
-
-    static Long amount(JsonNode node) {
-        if (node == null || node.isNull()) {
-            return null;
-        }
-        if (!node.isIntegralNumber() || !node.canConvertToLong() || node.longValue() <= 0) {
-            throw ApiProblem.badRequest("invalid_amount", "amount", "amount must be a positive JSON integer in minor units.");
-        }
-        return node.longValue();
+        return new CaptureRequest(Amounts.parse(body.get("amount"), "amount", maxAmountMinor, false),
+                finalFlag(body.get("final")));
     }
 
     private static boolean finalFlag(JsonNode node) {

@@ -33,12 +33,14 @@ class PaymentController {
     private final PaymentService payments;
     private final PaymentOperations operations;
     private final PaymentRequestParser parser;
+    private final long maxAmountMinor;
 
     PaymentController(PaymentService payments, PaymentOperations operations,
             @Value("${kopek.payments.max-amount-minor:100000000000}") long max) {
         this.payments = payments;
         this.operations = operations;
         this.parser = new PaymentRequestParser(max);
+        this.maxAmountMinor = max;
     }
 
     @PostMapping
@@ -55,7 +57,7 @@ class PaymentController {
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
             HttpServletRequest http) {
         String key = requireKey(idempotencyKey);
-        CaptureRequest request = CaptureRequest.parse(JsonBodies.readOptionalObject(http, 1024));
+        CaptureRequest request = CaptureRequest.parse(JsonBodies.readOptionalObject(http, 1024), maxAmountMinor);
         PaymentId paymentId = PaymentId.parse(id).orElseThrow(() -> ApiProblem.notFound("payment " + id));
         return respond(operations.capture(merchant, paymentId, key, request.amount(), request.finalCapture()));
     }

@@ -1,5 +1,6 @@
 package dev.kopek.psp.simulator;
 
+import dev.kopek.platform.InputText;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.NotificationCheck;
 import dev.kopek.psp.PspNotification;
@@ -24,6 +25,8 @@ final class SimulatorNotifications {
 
     static final String HEADER = "Simulator-Signature";
     private static final int MAX_HEADER = 512;
+    /** 9999-12-31T23:59:59Z: beyond it {@code Instant} and PostgreSQL part ways. */
+    private static final long MAX_EPOCH_SECOND = 253_402_300_799L;
 
     private final byte[] secret;
     private final Duration tolerance;
@@ -72,6 +75,15 @@ final class SimulatorNotifications {
 
     static NotificationCheck read(String body) {
         JsonNode json = SimulatorResponses.parse(body);
+        var control = InputText.firstControl(json);
+        if (control.isPresent()) {
+            return new NotificationCheck.Malformed(control.get(), "contains a control character");
+        }
+        JsonNode created = json.get("created");
+        if (created != null && !created.isNull() && !(created.isIntegralNumber() && created.canConvertToLong()
+                && created.longValue() >= 0 && created.longValue() <= MAX_EPOCH_SECOND)) {
+            return new NotificationCheck.Malformed("created", "is not a Unix time in seconds between 1970 and 9999");
+        }
         JsonNode data = json.get("data");
         String id = text(json, "id");
         String type = text(json, "type");
@@ -80,7 +92,6 @@ final class SimulatorNotifications {
         }
         String chargeId = type.startsWith("charge.") ? text(data, "id") : text(data, "charge_id");
         JsonNode amount = data.get("amount");
-        JsonNode created = json.get("created");
         return new NotificationCheck.Valid(new PspNotification(id, type, text(data, "id"), chargeId,
                 text(data, "idempotency_key"), amount != null && amount.canConvertToLong() ? amount.longValue() : 0,
                 text(data, "currency"), text(data, "reason"), outcome(type, data),

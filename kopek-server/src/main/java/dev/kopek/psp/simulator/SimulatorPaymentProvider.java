@@ -223,6 +223,8 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
             case dev.kopek.psp.NotificationCheck.Valid v -> v.notification();
             case dev.kopek.psp.NotificationCheck.Invalid i -> throw new IllegalStateException(
                     "a stored notification no longer reads: " + i.reason());
+            case dev.kopek.psp.NotificationCheck.Malformed m -> throw new IllegalStateException(
+                    "a stored notification no longer reads: " + m.field() + " " + m.reason());
         };
     }
 

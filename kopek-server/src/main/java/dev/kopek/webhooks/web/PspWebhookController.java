@@ -37,10 +37,14 @@ class PspWebhookController {
         }
         String body = read(http);
         return switch (inbox.receive(http.getHeader(psp.notificationSignatureHeader()), body)) {
-            case INVALID -> throw ApiProblem.of(HttpStatus.UNAUTHORIZED, "invalid_signature",
-                    "The notification's signature is missing, wrong or outside the time tolerance.");
-            case DUPLICATE -> Map.of("received", true, "duplicate", true);
-            case ACCEPTED -> Map.of("received", true, "duplicate", false);
+            case NotificationInbox.Receipt.Plain.INVALID -> throw ApiProblem.of(HttpStatus.UNAUTHORIZED,
+                    "invalid_signature", "The notification's signature is missing, wrong or outside the time"
+                            + " tolerance.");
+            case NotificationInbox.Receipt.Plain.DUPLICATE -> Map.of("received", true, "duplicate", true);
+            case NotificationInbox.Receipt.Plain.ACCEPTED -> Map.of("received", true, "duplicate", false);
+            case NotificationInbox.Receipt.Malformed m -> throw ApiProblem.badRequest("invalid_notification",
+                    m.field(), "The notification is signed, but " + m.field() + " " + m.reason()
+                            + "; nothing was stored.");
         };
     }
 
