@@ -26,7 +26,7 @@ import org.springframework.stereotype.Repository;
 public class IdempotencyKeys {
 
     /** Parks a key for a person: no lease ever expires, so no worker picks it up again. */
-    private static final Instant PARKED = Instant.parse("9999-12-31T00:00:00Z");
+    public static final Instant PARKED = Instant.parse("9999-12-31T00:00:00Z");
     private static final int MAX_CLAIM_ROUNDS = 4;
 
     private final JdbcClient jdbc;
@@ -106,7 +106,11 @@ public class IdempotencyKeys {
         };
     }
 
-    private static Duration retryAfter(Instant leaseUntil, Instant now) {
+    /**
+     * The one Retry-After rule for a key another owner holds: the rest of its lease, 1–60 s. Every operation
+     * answers 409 with this, whichever path found the key busy.
+     */
+    public static Duration retryAfter(Instant leaseUntil, Instant now) {
         long seconds = Math.max(1, Duration.between(now, leaseUntil).toSeconds());
         return Duration.ofSeconds(Math.min(seconds, 60));
     }
@@ -167,17 +171,47 @@ public class IdempotencyKeys {
                 .query(Integer.class).optional();
     }
 
-    /** Phase 3 fence: locks the key row for the rest of the transaction if, and only if, we are still its owner. */
-    public boolean holdAsOwner(ClientKey ck, int attempt) {
+    /**
+     * Takes over an unfinished key to record a PSP notification's certain outcome, like
+     * {@link #takeOverWithAnswer}, but never from an owner whose lease is live: that owner is about to record the
+     * same answer itself, and its client is waiting for it. Empty then; the notification is applied later.
+     */
+    public Optional<Integer> takeOverUnlessOwned(KeyRecord seen) {
+        Instant now = clock.instant();
         return jdbc.sql("""
-                SELECT 1 FROM idempotency_keys
+                UPDATE idempotency_keys
+                   SET attempt = attempt + 1, updated_at = :now
+                 WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
+                   AND attempt = :attempt
+                   AND (status = 'AWAITING_RESULT' OR (status = 'IN_PROGRESS' AND lease_until < :now))
+                RETURNING attempt
+                """)
+                .param("now", Db.at(now))
+                .param("merchant", seen.clientKey().merchant().value())
+                .param("operation", seen.clientKey().operation()).param("key", seen.clientKey().key())
+                .param("attempt", seen.attempt())
+                .query(Integer.class).optional();
+    }
+
+    /**
+     * Phase 3 fence: locks the key row for the rest of the transaction if, and only if, we are still its owner.
+     * Empty for a stale owner; otherwise whether the key was parked for a person (so settling it closes a review).
+     */
+    public Optional<Boolean> holdAsOwner(ClientKey ck, int attempt) {
+        return jdbc.sql("""
+                SELECT lease_until FROM idempotency_keys
                  WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
                    AND attempt = :attempt AND status <> 'COMPLETED'
                    FOR UPDATE
                 """)
                 .param("merchant", ck.merchant().value()).param("operation", ck.operation())
                 .param("key", ck.key()).param("attempt", attempt)
-                .query(Integer.class).optional().isPresent();
+                .query((rs, row) -> isParked(Db.instant(rs, "lease_until"))).optional();
+    }
+
+    /** Whether a lease is the parking mark: an unknown outcome waiting for a person. */
+    public static boolean isParked(Instant leaseUntil) {
+        return !leaseUntil.isBefore(PARKED);
     }
 
     /** Stores the final answer. Only the current attempt can; a stale owner changes nothing. */
@@ -197,9 +231,9 @@ public class IdempotencyKeys {
                 .update() == 1;
     }
 
-    /** An unknown outcome: reconciliation may take the key after the grace period. */
+    /** An unknown outcome: reconciliation may take the key after the grace period, longer after each try. */
     public boolean awaitResult(ClientKey ck, int attempt) {
-        return markAwaiting(ck, attempt, clock.instant().plus(properties.grace()));
+        return markAwaiting(ck, attempt, clock.instant().plus(properties.graceFor(attempt)));
     }
 
     /** An unknown outcome nobody may retry: parked until a person resolves it. */

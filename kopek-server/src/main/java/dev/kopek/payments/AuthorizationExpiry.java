@@ -16,6 +16,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class AuthorizationExpiry {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AuthorizationExpiry.class);
+
     private final PaymentStore payments;
     private final PaymentEvents events;
     private final TransactionTemplate tx;
@@ -29,8 +31,12 @@ public class AuthorizationExpiry {
     public int expireDue(int limit) {
         int expired = 0;
         for (PaymentId id : payments.findExpired(limit)) {
-            Boolean done = tx.execute(status -> payments.expire(id).map(this::close).isPresent());
-            expired += Boolean.TRUE.equals(done) ? 1 : 0;
+            try {
+                Boolean done = tx.execute(status -> payments.expire(id).map(this::close).isPresent());
+                expired += Boolean.TRUE.equals(done) ? 1 : 0;
+            } catch (RuntimeException e) {
+                log.error("closing the expired authorization of {} failed; it stays for the next pass", id, e);
+            }
         }
         return expired;
     }

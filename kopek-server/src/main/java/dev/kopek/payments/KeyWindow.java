@@ -28,6 +28,11 @@ public class KeyWindow {
         return clock.instant().isBefore(closes);
     }
 
+    /** Why an operation failed although its tries ended unknown: the PSP's own record under the key is empty. */
+    public static String nothingAfterTries(int tries) {
+        return "the PSP has no record under this key after " + tries + " tries: nothing happened";
+    }
+
     public static final String CLOSED_REASON =
             "PSP key window closed before the outcome was known; sending it again could move money twice";
 }

@@ -48,8 +48,12 @@ class OperationSettlement {
     PaymentAnswer settle(PaymentOperation op, ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
         try {
             return tx.execute(status -> {
-                if (!keys.holdAsOwner(ck, attempt)) {
-                    throw new PaymentSettlement.StaleAttempt(ck, attempt);
+                boolean parked = keys.holdAsOwner(ck, attempt)
+                        .orElseThrow(() -> new PaymentSettlement.StaleAttempt(ck, attempt));
+                if (parked && !(outcome instanceof ChargeOutcome.Unknown)
+                        && !(outcome instanceof ChargeOutcome.Authorized)) {
+                    publisher.publishEvent(new ReviewSettled(op.kind().name().toLowerCase(java.util.Locale.ROOT),
+                            op.id(), outcome instanceof ChargeOutcome.Succeeded ? "succeeded" : "failed"));
                 }
                 return switch (outcome) {
                     case ChargeOutcome.Succeeded s -> succeeded(op, ck, attempt, s.pspReference());
@@ -68,12 +72,13 @@ class OperationSettlement {
 
     private PaymentAnswer succeeded(PaymentOperation op, ClientKey ck, int attempt, String pspReference) {
         LogContext.put(LogContext.PSP_REFERENCE, pspReference);
-        operations.transition(op.id(), OperationStatus.SUCCEEDED, pspReference, null)
+        PaymentOperation done = operations.transition(op.id(), OperationStatus.SUCCEEDED, pspReference, null)
                 .orElseThrow(() -> new IllegalStateException("owner of " + ck + " found " + op.id() + " final"));
         Payment settled = switch (op.kind()) {
             case CAPTURE -> captured(op);
             case VOID -> voided(op);
         };
+        events.operationChanged(done, settled.amount().currency());
         return complete(ck, attempt, 200, PaymentJson.render(settled));
     }
 
@@ -98,12 +103,13 @@ class OperationSettlement {
     }
 
     private PaymentAnswer refused(PaymentOperation op, ClientKey ck, int attempt, String reason) {
-        operations.transition(op.id(), OperationStatus.FAILED, null, reason)
+        PaymentOperation failed = operations.transition(op.id(), OperationStatus.FAILED, null, reason)
                 .orElseThrow(() -> new IllegalStateException("owner of " + ck + " found " + op.id() + " final"));
-        switch (op.kind()) {
+        Payment released = switch (op.kind()) {
             case CAPTURE -> payments.releaseCapture(op.payment(), op.amount(), op.finalCapture());
             case VOID -> payments.releaseVoid(op.payment());
-        }
+        };
+        events.operationChanged(failed, released.amount().currency());
         String code = op.kind() == OperationKind.CAPTURE ? "capture_declined" : "void_declined";
         return complete(ck, attempt, 402, Problems.json(402, code, "The PSP refused the " + op.kind().name()
                 .toLowerCase(java.util.Locale.ROOT) + " (" + reason + "); nothing changed."));
@@ -117,12 +123,14 @@ class OperationSettlement {
     }
 
     private PaymentAnswer unknown(PaymentOperation op, ClientKey ck, int attempt, String reason, String reviewReason) {
-        operations.transition(op.id(), OperationStatus.UNKNOWN, null, reason);
+        Payment payment = payments.find(op.payment()).orElseThrow();
+        operations.transition(op.id(), OperationStatus.UNKNOWN, null, reason)
+                .filter(unknown -> unknown.version() != op.version())
+                .ifPresent(unknown -> events.operationChanged(unknown, payment.amount().currency()));
         boolean marked = reviewReason == null ? keys.awaitResult(ck, attempt) : keys.park(ck, attempt);
         if (!marked) {
             throw new PaymentSettlement.StaleAttempt(ck, attempt);
         }
-        Payment payment = payments.find(op.payment()).orElseThrow();
         if (reviewReason != null) {
             publisher.publishEvent(new ManualReviewRequired(payment.id(), payment.merchant(), reviewReason,
                     op.kind().name().toLowerCase(java.util.Locale.ROOT), op.id()));

@@ -2,7 +2,12 @@ package dev.kopek.payments;
 
 import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.MoneyMovement;
+import dev.kopek.money.PrefixedId;
 import dev.kopek.payments.domain.Payment;
+import dev.kopek.payments.domain.PaymentOperation;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.UUID;
@@ -15,6 +20,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class PaymentEvents {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final ApplicationEventPublisher publisher;
     private final Clock clock;
@@ -37,6 +44,28 @@ class PaymentEvents {
 
     void changed(Payment payment) {
         changed(payment, payment.status().name().toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * {@code capture.<status>} or {@code void.<status>}: a capture or void is a resource of its own, with its own
+     * event sequence (its version), so a declined or unknown one is announced like a successful one (L9).
+     */
+    void operationChanged(PaymentOperation op, dev.kopek.money.CurrencyCode currency) {
+        String publicId = PrefixedId.format(op.kind().idPrefix(), op.id());
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("id", publicId);
+        json.put("object", op.kind().apiName());
+        json.put("payment_id", op.payment().toString());
+        json.put("status", op.status().apiName());
+        json.put("amount", op.amount());
+        json.put("currency", currency.code());
+        json.put("final", op.finalCapture());
+        json.put("psp_reference", op.pspReference());
+        json.put("failure_reason", op.failureReason());
+        json.put("created_at", op.createdAt().toString());
+        json.put("updated_at", op.updatedAt().toString());
+        publisher.publishEvent(new BusinessEvent(op.eventType(), op.kind().apiName(), op.id(), publicId,
+                op.merchant(), op.version(), JSON.writeValueAsString(json), clock.instant()));
     }
 
     void moved(UUID source, MoneyMovement.Kind kind, Payment payment, long amountMinor) {

@@ -37,18 +37,20 @@ public class PaymentOperations {
     private final OperationSettlement settlement;
     private final PaymentProvider psp;
     private final KeyWindow keyWindow;
+    private final PaymentEvents events;
     private final TransactionTemplate tx;
     private final Clock clock;
 
     PaymentOperations(IdempotencyKeys keys, PaymentStore payments, OperationStore operations,
-            OperationSettlement settlement, PaymentProvider psp, KeyWindow keyWindow, TransactionTemplate tx,
-            Clock clock) {
+            OperationSettlement settlement, PaymentProvider psp, KeyWindow keyWindow, PaymentEvents events,
+            TransactionTemplate tx, Clock clock) {
         this.keys = keys;
         this.payments = payments;
         this.operations = operations;
         this.settlement = settlement;
         this.psp = psp;
         this.keyWindow = keyWindow;
+        this.events = events;
         this.tx = tx;
         this.clock = clock;
     }
@@ -110,7 +112,8 @@ public class PaymentOperations {
         long amount = requested == null ? remaining : requested;
         boolean closing = finalCapture || amount == remaining;
         if (amount > 0 && payments.reserveCapture(merchant, id, amount, closing).isPresent()) {
-            operations.insert(opId, id, merchant, OperationKind.CAPTURE, amount, closing, ck.providerKey(opId));
+            events.operationChanged(operations.insert(opId, id, merchant, OperationKind.CAPTURE, amount, closing,
+                    ck.providerKey(opId)), found.get().amount().currency());
             return null;
         }
         return OperationRefusals.capture(found.get(), amount, closing, clock.instant());
@@ -124,8 +127,8 @@ public class PaymentOperations {
         }
         Optional<Payment> reserved = payments.reserveVoid(merchant, id);
         if (reserved.isPresent()) {
-            operations.insert(opId, id, merchant, OperationKind.VOID, reserved.get().amounts().authorized(), true,
-                    ck.providerKey(opId));
+            events.operationChanged(operations.insert(opId, id, merchant, OperationKind.VOID,
+                    reserved.get().amounts().authorized(), true, ck.providerKey(opId)), found.get().amount().currency());
             return null;
         }
         return OperationRefusals.voiding(found.get(), clock.instant());
@@ -138,18 +141,30 @@ public class PaymentOperations {
             return NotificationResult.UNMATCHED;
         }
         PaymentOperation op = found.get();
-        if (op.status().isFinal()) {
+        if (op.status() == PaymentOperation.OperationStatus.SUCCEEDED
+                || op.status() == PaymentOperation.OperationStatus.FAILED) {
             boolean agrees = (op.status() == PaymentOperation.OperationStatus.SUCCEEDED)
                     == (outcome instanceof ChargeOutcome.Succeeded);
             return agrees ? NotificationResult.IGNORED : NotificationResult.CONFLICT;
         }
+        if (outcome instanceof ChargeOutcome.Unknown) {
+            return NotificationResult.IGNORED;
+        }
         Optional<KeyRecord> key = keys.findByResource(op.kind().keySpace(), op.id());
-        Optional<Integer> attempt = key.flatMap(keys::takeOverWithAnswer);
+        Optional<Integer> attempt = key.flatMap(keys::takeOverUnlessOwned);
         if (attempt.isEmpty()) {
             return NotificationResult.RETRY;
         }
         settleOrReport(op, key.get().clientKey(), attempt.get(), outcome, null);
         return NotificationResult.APPLIED;
+    }
+
+    /** A person's decision on a capture or void parked for review, through the same fenced settlement. */
+    public Optional<PaymentAnswer> resolveManually(UUID operationId, ChargeOutcome decided) {
+        PaymentOperation op = operation(operationId);
+        return keys.findByResource(op.kind().keySpace(), op.id())
+                .flatMap(key -> keys.takeOverWithAnswer(key)
+                        .map(attempt -> settleOrReport(op, key.clientKey(), attempt, decided, null)));
     }
 
     /** Takes over a stuck capture or void if no one else has; empty when another worker or a retry won. */
@@ -163,10 +178,11 @@ public class PaymentOperations {
         return switch (psp.lookup(request)) {
             case LookupResult.Found f -> settleOrReport(op, ck, attempt, f.outcome(), null);
             case LookupResult.Inconclusive i -> settleOrReport(op, ck, attempt, new ChargeOutcome.Unknown(i.reason()), null);
-            case LookupResult.NotFound n -> keyWindow.isOpen(op.createdAt())
-                    ? settleOrReport(op, ck, attempt, psp.executeOnce(request), null)
-                    : settleOrReport(op, ck, attempt, new ChargeOutcome.Unknown("no record at the PSP"),
-                            KeyWindow.CLOSED_REASON);
+            case LookupResult.NotFound n -> !keyWindow.isOpen(op.createdAt())
+                    ? settleOrReport(op, ck, attempt, new ChargeOutcome.Unknown("no record at the PSP"),
+                            KeyWindow.CLOSED_REASON)
+                    : settleOrReport(op, ck, attempt, keys.properties().maySend(attempt) ? psp.executeOnce(request)
+                            : new ChargeOutcome.Failed(KeyWindow.nothingAfterTries(attempt - 1)), null);
         };
     }
 
@@ -179,7 +195,8 @@ public class PaymentOperations {
             return switch (key.status()) {
                 case COMPLETED -> new PaymentAnswer.Final(key.responseCode(), key.responseBody(), true);
                 case AWAITING_RESULT -> new PaymentAnswer.Processing(paymentOf(op));
-                case IN_PROGRESS -> new PaymentAnswer.InFlight(java.time.Duration.ofSeconds(1));
+                case IN_PROGRESS -> new PaymentAnswer.InFlight(IdempotencyKeys.retryAfter(key.leaseUntil(),
+                        clock.instant()));
             };
         }
     }

@@ -11,7 +11,6 @@ import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.PaymentProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -54,12 +53,22 @@ class PaymentRecovery {
             case LookupResult.Found f -> settleOrReport(ck, attempt, payment, f.outcome(), null);
             case LookupResult.Inconclusive i ->
                     settleOrReport(ck, attempt, payment, new ChargeOutcome.Unknown(i.reason()), null);
-            case LookupResult.NotFound n -> keyWindow.isOpen(payment.createdAt())
-                    ? settleOrReport(ck, attempt, payment, psp.chargeOnce(chargeOf(payment)), null)
-                    : settleOrReport(ck, attempt, payment,
-                            new ChargeOutcome.Unknown("the PSP has no record and its key window has closed"),
-                            KeyWindow.CLOSED_REASON);
+            case LookupResult.NotFound n -> settleOrReport(ck, attempt, payment, nothingUnderKey(attempt, payment),
+                    keyWindow.isOpen(payment.createdAt()) ? null : KeyWindow.CLOSED_REASON);
         };
+    }
+
+    /**
+     * The PSP has nothing under the key. Inside its key window that is proof: while tries remain, send once more;
+     * after the last try, nothing was charged and the attempt fails (the intent is free again). Past the window it
+     * proves nothing, and a person decides.
+     */
+    private ChargeOutcome nothingUnderKey(int attempt, Payment payment) {
+        if (!keyWindow.isOpen(payment.createdAt())) {
+            return new ChargeOutcome.Unknown("the PSP has no record and its key window has closed");
+        }
+        return keys.properties().maySend(attempt) ? psp.chargeOnce(chargeOf(payment))
+                : new ChargeOutcome.Failed(KeyWindow.nothingAfterTries(attempt - 1));
     }
 
     /** Phase 3, or — when someone else owns the key by now — the answer their state gives. */
@@ -77,8 +86,8 @@ class PaymentRecovery {
             case COMPLETED -> new PaymentAnswer.Final(key.responseCode(), key.responseBody(), true);
             case AWAITING_RESULT -> new PaymentAnswer.Processing(payments.find(
                     new dev.kopek.money.PaymentId(key.resourceId())).orElseThrow());
-            case IN_PROGRESS -> new PaymentAnswer.InFlight(Duration.ofSeconds(Math.max(1,
-                    Duration.between(clock.instant(), key.leaseUntil()).toSeconds())));
+            case IN_PROGRESS -> new PaymentAnswer.InFlight(IdempotencyKeys.retryAfter(key.leaseUntil(),
+                    clock.instant()));
         };
     }
 

@@ -98,13 +98,11 @@ public class PaymentService {
     }
 
     /**
-     * A person's decision on a payment parked for review, after checking with the PSP out of band: it was
-     * charged (with the PSP's reference) or it certainly was not. Goes through the same fenced settlement.
+     * A person's decision on a payment parked for review, after checking with the PSP out of band: captured,
+     * only authorized, or certainly not charged. Goes through the same fenced settlement as every other outcome.
      */
-    public Optional<PaymentAnswer> resolveManually(PaymentId id, boolean charged, String pspReference, String actor) {
+    public Optional<PaymentAnswer> resolveManually(PaymentId id, ChargeOutcome decided) {
         Payment payment = payments.find(id).orElseThrow(() -> new IllegalStateException("no payment " + id));
-        ChargeOutcome decided = charged ? new ChargeOutcome.Succeeded(pspReference)
-                : new ChargeOutcome.Failed("no charge at the PSP, confirmed by " + actor);
         return keys.findByResource(OPERATION, id.value())
                 .flatMap(key -> keys.takeOverWithAnswer(key)
                         .map(attempt -> recovery.settleOrReport(key.clientKey(), attempt, payment, decided, null)));
@@ -112,7 +110,8 @@ public class PaymentService {
 
     /**
      * Applies what a PSP notification says about a payment's charge, through the same fenced settlement as every
-     * other outcome (L4, L10). A payment already past that point records the notification and changes nothing.
+     * other outcome (L4, L10). A payment already past that point records the notification and changes nothing; a
+     * notification carrying no outcome changes nothing; a live owner is never displaced (it retries later).
      */
     public NotificationResult applyNotification(String providerKey, ChargeOutcome outcome) {
         Optional<Payment> found = payments.findByProviderKey(providerKey);
@@ -123,8 +122,11 @@ public class PaymentService {
         if (payment.status() != PaymentStatus.PENDING && payment.status() != PaymentStatus.UNKNOWN) {
             return NotificationResult.agreesWith(payment.status(), outcome);
         }
+        if (outcome instanceof ChargeOutcome.Unknown) {
+            return NotificationResult.IGNORED;
+        }
         Optional<KeyRecord> key = keys.findByResource(OPERATION, payment.id().value());
-        Optional<Integer> attempt = key.flatMap(keys::takeOverWithAnswer);
+        Optional<Integer> attempt = key.flatMap(keys::takeOverUnlessOwned);
         if (attempt.isEmpty()) {
             return NotificationResult.RETRY;
         }

@@ -56,8 +56,9 @@ class PaymentSettlement {
     PaymentAnswer settle(Payment payment, ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
         try {
             PaymentAnswer answer = tx.execute(status -> {
-                if (!keys.holdAsOwner(ck, attempt)) {
-                    throw new StaleAttempt(ck, attempt);
+                boolean parked = keys.holdAsOwner(ck, attempt).orElseThrow(() -> new StaleAttempt(ck, attempt));
+                if (parked && !(outcome instanceof ChargeOutcome.Unknown)) {
+                    events.publishEvent(new ReviewSettled("payment", payment.id().value(), resolutionOf(outcome)));
                 }
                 return switch (outcome) {
                     case ChargeOutcome.Succeeded s -> finish(payment, ck, attempt, PaymentStatus.CAPTURED,
@@ -80,6 +81,16 @@ class PaymentSettlement {
                     attempt, outcome);
             throw stale;
         }
+    }
+
+    private static String resolutionOf(ChargeOutcome outcome) {
+        return switch (outcome) {
+            case ChargeOutcome.Succeeded s -> "captured";
+            case ChargeOutcome.Authorized a -> "authorized";
+            case ChargeOutcome.Declined d -> "failed";
+            case ChargeOutcome.Failed f -> "failed";
+            case ChargeOutcome.Unknown u -> throw new IllegalArgumentException("an unknown outcome settles nothing");
+        };
     }
 
     private PaymentAnswer finish(Payment payment, ClientKey ck, int attempt, PaymentStatus next,

@@ -4,8 +4,19 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.ManualReviewRequired;
-import dev.kopek.payments.PaymentAnswer;
+import dev.kopek.money.RefundId;
+import dev.kopek.payments.PaymentOperations;
+import dev.kopek.payments.domain.Payment;
+import dev.kopek.psp.ChargeOutcome;
+import dev.kopek.refunds.Refunds;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.springframework.transaction.interceptor.TransactionAspectSupport;
 import dev.kopek.payments.PaymentService;
+import dev.kopek.payments.ReviewSettled;
 import dev.kopek.platform.Db;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,21 +32,33 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The queue of payments a machine must not decide: unknown outcomes past the PSP's key window. Items arrive in
- * the same transaction that parks the payment, and leave only by a recorded human decision.
+ * The queue of what a machine must not decide: unknown outcomes of payments, captures, voids and refunds past the
+ * PSP's key window; chargebacks overlapping refunds; notifications that could not be applied. Items arrive in the
+ * same transaction that parks their subject, and leave by a recorded human decision, or when the PSP's own answer
+ * settles a parked outcome first.
  */
 @Service
 public class ManualReviews {
 
     private static final Logger log = LoggerFactory.getLogger(ManualReviews.class);
+    /** The actor recorded when a PSP notification settled a parked outcome before a person did. */
+    public static final String SETTLED_BY_PSP = "psp-notification";
+
+    /** A decided authorization without a known expiry is held for this long after it was parked. */
+    private static final Duration DEFAULT_AUTHORIZATION = Duration.ofDays(7);
 
     private final JdbcClient jdbc;
     private final PaymentService payments;
+    private final PaymentOperations operations;
+    private final Refunds refunds;
     private final Clock clock;
 
-    ManualReviews(JdbcClient jdbc, PaymentService payments, Clock clock) {
+    ManualReviews(JdbcClient jdbc, PaymentService payments, PaymentOperations operations, Refunds refunds,
+            Clock clock) {
         this.jdbc = jdbc;
         this.payments = payments;
+        this.operations = operations;
+        this.refunds = refunds;
         this.clock = clock;
     }
 
@@ -47,13 +70,35 @@ public class ManualReviews {
                 VALUES (:id, :merchant, :payment, :reason, 'OPEN', :now, :subject, :subjectId)
                 ON CONFLICT (subject, subject_id) WHERE status = 'OPEN' DO NOTHING
                 """)
-                .param("id", TimeOrderedIds.next(clock)).param("merchant", event.merchant().value())
-                .param("payment", event.payment().value()).param("reason", event.reason())
+                .param("id", TimeOrderedIds.next(clock))
+                .param("merchant", event.merchant() == null ? null : event.merchant().value())
+                .param("payment", event.payment() == null ? null : event.payment().value())
+                .param("reason", event.reason())
                 .param("subject", event.subject()).param("subjectId", event.subjectId())
                 .param("now", Db.at(clock.instant()))
                 .update();
         if (inserted == 1) {
-            log.warn("payment {} queued for manual review: {}", event.payment(), event.reason());
+            log.warn("{} {} of payment {} queued for manual review: {}", event.subject(), event.subjectId(),
+                    event.payment(), event.reason());
+        }
+    }
+
+    /** Runs inside the settling transaction: a parked outcome the machine settled after all closes its review. */
+    @EventListener
+    void on(ReviewSettled event) {
+        int closed = jdbc.sql("""
+                UPDATE manual_reviews
+                   SET status = 'RESOLVED', resolution = :resolution, resolved_by = :actor, resolved_at = :now,
+                       resolved_note = 'settled by the PSP''s own answer before a person decided'
+                 WHERE subject = :subject AND subject_id = :subjectId AND status = 'OPEN'
+                """)
+                .param("resolution", event.resolution()).param("actor", SETTLED_BY_PSP)
+                .param("now", Db.at(clock.instant())).param("subject", event.subject())
+                .param("subjectId", event.subjectId())
+                .update();
+        if (closed == 1) {
+            log.info("{} {} review closed: the PSP's answer settled it as {}", event.subject(), event.subjectId(),
+                    event.resolution());
         }
     }
 
@@ -77,7 +122,7 @@ public class ManualReviews {
 
     /** The outcome of a resolution attempt. */
     public sealed interface Resolution {
-        record Resolved(ManualReview review, PaymentAnswer answer) implements Resolution {
+        record Resolved(ManualReview review) implements Resolution {
         }
 
         record NotOpen(ManualReview review) implements Resolution {
@@ -86,31 +131,50 @@ public class ManualReviews {
         record NotFound() implements Resolution {
         }
 
-        /** Captures, voids and refunds past the key window are settled by support tooling, not yet by this API. */
-        record Unsupported(ManualReview review) implements Resolution {
+        /** The decision does not fit what the review is about; nothing changed. */
+        record NotApplicable(ManualReview review, String detail) implements Resolution {
         }
     }
 
     /**
-     * Records a person's decision and applies it to the payment through the fenced settlement, in one
-     * transaction: either both the decision and the payment's final state commit, or neither.
+     * A person's decision, after checking with the PSP out of band.
+     *
+     * @param kind for a payment {@code captured}, {@code authorized} (only held; a manual-capture payment) or
+     *     {@code failed}; for a capture, void or refund {@code succeeded} or {@code failed}; for an exposure or a
+     *     notification {@code acknowledged}
+     * @param pspReference the PSP's reference of what moved (for captured, authorized, succeeded)
+     * @param captureBefore for authorized: when the hold expires at the PSP (default: created + 7 days)
+     */
+    public record Decision(String kind, String pspReference, Instant captureBefore) {
+    }
+
+    private static final Map<String, Set<String>> DECISIONS = Map.of(
+            "payment", Set.of("captured", "authorized", "failed"),
+            "capture", Set.of("succeeded", "failed"),
+            "void", Set.of("succeeded", "failed"),
+            "refund", Set.of("succeeded", "failed"),
+            "exposure", Set.of("acknowledged"),
+            "notification", Set.of("acknowledged"));
+
+    /**
+     * Records a person's decision and applies it through the same fenced path and ledger postings as any machine
+     * outcome, in one transaction: either both the decision and the subject's final state commit, or neither.
+     * The review is marked first, so the settlement's own "a parked outcome was settled" does not claim it.
      */
     @Transactional
-    public Resolution resolve(UUID id, boolean charged, String pspReference, String actor, String note) {
+    public Resolution resolve(UUID id, Decision decision, String actor, String note) {
         Optional<ManualReview> locked = jdbc.sql("SELECT * FROM manual_reviews WHERE id = :id FOR UPDATE")
                 .param("id", id).query(ManualReviews::map).optional();
         if (locked.isEmpty()) {
             return new Resolution.NotFound();
         }
-        if (!locked.get().status().equals("OPEN")) {
-            return new Resolution.NotOpen(locked.get());
+        ManualReview review = locked.get();
+        if (!review.status().equals("OPEN")) {
+            return new Resolution.NotOpen(review);
         }
-        if (!locked.get().subject().equals("payment")) {
-            return new Resolution.Unsupported(locked.get());
-        }
-        Optional<PaymentAnswer> answer = payments.resolveManually(locked.get().payment(), charged, pspReference, actor);
-        if (answer.isEmpty()) {
-            return new Resolution.NotOpen(locked.get());
+        Optional<String> unfit = unfit(review, decision);
+        if (unfit.isPresent()) {
+            return new Resolution.NotApplicable(review, unfit.get());
         }
         jdbc.sql("""
                 UPDATE manual_reviews
@@ -118,16 +182,53 @@ public class ManualReviews {
                        resolved_by = :actor, resolved_note = :note, resolved_at = :now
                  WHERE id = :id AND status = 'OPEN'
                 """)
-                .param("resolution", charged ? "captured" : "failed").param("pspReference", pspReference)
+                .param("resolution", decision.kind()).param("pspReference", decision.pspReference())
                 .param("actor", actor).param("note", note).param("now", Db.at(clock.instant())).param("id", id)
                 .update();
-        log.info("manual review {} resolved as {} by {}", id, charged ? "captured" : "failed", actor);
-        return new Resolution.Resolved(find(id).orElseThrow(), answer.get());
+        if (!apply(review, decision, actor)) {
+            TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
+            return new Resolution.NotOpen(review);
+        }
+        log.info("manual review {} ({} {}) resolved as {} by {}", id, review.subject(), review.subjectId(),
+                decision.kind(), actor);
+        return new Resolution.Resolved(find(id).orElseThrow());
+    }
+
+    private Optional<String> unfit(ManualReview review, Decision decision) {
+        Set<String> allowed = DECISIONS.getOrDefault(review.subject(), Set.of());
+        if (!allowed.contains(decision.kind())) {
+            return Optional.of("A review of a " + review.subject() + " is decided as one of " + new TreeSet<>(allowed)
+                    + ".");
+        }
+        if (review.subject().equals("payment") && decision.kind().equals("captured")
+                && payments.find(review.merchant(), review.payment()).map(Payment::isManualCapture).orElse(false)) {
+            return Optional.of("This payment has capture_method 'manual': the PSP only authorized it, so decide"
+                    + " 'authorized' (recording 'captured' would book a capture that never happened).");
+        }
+        return Optional.empty();
+    }
+
+    private boolean apply(ManualReview review, Decision decision, String actor) {
+        ChargeOutcome outcome = switch (decision.kind()) {
+            case "captured", "succeeded" -> new ChargeOutcome.Succeeded(decision.pspReference());
+            case "authorized" -> new ChargeOutcome.Authorized(decision.pspReference(), decision.captureBefore() != null
+                    ? decision.captureBefore() : review.createdAt().plus(DEFAULT_AUTHORIZATION));
+            case "failed" -> new ChargeOutcome.Failed("nothing moved at the PSP, confirmed by " + actor);
+            default -> null;
+        };
+        return switch (review.subject()) {
+            case "payment" -> payments.resolveManually(review.payment(), outcome).isPresent();
+            case "capture", "void" -> operations.resolveManually(review.subjectId(), outcome).isPresent();
+            case "refund" -> refunds.resolveManually(new RefundId(review.subjectId()), outcome);
+            default -> true;
+        };
     }
 
     private static ManualReview map(ResultSet rs, int row) throws SQLException {
-        return new ManualReview(rs.getObject("id", UUID.class), new MerchantId(rs.getObject("merchant_id", UUID.class)),
-                new PaymentId(rs.getObject("payment_id", UUID.class)), rs.getString("subject"),
+        UUID merchant = rs.getObject("merchant_id", UUID.class);
+        UUID payment = rs.getObject("payment_id", UUID.class);
+        return new ManualReview(rs.getObject("id", UUID.class), merchant == null ? null : new MerchantId(merchant),
+                payment == null ? null : new PaymentId(payment), rs.getString("subject"),
                 rs.getObject("subject_id", UUID.class), rs.getString("reason"), rs.getString("status"),
                 Db.instant(rs, "created_at"), rs.getString("resolution"), rs.getString("psp_reference"),
                 rs.getString("resolved_by"), rs.getString("resolved_note"), Db.instant(rs, "resolved_at"));

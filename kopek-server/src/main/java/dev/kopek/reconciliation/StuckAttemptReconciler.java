@@ -57,9 +57,19 @@ public class StuckAttemptReconciler {
         int resumed = resume(PaymentService.OPERATION, payments::recover);
         resumed += resume(OperationKind.CAPTURE.keySpace(), operations::recover);
         resumed += resume(OperationKind.VOID.keySpace(), operations::recover);
-        resumed += refunds.processDue(properties.batchSize());
-        expiry.expireDue(properties.batchSize());
+        resumed += step("refunds", () -> refunds.processDue(properties.batchSize()));
+        step("authorization expiry", () -> expiry.expireDue(properties.batchSize()));
         return resumed;
+    }
+
+    /** Each kind of work is isolated: a failure in one never skips the others in this pass. */
+    private int step(String what, java.util.function.IntSupplier work) {
+        try {
+            return work.getAsInt();
+        } catch (RuntimeException e) {
+            log.error("reconciler step '{}' failed; the rest of the pass goes on", what, e);
+            return 0;
+        }
     }
 
     private int resume(String operation, Function<KeyRecord, Optional<?>> recover) {

@@ -1,11 +1,13 @@
 package dev.kopek.refunds;
 
+import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.IdempotencyProperties;
 import dev.kopek.money.RefundId;
 import dev.kopek.payments.KeyWindow;
 import dev.kopek.payments.ManualReviewRequired;
 import dev.kopek.payments.PaymentBalances;
 import dev.kopek.payments.PaymentService;
+import dev.kopek.payments.ReviewSettled;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.LookupResult;
@@ -92,7 +94,8 @@ class RefundExecutor {
                     record(refund.id(), refund.attempt(), new ChargeOutcome.Unknown(i.reason()), null);
             case LookupResult.NotFound n -> {
                 if (keyWindow.isOpen(refund.createdAt())) {
-                    record(refund.id(), refund.attempt(), psp.executeOnce(request), null);
+                    record(refund.id(), refund.attempt(), timing.maySend(refund.attempt()) ? psp.executeOnce(request)
+                            : new ChargeOutcome.Failed(KeyWindow.nothingAfterTries(refund.attempt() - 1)), null);
                 } else {
                     record(refund.id(), refund.attempt(), new ChargeOutcome.Unknown("no record at the PSP"),
                             KeyWindow.CLOSED_REASON);
@@ -111,6 +114,7 @@ class RefundExecutor {
             case ChargeOutcome.Succeeded s -> refunds.transition(id, attempt, RefundStatus.SUCCEEDED, s.pspReference(),
                     null, null).map(r -> {
                         balances.refundSucceeded(r.payment(), r.id().value(), r.amount().minor());
+                        closeReview(r, "succeeded");
                         return announce(r);
                     }).isPresent();
             case ChargeOutcome.Declined d -> failed(id, attempt, "declined: " + d.declineCode());
@@ -125,12 +129,14 @@ class RefundExecutor {
     private boolean failed(RefundId id, Integer attempt, String reason) {
         return refunds.transition(id, attempt, RefundStatus.FAILED, null, reason, null).map(r -> {
             balances.refundFailed(r.payment(), r.id().value(), r.amount().minor());
+            closeReview(r, "failed");
             return announce(r);
         }).isPresent();
     }
 
     private boolean unknown(RefundId id, Integer attempt, String reason, String reviewReason) {
-        Instant retryAt = reviewReason == null ? clock.instant().plus(timing.grace()) : Instant.parse("9999-12-31T00:00:00Z");
+        Instant retryAt = reviewReason == null ? clock.instant().plus(timing.graceFor(attempt == null ? 1 : attempt))
+                : IdempotencyKeys.PARKED;
         Optional<Refund> before = refunds.find(id);
         return refunds.transition(id, attempt, RefundStatus.UNKNOWN, null, reason, retryAt).map(r -> {
             if (before.map(b -> b.status() != RefundStatus.UNKNOWN).orElse(true)) {
@@ -143,6 +149,13 @@ class RefundExecutor {
             log.warn("refund outcome unknown: refund={} attempt={} reason={}", r.id(), r.attempt(), reason);
             return r;
         }).isPresent();
+    }
+
+    /** A refund parked for a person and settled after all (by a notification) closes its review item. */
+    private void closeReview(Refund settled, String resolution) {
+        if (IdempotencyKeys.isParked(settled.leaseUntil())) {
+            publisher.publishEvent(new ReviewSettled("refund", settled.id().value(), resolution));
+        }
     }
 
     private Refund announce(Refund refund) {

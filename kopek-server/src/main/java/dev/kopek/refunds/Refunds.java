@@ -28,6 +28,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 public class Refunds {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Refunds.class);
+
     public static final String OPERATION = "refund.create";
 
     private final IdempotencyKeys keys;
@@ -127,12 +129,26 @@ public class Refunds {
                 ? dev.kopek.payments.NotificationResult.IGNORED : dev.kopek.payments.NotificationResult.CONFLICT;
     }
 
+    /**
+     * A person's decision on a refund parked for review: it succeeded (with the PSP's reference) or certainly did
+     * not. Recorded through the refund's status guard and the ledger; false when the refund is no longer open.
+     */
+    public boolean resolveManually(RefundId id, dev.kopek.psp.ChargeOutcome decided) {
+        return recordOutcome(id, decided);
+    }
+
     /** Executes due refunds (new ones whose dispatch was lost, abandoned and unknown ones); returns how many. */
     public int processDue(int limit) {
         int processed = 0;
         for (Refund due : refunds.findDue(limit)) {
-            if (executor.execute(due)) {
-                processed++;
+            try {
+                if (executor.execute(due)) {
+                    processed++;
+                }
+            } catch (RuntimeException e) {
+                // One refund that cannot be recorded must not stop the rest of the pass; its lease runs out and
+                // the next pass retries it.
+                log.error("executing refund {} failed; it stays for the next pass", due.id(), e);
             }
         }
         return processed;

@@ -17,7 +17,11 @@ import java.util.Locale;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.kopek.payments.ManualReviewRequired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
 
@@ -31,6 +35,10 @@ public class NotificationInbox {
 
     private static final Logger log = LoggerFactory.getLogger(NotificationInbox.class);
     private static final int RETRY_BATCH = 100;
+    /** How long the receiving request has to apply a notification before the retry pass may take it. */
+    private static final java.time.Duration CLAIM = java.time.Duration.ofSeconds(30);
+    private static final java.time.Duration BASE_BACKOFF = java.time.Duration.ofSeconds(5);
+    private static final java.time.Duration MAX_BACKOFF = java.time.Duration.ofHours(1);
 
     /** What receiving one notification came to. */
     public sealed interface Receipt {
@@ -54,10 +62,15 @@ public class NotificationInbox {
     private final MeterRegistry meters;
     private final Clock clock;
     private final boolean workersEnabled;
+    private final int maxTries;
+    private final TransactionTemplate tx;
+    private final ApplicationEventPublisher publisher;
 
     NotificationInbox(PaymentProvider psp, PaymentService payments, PaymentOperations operations, Refunds refunds,
             Disputes disputes, JdbcClient jdbc, MeterRegistry meters, Clock clock,
-            @org.springframework.beans.factory.annotation.Value("${kopek.reconciler.enabled:true}") boolean enabled) {
+            @Value("${kopek.reconciler.enabled:true}") boolean enabled,
+            @Value("${kopek.notifications.max-tries:10}") int maxTries, TransactionTemplate tx,
+            ApplicationEventPublisher publisher) {
         this.psp = psp;
         this.payments = payments;
         this.operations = operations;
@@ -67,6 +80,12 @@ public class NotificationInbox {
         this.meters = meters;
         this.clock = clock;
         this.workersEnabled = enabled;
+        if (maxTries < 1 || maxTries > 100) {
+            throw new IllegalArgumentException("kopek.notifications.max-tries: 1–100");
+        }
+        this.maxTries = maxTries;
+        this.tx = tx;
+        this.publisher = publisher;
     }
 
     public Receipt receive(String signatureHeader, String body) {
@@ -90,42 +109,55 @@ public class NotificationInbox {
         UUID id = TimeOrderedIds.next(clock);
         int stored = jdbc.sql("""
                 INSERT INTO psp_notifications (id, provider, event_id, type, psp_reference, provider_key, payload,
-                                               received_at)
-                VALUES (:id, :provider, :event, :type, :ref, :key, :payload, :now)
+                                               received_at, tries, next_try_at)
+                VALUES (:id, :provider, :event, :type, :ref, :key, :payload, :now, 1, :nextTry)
                 ON CONFLICT (provider, event_id) DO NOTHING
                 """)
                 .param("id", id).param("provider", psp.name()).param("event", n.eventId()).param("type", n.type())
                 .param("ref", n.objectId()).param("key", n.providerKey()).param("payload", body)
-                .param("now", Db.at(clock.instant()))
+                .param("now", Db.at(clock.instant())).param("nextTry", Db.at(clock.instant().plus(CLAIM)))
                 .update();
         if (stored == 0) {
             meters.counter("kopek.webhooks.duplicates").increment();
             return Receipt.DUPLICATE;
         }
-        process(id, n);
+        if (!process(id, n)) {
+            // Not done (it came before its object, or applying failed): the retry pass may take it at once; from
+            // then on each try backs off.
+            jdbc.sql("UPDATE psp_notifications SET next_try_at = :now WHERE id = :id AND tries = 1")
+                    .param("now", Db.at(clock.instant())).param("id", id).update();
+        }
         return Receipt.ACCEPTED;
     }
 
-    private void process(UUID id, PspNotification n) {
+    /** Applies one notification; true when it is done with (applied, ignored, a conflict), false when it waits. */
+    private boolean process(UUID id, PspNotification n) {
         NotificationResult result;
         try {
             result = apply(n);
         } catch (RuntimeException e) {
             log.error("notification {} ({}) could not be applied; it waits for the next pass", n.eventId(), n.type(), e);
-            return;
+            return false;
         }
         if (result == NotificationResult.RETRY) {
-            return;
+            return false;
         }
         if (result == NotificationResult.CONFLICT) {
             meters.counter("kopek.webhooks.conflicts").increment();
             log.error("notification {} ({}) contradicts Kopek's final state of {}; recorded, nothing changed",
                     n.eventId(), n.type(), n.objectId());
         }
-        jdbc.sql("UPDATE psp_notifications SET processed_at = :now, outcome = :outcome WHERE id = :id")
+        boolean done = result != NotificationResult.UNMATCHED;
+        jdbc.sql("""
+                UPDATE psp_notifications
+                   SET processed_at = :now, outcome = :outcome,
+                       next_try_at = CASE WHEN :done THEN NULL ELSE next_try_at END
+                 WHERE id = :id
+                """)
                 .param("now", Db.at(clock.instant())).param("outcome", result.name().toLowerCase(Locale.ROOT))
-                .param("id", id).update();
+                .param("done", done).param("id", id).update();
         meters.counter("kopek.webhooks.processed", "outcome", result.name().toLowerCase(Locale.ROOT)).increment();
+        return done;
     }
 
     private NotificationResult apply(PspNotification n) {
@@ -148,23 +180,60 @@ public class NotificationInbox {
         }
     }
 
-    /** Applies notifications that failed, raced an owner, or arrived before the object they are about. */
+    /**
+     * Applies notifications that failed, raced an owner, or arrived before the object they are about. Rows are
+     * claimed (one UPDATE, SKIP LOCKED) in the order their next try is due; a claim pushes that time back by the
+     * backoff, so a row that keeps failing moves behind the rest and never starves them. A row still not done after
+     * {@code maxTries} tries is dead-lettered.
+     */
     public int retryWaiting() {
-        List<Waiting> waiting = jdbc.sql("""
-                SELECT id, payload FROM psp_notifications
-                 WHERE processed_at IS NULL OR outcome = 'unmatched'
-                 ORDER BY received_at LIMIT :limit
+        List<Waiting> claimed = jdbc.sql("""
+                UPDATE psp_notifications n
+                   SET tries = n.tries + 1,
+                       next_try_at = :now + make_interval(secs => least(:capSeconds,
+                           :baseSeconds * power(2, least(n.tries, 20))))
+                  FROM (SELECT id FROM psp_notifications
+                         WHERE (processed_at IS NULL OR outcome = 'unmatched') AND next_try_at <= :now
+                         ORDER BY next_try_at
+                         LIMIT :limit
+                           FOR UPDATE SKIP LOCKED) due
+                 WHERE n.id = due.id
+                RETURNING n.id, n.payload, n.tries, n.event_id, n.type
                 """)
-                .param("limit", RETRY_BATCH)
-                .query((rs, row) -> new Waiting(rs.getObject("id", UUID.class), rs.getString("payload"))).list();
-        int applied = 0;
-        for (Waiting w : waiting) {
-            process(w.id(), psp.readVerifiedNotification(w.payload()));
-            applied++;
+                .param("now", Db.at(clock.instant())).param("capSeconds", (double) MAX_BACKOFF.toSeconds())
+                .param("baseSeconds", (double) BASE_BACKOFF.toSeconds()).param("limit", RETRY_BATCH)
+                .query((rs, row) -> new Waiting(rs.getObject("id", UUID.class), rs.getString("payload"),
+                        rs.getInt("tries"), rs.getString("event_id"), rs.getString("type")))
+                .list();
+        int done = 0;
+        for (Waiting w : claimed) {
+            if (process(w.id(), psp.readVerifiedNotification(w.payload()))) {
+                done++;
+            } else if (w.tries() >= maxTries) {
+                deadLetter(w);
+            }
         }
-        return applied;
+        return done;
     }
 
-    private record Waiting(UUID id, String payload) {
+    /** Gives up on a notification: out of the queue, counted, and in front of a person. */
+    private void deadLetter(Waiting w) {
+        tx.executeWithoutResult(status -> {
+            int marked = jdbc.sql("""
+                    UPDATE psp_notifications SET outcome = 'dead', processed_at = :now, next_try_at = NULL
+                     WHERE id = :id AND (processed_at IS NULL OR outcome = 'unmatched')
+                    """)
+                    .param("now", Db.at(clock.instant())).param("id", w.id()).update();
+            if (marked == 1) {
+                publisher.publishEvent(ManualReviewRequired.notification(w.id(), "PSP notification " + w.eventId()
+                        + " (" + w.type() + ") could not be applied after " + w.tries() + " tries"));
+            }
+        });
+        meters.counter("kopek.webhooks.dead_lettered").increment();
+        log.error("notification {} ({}) dead-lettered after {} tries; a review item was opened", w.eventId(),
+                w.type(), w.tries());
+    }
+
+    private record Waiting(UUID id, String payload, int tries, String eventId, String type) {
     }
 }

@@ -45,7 +45,8 @@ public class OperationStore {
     public Optional<PaymentOperation> transition(UUID id, OperationStatus next, String pspReference, String reason) {
         return jdbc.sql("""
                 UPDATE payment_operations
-                   SET status = :next, version = version + 1, updated_at = :now,
+                   SET status = :next, version = version + CASE WHEN status <> :next THEN 1 ELSE 0 END,
+                       updated_at = :now,
                        psp_reference = COALESCE(:pspReference, psp_reference), failure_reason = :reason
                  WHERE id = :id AND status IN ('PENDING', 'UNKNOWN')
                 RETURNING *
@@ -67,8 +68,10 @@ public class OperationStore {
 
     private static PaymentOperation map(ResultSet rs, int row) throws SQLException {
         return new PaymentOperation(rs.getObject("id", UUID.class), new PaymentId(rs.getObject("payment_id", UUID.class)),
+                new MerchantId(rs.getObject("merchant_id", UUID.class)),
                 OperationKind.valueOf(rs.getString("kind").toUpperCase(Locale.ROOT)), rs.getLong("amount"),
-                rs.getBoolean("final"), OperationStatus.valueOf(rs.getString("status")), rs.getString("provider_key"),
-                rs.getString("psp_reference"), Db.instant(rs, "created_at"));
+                rs.getBoolean("final"), OperationStatus.valueOf(rs.getString("status")), rs.getInt("version"),
+                rs.getString("provider_key"), rs.getString("psp_reference"), rs.getString("failure_reason"),
+                Db.instant(rs, "created_at"), Db.instant(rs, "updated_at"));
     }
 }

@@ -30,6 +30,12 @@ public class PaymentStore {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final int MAX_LIST = 100;
     private static final String CAPTURABLE_STATES = "('AUTHORIZED', 'CAPTURED', 'PARTIALLY_REFUNDED')";
+    /**
+     * Where an authorization's uncaptured rest may still be held: besides the capturable states, a payment that
+     * was refunded or disputed after a partial capture keeps the rest of its hold until it expires.
+     */
+    private static final String HOLDING_STATES =
+            "('AUTHORIZED', 'CAPTURED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'DISPUTED', 'CHARGED_BACK')";
 
     private final JdbcClient jdbc;
     private final Clock clock;
@@ -74,8 +80,8 @@ public class PaymentStore {
         boolean moneyHeld = next == PaymentStatus.AUTHORIZED || next == PaymentStatus.CAPTURED;
         return jdbc.sql("""
                 UPDATE payments
-                   SET status = :next, version = version + 1, updated_at = :now,
-                       amount_authorized = CASE WHEN :held THEN amount ELSE amount_authorized END,
+                   SET status = :next, version = version + CASE WHEN status <> :next THEN 1 ELSE 0 END,
+                       updated_at = :now, amount_authorized = CASE WHEN :held THEN amount ELSE amount_authorized END,
                        amount_captured = CASE WHEN :next = 'CAPTURED' THEN amount ELSE amount_captured END,
                        capture_finalized = capture_finalized OR :next = 'CAPTURED',
                        capture_before = COALESCE(:captureBefore, capture_before),
@@ -214,7 +220,7 @@ public class PaymentStore {
                  WHERE id = :id AND capture_before <= :now AND NOT capture_finalized AND amount_capture_pending = 0
                    AND status IN %s
                 RETURNING *
-                """.formatted(CAPTURABLE_STATES))
+                """.formatted(HOLDING_STATES))
                 .param("now", Db.at(clock.instant())).param("id", id.value())
                 .query(PaymentStore::map).optional();
     }
@@ -224,7 +230,7 @@ public class PaymentStore {
                 SELECT id FROM payments
                  WHERE capture_before <= :now AND NOT capture_finalized AND status IN %s
                  ORDER BY capture_before LIMIT :limit
-                """.formatted(CAPTURABLE_STATES))
+                """.formatted(HOLDING_STATES))
                 .param("now", Db.at(clock.instant())).param("limit", limit)
                 .query(UUID.class).list().stream().map(PaymentId::new).toList();
     }

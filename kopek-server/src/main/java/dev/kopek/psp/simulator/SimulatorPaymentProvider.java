@@ -27,7 +27,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The adapter for the bundled acquirer simulator. Timeouts: connect 500 ms, read 3 s; a transport failure
- * (timeout, reset, refused) is retried once with the same key after a jittered pause, if the budget allows.
+ * (timeout, reset, refused) is retried once with the same key after a jittered pause, if the budget allows; the
+ * pair of tries is classified together.
  */
 public final class SimulatorPaymentProvider implements PaymentProvider {
 
@@ -120,11 +121,23 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
             }
             Duration timeout = Duration.ofMillis(Math.min(leftMillis, properties.readTimeout().toMillis()));
             try {
-                return call.send(timeout);
+                return afterTransportFailure(call.send(timeout), first);
             } catch (IOException second) {
                 return new ChargeOutcome.Unknown("transport failure after one retry: " + describe(second));
             }
         }
+    }
+
+    /**
+     * Classifies the pair of tries, not the last answer (L5): after the first try was lost in transport, a
+     * refusal of the retry (400/401/403/422) proves only that the retry did nothing. The first may have reached
+     * the PSP and moved money, so the pair is unknown and is resolved by a lookup with the same key.
+     */
+    static ChargeOutcome afterTransportFailure(ChargeOutcome retried, IOException first) {
+        return retried instanceof ChargeOutcome.Failed refused
+                ? new ChargeOutcome.Unknown("transport failure (" + describe(first) + "), then the retry was refused ("
+                        + refused.reason() + "): the first try may have moved money")
+                : retried;
     }
 
     @Override

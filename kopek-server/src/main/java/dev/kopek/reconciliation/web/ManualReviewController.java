@@ -6,6 +6,7 @@ import dev.kopek.platform.JsonBodies;
 import dev.kopek.reconciliation.ManualReview;
 import dev.kopek.reconciliation.ManualReviews;
 import jakarta.servlet.http.HttpServletRequest;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -26,7 +27,11 @@ import tools.jackson.databind.node.ObjectNode;
 class ManualReviewController {
 
     private static final Set<String> STATUSES = Set.of("open", "resolved", "all");
-    private static final Set<String> FIELDS = Set.of("decision", "psp_reference", "resolved_by", "note");
+    private static final Set<String> FIELDS = Set.of("decision", "psp_reference", "capture_before", "resolved_by",
+            "note");
+    private static final Set<String> DECISIONS = Set.of("captured", "authorized", "failed", "succeeded",
+            "acknowledged");
+    private static final Set<String> NEEDS_REFERENCE = Set.of("captured", "authorized", "succeeded");
 
     private final ManualReviews reviews;
 
@@ -54,23 +59,32 @@ class ManualReviewController {
             throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
         });
         String decision = text(body, "decision", 20);
-        if (!decision.equals("captured") && !decision.equals("failed")) {
-            throw ApiProblem.badRequest("invalid_decision", "decision",
-                    "decision is 'captured' (the PSP charged; give psp_reference) or 'failed' (it certainly did not).");
+        if (!DECISIONS.contains(decision)) {
+            throw ApiProblem.badRequest("invalid_decision", "decision", "decision is 'captured', 'authorized' or"
+                    + " 'failed' for a payment; 'succeeded' or 'failed' for a capture, void or refund; 'acknowledged'"
+                    + " for an exposure or a notification. captured, authorized and succeeded need psp_reference.");
         }
-        boolean charged = decision.equals("captured");
-        String pspReference = charged ? text(body, "psp_reference", 128) : null;
+        String pspReference = NEEDS_REFERENCE.contains(decision) ? text(body, "psp_reference", 128) : null;
+        Instant captureBefore = body.has("capture_before") ? instant(body, "capture_before") : null;
         String actor = text(body, "resolved_by", 200);
         String note = body.has("note") ? text(body, "note", 2000) : null;
-        return switch (reviews.resolve(reviewId, charged, pspReference, actor, note)) {
+        var chosen = new ManualReviews.Decision(decision, pspReference, captureBefore);
+        return switch (reviews.resolve(reviewId, chosen, actor, note)) {
             case ManualReviews.Resolution.Resolved r -> json(r.review());
             case ManualReviews.Resolution.NotOpen n -> throw ApiProblem.of(HttpStatus.CONFLICT, "review_not_open",
                     "This review is already resolved.");
             case ManualReviews.Resolution.NotFound n -> throw ApiProblem.notFound("manual review " + id);
-            case ManualReviews.Resolution.Unsupported u -> throw ApiProblem.of(HttpStatus.CONFLICT,
-                    "resolution_not_supported", "Reviews of a " + u.review().subject()
-                            + " are resolved with the PSP's support tooling; this API resolves payments only.");
+            case ManualReviews.Resolution.NotApplicable u -> throw ApiProblem.of(HttpStatus.CONFLICT,
+                    "decision_not_applicable", u.detail());
         };
+    }
+
+    private static Instant instant(ObjectNode body, String field) {
+        try {
+            return Instant.parse(text(body, field, 40));
+        } catch (java.time.format.DateTimeParseException e) {
+            throw ApiProblem.badRequest("invalid_" + field, field, field + " is an ISO-8601 instant.");
+        }
     }
 
     private static String text(ObjectNode body, String field, int max) {
@@ -86,8 +100,8 @@ class ManualReviewController {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("id", PrefixedId.format("mrv", review.id()));
         json.put("object", "manual_review");
-        json.put("merchant_id", review.merchant().toString());
-        json.put("payment_id", review.payment().toString());
+        json.put("merchant_id", review.merchant() == null ? null : review.merchant().toString());
+        json.put("payment_id", review.payment() == null ? null : review.payment().toString());
         json.put("subject", review.subject());
         json.put("status", review.status().toLowerCase(Locale.ROOT));
         json.put("reason", review.reason());

@@ -66,16 +66,18 @@ public class RefundStore {
 
     /**
      * Moves a refund to {@code next} if it is still in a predecessor state and, when {@code attempt} is given,
-     * still owned by it. Empty otherwise: a stale owner or a duplicate outcome changes nothing.
+     * still owned by it. Empty otherwise: a stale owner or a duplicate outcome changes nothing. The version (the
+     * event sequence) changes only with the status, and a success clears the reason an earlier try failed.
      */
     public Optional<Refund> transition(RefundId id, Integer attempt, RefundStatus next, String pspReference,
             String failureReason, Instant leaseUntil) {
         var from = RefundStatus.predecessorsOf(next).stream().map(Enum::name).toList();
         return jdbc.sql("""
                 UPDATE refunds
-                   SET status = :next, version = version + 1, updated_at = :now,
-                       psp_reference = COALESCE(:pspReference, psp_reference),
-                       failure_reason = COALESCE(:failureReason, failure_reason),
+                   SET status = :next, version = version + CASE WHEN status <> :next THEN 1 ELSE 0 END,
+                       updated_at = :now, psp_reference = COALESCE(:pspReference, psp_reference),
+                       failure_reason = CASE WHEN :next = 'SUCCEEDED' THEN NULL
+                           ELSE COALESCE(:failureReason, failure_reason) END,
                        lease_until = COALESCE(:leaseUntil, lease_until)
                  WHERE id = :id AND status IN (:from) AND (CAST(:attempt AS INT) IS NULL OR attempt = :attempt)
                 RETURNING *

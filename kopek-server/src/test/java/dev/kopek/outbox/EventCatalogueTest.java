@@ -1,0 +1,61 @@
+package dev.kopek.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kopek.payments.domain.OperationKind;
+import dev.kopek.payments.domain.PaymentOperation;
+import dev.kopek.payments.domain.PaymentStatus;
+import dev.kopek.refunds.domain.RefundStatus;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 10, defect 5: the subscribable event types are the types the code emits. Every status a payment, capture,
+ * void or refund can enter is announced as {@code <resource>.<status>} (a payment is never announced as pending: it
+ * is announced as created), plus the few named changes below; the catalogue, the README and the OpenAPI document
+ * must list exactly these.
+ */
+class EventCatalogueTest {
+
+    static Set<String> emitted() {
+        Set<String> types = new TreeSet<>();
+        for (PaymentStatus status : PaymentStatus.values()) {
+            if (status != PaymentStatus.PENDING) {
+                types.add("payment." + status.name().toLowerCase(Locale.ROOT));
+            }
+        }
+        types.add("payment.created");
+        types.add("payment.authorization_closed");
+        for (OperationKind kind : OperationKind.values()) {
+            for (PaymentOperation.OperationStatus status : PaymentOperation.OperationStatus.values()) {
+                types.add(kind.apiName() + "." + status.apiName());
+            }
+        }
+        for (RefundStatus status : RefundStatus.values()) {
+            types.add("refund." + status.name().toLowerCase(Locale.ROOT));
+        }
+        types.addAll(Set.of("dispute.opened", "dispute.won", "dispute.lost", EventTypes.ENDPOINT_DISABLED));
+        return types;
+    }
+
+    @Test
+    void subscribableTypesAreExactlyTheEmittedTypes() {
+        assertThat(EventTypes.known()).isEqualTo(emitted());
+    }
+
+    @Test
+    void readmeAndOpenApiPublishEveryType() throws IOException {
+        String readme = Files.readString(Path.of("../README.md"));
+        String openapi = Files.readString(Path.of("src/main/resources/static/openapi.yaml"));
+        for (String type : emitted()) {
+            assertThat(readme).as("README lists " + type).contains("`" + type + "`");
+            assertThat(openapi).as("openapi.yaml lists " + type).containsPattern("[\\[ ]" + type.replace(".", "\\.")
+                    + "[,\\]]");
+        }
+    }
+}
