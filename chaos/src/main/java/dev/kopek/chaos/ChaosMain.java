@@ -69,8 +69,8 @@ public final class ChaosMain {
             simulator.start();
             for (String mode : modes) {
                 simulator.reset();
-                ChaosRun chaos = new ChaosRun(size, mode, topic(mode), db, simulator, broker.getBrokersAsString(),
-                        kopekJar, workDir);
+                ChaosRun chaos = new ChaosRun(size.perMode(modes.length), mode, topic(mode), db, simulator,
+                        broker.getBrokersAsString(), kopekJar, workDir);
                 results.add(chaos.run());
             }
         } catch (RuntimeException e) {

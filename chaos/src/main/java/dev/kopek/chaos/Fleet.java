@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Three Kopek JVMs on one database, each {@code -Xmx} bounded, with short leases and grace so that recovery of
@@ -19,6 +18,7 @@ final class Fleet implements AutoCloseable {
     static final String API_KEY = "sk_test_chaos_0123456789abcdef";
     static final String ADMIN_TOKEN = "chaos-admin-token-0123456789";
     static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    private static final String READINESS = "/actuator/health/readiness";
 
     /** One instance: its port and its process. */
     record Instance(int index, int port, JvmProcess process) {
@@ -28,7 +28,6 @@ final class Fleet implements AutoCloseable {
     }
 
     private final List<Instance> instances = new ArrayList<>();
-    private final AtomicInteger restarts = new AtomicInteger();
 
     Fleet(int size, Path kopekJar, Path workDir, String dbUrl, URI simulator, String kafka, String outboxMode,
             String topic) {
@@ -80,28 +79,31 @@ final class Fleet implements AutoCloseable {
     }
 
     void awaitReady(Instance instance) {
-        if (!instance.process().awaitHttpOk(instance.base().resolve("/actuator/health/readiness"), START_TIMEOUT)) {
+        if (!instance.process().awaitHttpOk(instance.base().resolve(READINESS), START_TIMEOUT)) {
             throw new IllegalStateException(instance.process().name() + " did not become ready; see "
                     + instance.process().log());
         }
     }
 
     boolean ready(Instance instance) {
-        return instance.process().alive()
-                && instance.process().awaitHttpOk(instance.base().resolve("/actuator/health/readiness"),
-                        Duration.ofMillis(1));
+        return instance.process().alive() && instance.process().answersOk(instance.base().resolve(READINESS));
     }
 
-    /** kill -9 of one random instance that is up, then an immediate restart; at least one other stays up. */
+    /**
+     * kill -9 of one random running instance (it may still be starting: a crash during start-up is a crash too),
+     * then an immediate restart; only while another instance is ready, so the service stays up.
+     */
     Instance killOne() {
-        List<Instance> up = instances.stream().filter(this::ready).toList();
-        if (up.size() < 2) {
+        List<Instance> running = instances.stream().filter(i -> i.process().alive()).toList();
+        if (running.isEmpty()) {
             return null;
         }
-        Instance victim = up.get(ThreadLocalRandom.current().nextInt(up.size()));
+        Instance victim = running.get(ThreadLocalRandom.current().nextInt(running.size()));
+        if (instances.stream().filter(i -> i != victim).noneMatch(this::ready)) {
+            return null;
+        }
         victim.process().kill();
         victim.process().start();
-        restarts.incrementAndGet();
         return victim;
     }
 

@@ -92,6 +92,19 @@ final class JvmProcess {
         }
     }
 
+    /** One probe: does the URL answer 200 now (within two seconds)? */
+    boolean answersOk(URI uri) {
+        try {
+            return PROBE.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).GET().build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** Polls a URL until it answers 200, the process dies or the deadline passes. */
     boolean awaitHttpOk(URI uri, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
