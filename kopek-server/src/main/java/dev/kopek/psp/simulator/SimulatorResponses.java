@@ -1,16 +1,25 @@
 package dev.kopek.psp.simulator;
 
 import dev.kopek.psp.ChargeOutcome;
+import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Maps the simulator's answers to outcomes by meaning (L5). Only an explicit approval is success and only an
- * explicit refusal is a decline; 400/401/403/422 say the request was refused before anything happened; every
- * other answer — 409 (duplicate in flight), 429, 5xx, or anything unexpected — proves nothing and is unknown.
+ * explicit refusal is a decline; 400/401/403/422 say the request was refused before anything happened, and so
+ * does a 409 that names the state of the charge (a capture, void or refund the PSP refuses: its contract says such
+ * refusals change nothing, store nothing and release the key); every other answer — 409 request_in_progress
+ * (duplicate in flight), 409 charge_processing (not decided yet), 429, 5xx, or anything unexpected — proves
+ * nothing and is unknown.
  */
 final class SimulatorResponses {
+
+    /** The simulator's refusals of a capture, void or refund for the charge's state: nothing happened. */
+    private static final Set<String> STATE_REFUSALS = Set.of("charge_disputed", "charge_declined",
+            "already_captured", "authorization_voided", "capture_finalized", "authorization_expired",
+            "amount_exceeds_capturable", "amount_exceeds_refundable");
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -24,6 +33,9 @@ final class SimulatorResponses {
             case 402 -> new ChargeOutcome.Declined(text(json, "decline_code", "declined"), text(json, "id", null));
             case 400, 401, 403, 422 -> new ChargeOutcome.Failed("psp refused the request (" + status + " "
                     + text(json, "error", "no error code") + ")");
+            case 409 -> STATE_REFUSALS.contains(text(json, "error", ""))
+                    ? new ChargeOutcome.Failed("psp refused the request (409 " + text(json, "error", "") + ")")
+                    : new ChargeOutcome.Unknown("psp answered 409 " + text(json, "error", ""));
             default -> new ChargeOutcome.Unknown("psp answered " + status + " " + text(json, "error", ""));
         };
     }
