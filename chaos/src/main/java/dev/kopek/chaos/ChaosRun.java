@@ -183,11 +183,21 @@ final class ChaosRun {
                 + figures.get("concurrent_refund_groups"));
         say("answers " + figures.withPrefix("http_") + ", client timeouts " + figures.get("client_timeouts")
                 + ", client resets " + figures.get("client_resets"));
+        long followUps = simulator.stats("capture").path("requests").asLong()
+                + simulator.stats("void").path("requests").asLong()
+                + simulator.stats("refund").path("requests").asLong();
+        long random = Math.round(chargeRequests * (FAIL_BEFORE + FAIL_AFTER + TIMEOUT_AFTER));
+        long tokens = figures.withPrefix("fault_psp_token_").entrySet().stream()
+                .filter(t -> !t.getKey().contains("declined")).mapToLong(Map.Entry::getValue).sum();
+        long armed = figures.withPrefix("fault_psp_armed_").values().stream().mapToLong(Long::longValue).sum();
+        long pspCalls = chargeRequests + followUps;
         say("faults: balancer " + figures.withPrefix("lb_fault_") + "; PSP tokens "
                 + figures.withPrefix("fault_psp_token_") + "; PSP armed " + figures.withPrefix("fault_psp_armed_")
                 + "; PSP random on " + chargeRequests + " charge requests at fail-before " + FAIL_BEFORE
-                + ", fail-after " + FAIL_AFTER + ", timeout-after " + TIMEOUT_AFTER + " (≈"
-                + Math.round(chargeRequests * (FAIL_BEFORE + FAIL_AFTER + TIMEOUT_AFTER)) + ")");
+                + ", fail-after " + FAIL_AFTER + ", timeout-after " + TIMEOUT_AFTER + " (≈" + random + ")");
+        say("PSP calls " + pspCalls + " (charges " + chargeRequests + ", captures/voids/refunds " + followUps
+                + "), faulted at least " + (random + tokens + armed) + " ≈ "
+                + (pspCalls == 0 ? 0 : Math.round(100.0 * (random + tokens + armed) / pspCalls)) + "%");
         say("kills " + figures.get("kills") + ", balancer found an instance down " + figures.get("lb_connect_refused")
                 + " times, lost one mid-request " + figures.get("lb_backend_failed") + " times");
         say("PSP movements succeeded " + byType + "; payments " + evidence.payments().size()
@@ -195,6 +205,7 @@ final class ChaosRun {
         say("recovered attempts " + kopek.recoveredAttempts() + ", review items open " + report.openReviews()
                 + " (all " + evidence.reviews().size() + "), events on topic " + evidence.topic().size()
                 + " (duplicates " + report.duplicateEvents() + "), outbox rows " + evidence.outbox().size());
+        kopek.openReviewSummary().forEach(line -> say("    open review: " + line));
         for (Fleet.Instance i : fleet.instances()) {
             say(i.process().name() + " log: " + errorLines(i.process().log()) + " ERROR lines");
         }

@@ -43,6 +43,8 @@ final class Fleet implements AutoCloseable {
             env.put("KOPEK_PSP_SIMULATOR_URL", simulator.toString());
             env.put("KOPEK_ADMIN_TOKEN", ADMIN_TOKEN);
             env.put("KOPEK_DEMO_API_KEY", API_KEY);
+            // Instances sharing one database need the same key for sealed secrets (base64 of 32 bytes).
+            env.put("KOPEK_SECRETS_KEY", "Y2hhb3MtcnVuLXNlY3JldHMta2V5LTMyLWJ5dGVzISE=");
             env.put("KOPEK_KAFKA_BOOTSTRAP_SERVERS", kafka);
             env.put("KOPEK_KAFKA_TOPIC", topic);
             env.put("KOPEK_OUTBOX_MODE", outboxMode);

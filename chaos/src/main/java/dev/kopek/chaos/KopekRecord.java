@@ -22,8 +22,8 @@ final class KopekRecord {
 
     /** What is still undecided outside review; zero when the system has quiesced. */
     private static final String UNSETTLED = """
-            WITH parked AS (SELECT subject_id AS id FROM manual_reviews WHERE status = 'OPEN'
-                            UNION SELECT payment_id FROM manual_reviews WHERE status = 'OPEN')
+            WITH parked AS (SELECT subject_id AS id FROM manual_reviews WHERE status = 'OPEN' AND subject_id IS NOT NULL
+                            UNION SELECT payment_id FROM manual_reviews WHERE status = 'OPEN' AND payment_id IS NOT NULL)
             SELECT (SELECT count(*) FROM payments WHERE (status IN ('PENDING', 'UNKNOWN')
                         OR amount_refund_pending > 0 OR amount_capture_pending > 0) AND id NOT IN (SELECT id FROM parked))
                  + (SELECT count(*) FROM payment_operations WHERE status IN ('PENDING', 'UNKNOWN')
@@ -113,6 +113,14 @@ final class KopekRecord {
     List<OutboxEvent> outbox() {
         return query("SELECT id, resource_type, public_id, sequence FROM outbox",
                 rs -> new OutboxEvent(PublicIds.event(uuid(rs, 1)), rs.getString(2), rs.getString(3), rs.getLong(4)));
+    }
+
+    /** Open review items by subject and the start of their reason: what was parked for a person, and why. */
+    List<String> openReviewSummary() {
+        return query("""
+                SELECT subject, left(reason, 60), count(*) FROM manual_reviews WHERE status = 'OPEN'
+                 GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 10""",
+                rs -> rs.getLong(3) + " × " + rs.getString(1) + ": " + rs.getString(2));
     }
 
     /** Keys whose owner was replaced: attempts the reconciler or a retry took over after a crash or timeout. */
