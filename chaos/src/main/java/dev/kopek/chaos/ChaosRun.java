@@ -139,10 +139,18 @@ final class ChaosRun {
         long t0 = System.nanoTime();
         long deadline = t0 + size.drain().toNanos();
         long lastSay = 0;
+        long quietSince = 0;
         while (System.nanoTime() < deadline) {
             long[] progress = kopek.progress();
             long consumed = tap.events().stream().map(Evidence.TopicEvent::eventId).distinct().count();
-            if (progress[0] == 0 && progress[1] == 0 && consumed >= progress[2]) {
+            boolean quiet = progress[0] == 0 && progress[1] == 0 && consumed >= progress[2];
+            // Quiet twice, a few seconds apart: webhooks the simulator still delivers may wake a payment up.
+            if (quiet && quietSince == 0) {
+                quietSince = System.nanoTime();
+            } else if (!quiet) {
+                quietSince = 0;
+            }
+            if (quiet && System.nanoTime() - quietSince >= 3_000_000_000L) {
                 say("quiet after " + secondsSince(t0) + " s: nothing undecided outside review, " + progress[2]
                         + " events all on the topic");
                 return;

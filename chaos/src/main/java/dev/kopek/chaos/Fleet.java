@@ -49,6 +49,11 @@ final class Fleet implements AutoCloseable {
             env.put("KOPEK_KAFKA_TOPIC", topic);
             env.put("KOPEK_OUTBOX_MODE", outboxMode);
             env.put("KOPEK_SETTLEMENT_ENABLED", "false");
+            // The run's one merchant sends more than the default 50 writes/s; a 429 would still be retried.
+            env.put("KOPEK_RATE_LIMIT_WRITES_PER_SECOND", "1000");
+            env.put("KOPEK_RATE_LIMIT_WRITES_BURST", "2000");
+            env.put("KOPEK_RATE_LIMIT_READS_PER_SECOND", "2000");
+            env.put("KOPEK_RATE_LIMIT_READS_BURST", "4000");
             List<String> jvm = List.of("-Xmx320m", "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                     "-XX:ActiveProcessorCount=2", "-Dspring.main.banner-mode=off");
             // Lease longer than the PSP budget (the owner never outlives it), both short enough that a killed
