@@ -87,6 +87,8 @@ public record OutboxProperties(
      * @param requestTimeout limit for the whole answer per attempt
      * @param retryWindow how long a delivery is retried, and how long an endpoint may fail before it is disabled
      * @param maxEndpoints endpoints per merchant
+     * @param allowHttpLoopback plain http endpoints on loopback, and delivery to loopback addresses: the demo and
+     *     tests with a local receiver; everything else is https to public addresses only
      */
     public record Webhooks(
             @DefaultValue("1s") Duration interval,
@@ -94,7 +96,8 @@ public record OutboxProperties(
             @DefaultValue("5s") Duration connectTimeout,
             @DefaultValue("10s") Duration requestTimeout,
             @DefaultValue("72h") Duration retryWindow,
-            @DefaultValue("16") int maxEndpoints) {
+            @DefaultValue("16") int maxEndpoints,
+            @DefaultValue("false") boolean allowHttpLoopback) {
 
         public Webhooks {
             if (batchSize < 1 || batchSize > 200 || maxEndpoints < 1 || maxEndpoints > 100) {

@@ -65,6 +65,8 @@ public abstract class IntegrationTest {
         registry.add("kopek.refunds.dispatch", () -> "false");
         registry.add("kopek.admin-token", () -> ADMIN_TOKEN);
         registry.add("kopek.secrets-key", () -> SECRETS_KEY);
+        // Webhook tests post to a receiver on 127.0.0.1 over plain http, as the demo may.
+        registry.add("kopek.outbox.webhooks.allow-http-loopback", () -> "true");
         // Far above any test's load: tests that are not about rate limits must never see a 429. RateLimitTest sets
         // small limits per merchant through the admin API.
         registry.add("kopek.rate-limits.writes-per-second", () -> "1000000");

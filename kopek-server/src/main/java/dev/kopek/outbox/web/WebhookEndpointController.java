@@ -6,6 +6,7 @@ import dev.kopek.outbox.webhooks.Delivery;
 import dev.kopek.outbox.webhooks.Endpoint;
 import dev.kopek.outbox.webhooks.WebhookEndpoints;
 import dev.kopek.outbox.webhooks.WebhookJson;
+import dev.kopek.outbox.OutboxProperties;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.JsonBodies;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,9 +36,11 @@ class WebhookEndpointController {
     private static final int MAX_BODY_BYTES = 8 * 1024;
 
     private final WebhookEndpoints endpoints;
+    private final boolean allowHttpLoopback;
 
-    WebhookEndpointController(WebhookEndpoints endpoints) {
+    WebhookEndpointController(WebhookEndpoints endpoints, OutboxProperties properties) {
         this.endpoints = endpoints;
+        this.allowHttpLoopback = properties.webhooks().allowHttpLoopback();
     }
 
     @PostMapping
@@ -45,7 +48,8 @@ class WebhookEndpointController {
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
             HttpServletRequest http) {
         String key = checkedKey(idempotencyKey);
-        EndpointRequest request = EndpointRequest.parse(JsonBodies.readObject(http, MAX_BODY_BYTES));
+        EndpointRequest request = EndpointRequest.parse(JsonBodies.readObject(http, MAX_BODY_BYTES),
+                allowHttpLoopback);
         return respond(endpoints.create(merchant, key, request.url(), request.eventTypes()));
     }
 

@@ -8,6 +8,8 @@ import dev.kopek.outbox.receiver.WebhookSignature;
 import dev.kopek.outbox.store.Envelope;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.annotation.PreDestroy;
+import java.net.InetAddress;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -54,11 +56,17 @@ public class DeliveryWorker {
         this.tx = tx;
         this.events = events;
         this.settings = properties.webhooks();
-        this.sender = new WebhookSender(settings.connectTimeout(), settings.requestTimeout());
+        this.sender = new WebhookSender(settings.connectTimeout(), settings.requestTimeout(),
+                settings.allowHttpLoopback(), InetAddress::getAllByName);
         this.meters = meters;
         this.clock = clock;
         Gauge.builder("kopek.webhooks.pending", deliveries, DeliveryStore::pendingCount)
                 .description("webhook deliveries waiting for an attempt").register(meters);
+    }
+
+    @PreDestroy
+    void closeSender() {
+        sender.close();
     }
 
     /** One pass: attempts every due delivery it could claim, concurrently; returns how many. */
