@@ -27,12 +27,18 @@ public final class ProblemErrorReportValve extends ErrorReportValve {
         if (!ioAllowed.get()) {
             return;
         }
+        String code = Problems.codeFor(status);
+        if (status == 505) {
+            // A request line naming HTTP/2.0 or HTTP/9.9 is the client's mistake, not a server failure: 400.
+            status = 400;
+            response.setStatus(status);
+        }
         try {
             response.setContentType("application/problem+json");
             response.setCharacterEncoding("utf-8");
             PrintWriter writer = response.getReporter();
             if (writer != null) {
-                writer.write(Problems.json(status, Problems.codeFor(status), detail(status)));
+                writer.write(Problems.json(status, code, detail(status)));
                 response.finishResponse();
             }
         } catch (IOException | IllegalStateException e) {
@@ -42,13 +48,12 @@ public final class ProblemErrorReportValve extends ErrorReportValve {
 
     private static String detail(int status) {
         return switch (status) {
-            case 400 -> "The request is not well-formed HTTP: check the request line, the header bytes and the"
+            case 400 -> "The request is not well-formed HTTP/1.1: check the request line, the header bytes and the"
                     + " percent-encoding of the path.";
             case 413, 431 -> "The request or its headers are too large.";
             case 414 -> "The request target is too long.";
             case 417 -> "The Expect header names an expectation this server does not support.";
             case 501 -> "The method or transfer coding is not supported.";
-            case 505 -> "This HTTP version is not supported.";
             default -> status >= 500 ? "An internal error occurred; it has been logged."
                     : "The request was refused by the web server.";
         };

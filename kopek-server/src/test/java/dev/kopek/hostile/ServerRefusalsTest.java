@@ -41,6 +41,7 @@ class ServerRefusalsTest extends IntegrationTest {
                         + "Content-Length: -1\r\n\r\n", 400),
                 Arguments.of("TLS hello on plain HTTP", "\u0016\u0003\u0001\u0000\u00a5\u0001\u0000\u0000\u00a1\r\n\r\n",
                         400),
+                Arguments.of("unknown HTTP version", "GET /v1/payments HTTP/9.9\r\n" + CLOSE + "\r\n", 400),
                 Arguments.of("unknown transfer coding", "POST /v1/payments HTTP/1.1\r\n" + CLOSE
                         + "Transfer-Encoding: gzip\r\n\r\n", 501));
     }
