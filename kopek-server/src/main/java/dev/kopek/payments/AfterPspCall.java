@@ -4,7 +4,8 @@ import dev.kopek.money.PaymentId;
 import dev.kopek.psp.ChargeOutcome;
 
 /**
- * Runs between the PSP's answer and phase 3. Production does nothing here; the crash tests install one that
+ * Runs between the PSP's first answer and phase 3 of every operation kind (payment, capture, void, refund),
+ * with the payment the operation belongs to. Production does nothing here; the crash tests install one that
  * throws, which is exactly a process dying after the PSP moved money and before Kopek wrote it down.
  */
 @FunctionalInterface

@@ -38,12 +38,13 @@ public class PaymentOperations {
     private final PaymentProvider psp;
     private final KeyWindow keyWindow;
     private final PaymentEvents events;
+    private final AfterPspCall afterPspCall;
     private final TransactionTemplate tx;
     private final Clock clock;
 
     PaymentOperations(IdempotencyKeys keys, PaymentStore payments, OperationStore operations,
             OperationSettlement settlement, PaymentProvider psp, KeyWindow keyWindow, PaymentEvents events,
-            TransactionTemplate tx, Clock clock) {
+            Optional<AfterPspCall> afterPspCall, TransactionTemplate tx, Clock clock) {
         this.keys = keys;
         this.payments = payments;
         this.operations = operations;
@@ -51,6 +52,7 @@ public class PaymentOperations {
         this.psp = psp;
         this.keyWindow = keyWindow;
         this.events = events;
+        this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
         this.tx = tx;
         this.clock = clock;
     }
@@ -91,7 +93,9 @@ public class PaymentOperations {
             case Claim.Owned owned when owned.reclaimed() -> resume(ck, owned.attempt(), operation(owned.resourceId()));
             case Claim.Owned owned -> {
                 PaymentOperation op = operation(owned.resourceId());
-                yield settleOrReport(op, ck, owned.attempt(), psp.execute(requestOf(op)), null);
+                ChargeOutcome outcome = psp.execute(requestOf(op));
+                afterPspCall.accept(op.payment(), outcome);
+                yield settleOrReport(op, ck, owned.attempt(), outcome, null);
             }
             case Claim.Replay replay -> new PaymentAnswer.Final(replay.status(), replay.body(), true);
             case Claim.InFlight inFlight -> new PaymentAnswer.InFlight(inFlight.retryAfter());

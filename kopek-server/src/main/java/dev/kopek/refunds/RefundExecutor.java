@@ -9,6 +9,7 @@ import dev.kopek.payments.PaymentBalances;
 import dev.kopek.payments.PaymentService;
 import dev.kopek.payments.ReviewSettled;
 import dev.kopek.payments.domain.Payment;
+import dev.kopek.payments.AfterPspCall;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.OperationRequest;
@@ -50,11 +51,13 @@ class RefundExecutor {
     private final TransactionTemplate tx;
     private final Clock clock;
     private final boolean dispatch;
+    private final AfterPspCall afterPspCall;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
     RefundExecutor(RefundStore refunds, PaymentBalances balances, PaymentService payments, PaymentProvider psp,
             KeyWindow keyWindow, IdempotencyProperties timing, ApplicationEventPublisher publisher,
-            RefundEvents events, TransactionTemplate tx, Clock clock, @Value("${kopek.refunds.dispatch:true}") boolean dispatch) {
+            RefundEvents events, TransactionTemplate tx, Clock clock, @Value("${kopek.refunds.dispatch:true}") boolean dispatch,
+            Optional<AfterPspCall> afterPspCall) {
         this.refunds = refunds;
         this.balances = balances;
         this.payments = payments;
@@ -66,6 +69,7 @@ class RefundExecutor {
         this.tx = tx;
         this.clock = clock;
         this.dispatch = dispatch;
+        this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
     }
 
     /** Starts a just-accepted refund at once; if this is lost, the reconciler finds it due. */
@@ -85,7 +89,9 @@ class RefundExecutor {
         OperationRequest request = new OperationRequest(OperationRequest.Kind.REFUND, refund.providerKey(),
                 payment.pspReference(), refund.amount(), false);
         if (refund.attempt() == 1) {
-            record(refund.id(), refund.attempt(), psp.execute(request), null);
+            ChargeOutcome outcome = psp.execute(request);
+            afterPspCall.accept(refund.payment(), outcome);
+            record(refund.id(), refund.attempt(), outcome, null);
             return true;
         }
         switch (psp.lookup(request)) {

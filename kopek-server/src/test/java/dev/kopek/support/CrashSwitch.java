@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A process that dies after the PSP answered and before phase 3: armed, it throws exactly where that crash
- * would happen, so nothing of the PSP's answer is recorded.
+ * would happen, so nothing of the PSP's answer is recorded. Kopek calls it after the first PSP call of every
+ * operation kind (payment, capture, void, refund), so the next such call after arming is the one that dies.
  */
 public final class CrashSwitch implements AfterPspCall {
 
@@ -21,6 +22,16 @@ public final class CrashSwitch implements AfterPspCall {
 
     public void crashNextPayment() {
         armed.set(true);
+    }
+
+    /** Crashes after the next PSP call of any kind. */
+    public void crashNextPspCall() {
+        armed.set(true);
+    }
+
+    /** Disarms a switch the last step did not use (it was refused before reaching the PSP). */
+    public void disarm() {
+        armed.set(false);
     }
 
     @Override

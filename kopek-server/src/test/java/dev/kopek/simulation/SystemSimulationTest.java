@@ -1,0 +1,254 @@
+package dev.kopek.simulation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kopek.KopekApplication;
+import dev.kopek.reconciliation.StuckAttemptReconciler;
+import dev.kopek.simulator.AcquirerSimulator;
+import dev.kopek.simulator.SimulatorConfig;
+import dev.kopek.simulator.WebhookSettings;
+import dev.kopek.support.Api;
+import dev.kopek.support.CrashSwitch;
+import dev.kopek.support.IntegrationTest;
+import dev.kopek.support.MutableClock;
+import dev.kopek.support.SharedSimulator;
+import dev.kopek.support.TestDatabase;
+import dev.kopek.webhooks.NotificationInbox;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The whole-system seeded simulation (issue 10 §3, in the style of TigerBeetle's VOPR). From a seed: random
+ * merchants and steps through Kopek's real HTTP API (two instances on one database) and the real PSP simulator
+ * over HTTP — payments, captures, voids, refunds, bursts, disputes, webhooks duplicated, reordered and held back,
+ * every fault token, crashes after the PSP answered, retries, clock jumps — then quiescence, a person resolving
+ * what is in review, and the {@link Auditor}. A failure prints the seed and the shortest step list that still
+ * fails.
+ *
+ * <pre>
+ * ./mvnw verify                                          # 200 seeds (1..200)
+ * ./mvnw -pl kopek-server -am verify -Dtest=SystemSimulationTest -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dkopek.simulation.seeds=10000 [-Dkopek.simulation.first=N]   # any number, from any first seed
+ *     -Dkopek.simulation.seed=N                          # replay one seed
+ *     -Dkopek.simulation.exclusions=none                 # also run the steps of unfixed known defects
+ *     -Dkopek.simulation.shrink=off|first|TEXT           # shrink to the first failing check (default), to a
+ *                                                        # violation containing TEXT, or not at all
+ * </pre>
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        classes = {KopekApplication.class, IntegrationTest.TestBeans.class})
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SystemSimulationTest {
+
+    /** Seeds that found a defect of issue 10, kept as regression tests: defect number → seed. */
+    static final Map<Integer, Long> REGRESSION_SEEDS = Map.of();
+
+    private static final AcquirerSimulator PSP = SharedSimulator.get();
+    private static final String DATABASE = TestDatabase.newDatabase();
+    private static final int SHRINK_RUNS = 40;
+    private static final Duration SHRINK_BUDGET = Duration.ofSeconds(90);
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    MutableClock clock;
+    @Autowired
+    CrashSwitch crash;
+    @Autowired
+    JdbcClient jdbc;
+    @Autowired
+    StuckAttemptReconciler reconciler;
+    @Autowired
+    NotificationInbox inbox;
+
+    private ConfigurableApplicationContext second;
+    private WebhookSink sink;
+    private Workers workers;
+    private Snapshots snapshots;
+    private final Map<String, String> subscribable = new ConcurrentHashMap<>();
+
+    @DynamicPropertySource
+    static void kopek(DynamicPropertyRegistry registry) {
+        IntegrationTest.commonProperties(registry, DATABASE);
+    }
+
+    @BeforeAll
+    void startSecondInstanceAndSink() {
+        second = new SpringApplicationBuilder(KopekApplication.class, IntegrationTest.TestBeans.class).run(
+                "--server.port=0", "--kopek.db.url=" + DATABASE, "--kopek.db.user=postgres",
+                "--kopek.db.pool-size=5", "--kopek.psp.simulator-url=" + PSP.baseUri(),
+                "--kopek.psp.read-timeout=1s", "--kopek.psp.budget=3s", "--kopek.demo-enabled=false",
+                "--kopek.reconciler.enabled=false", "--kopek.refunds.dispatch=false",
+                "--kopek.admin-token=" + IntegrationTest.ADMIN_TOKEN);
+        MutableClock secondClock = second.getBean(MutableClock.class);
+        secondClock.advance(clock.offset());
+        sink = new WebhookSink();
+        PSP.reset();
+        PSP.advanceClock(clock.offset());
+        workers = new Workers(reconciler, inbox, List.of(clock, secondClock), crash, second.getBean(CrashSwitch.class),
+                PSP);
+        snapshots = new Snapshots(jdbc, PSP);
+    }
+
+    @AfterAll
+    void stop() {
+        PSP.reset();
+        if (sink != null) {
+            sink.close();
+        }
+        if (second != null) {
+            second.close();
+        }
+    }
+
+    static LongStream seeds() {
+        Long one = Long.getLong("kopek.simulation.seed");
+        if (one != null) {
+            return LongStream.of(one);
+        }
+        long first = Long.getLong("kopek.simulation.first", 1);
+        return LongStream.range(first, first + Long.getLong("kopek.simulation.seeds", 200));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> seededRunsKeepEveryLaw() {
+        KnownDefects exclusions = KnownDefects.fromSystemProperties();
+        return seeds().mapToObj(seed -> DynamicTest.dynamicTest("seed " + seed, () -> check(seed, exclusions)));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> seedsThatFoundADefectStayFixed() {
+        return REGRESSION_SEEDS.entrySet().stream().filter(e -> KnownDefects.isFixed(e.getKey()))
+                .map(e -> DynamicTest.dynamicTest("defect " + e.getKey() + " seed " + e.getValue(),
+                        () -> check(e.getValue(), KnownDefects.none())));
+    }
+
+    private void check(long seed, KnownDefects exclusions) {
+        List<Op> ops = OpGenerator.generate(seed, exclusions);
+        List<Auditor.Violation> violations = run(seed, ops);
+        if (violations.isEmpty()) {
+            return;
+        }
+        StringBuilder report = new StringBuilder("seed ").append(seed).append(" breaks ")
+                .append(violations.size()).append(" check(s):\n");
+        violations.forEach(v -> report.append("  ").append(v).append('\n'));
+        String target = System.getProperty("kopek.simulation.shrink", "first");
+        if (!target.equals("off")) {
+            String match = target.equals("first") ? violations.getFirst().toString() : target;
+            List<Op> shortest = shrink(seed, ops, v -> v.toString().contains(target.equals("first")
+                    ? violations.getFirst().check().name() : match));
+            report.append("shortest step list that still breaks ").append(target.equals("first")
+                    ? violations.getFirst().check().name() : "'" + match + "'").append(" (").append(shortest.size())
+                    .append(" of ").append(ops.size()).append(" steps):\n");
+            shortest.forEach(op -> report.append("  ").append(op).append('\n'));
+        }
+        report.append("replay: -Dkopek.simulation.seed=").append(seed);
+        assertThat(violations).as(report.toString()).isEmpty();
+    }
+
+    /** Drops steps while the same check still fails (bounded in runs and time). */
+    private List<Op> shrink(long seed, List<Op> ops, java.util.function.Predicate<Auditor.Violation> same) {
+        List<Op> current = new ArrayList<>(ops);
+        long deadline = System.nanoTime() + SHRINK_BUDGET.toNanos();
+        int runs = 0;
+        for (int chunk = Math.max(1, current.size() / 2); chunk >= 1; chunk /= 2) {
+            for (int i = current.size() - chunk; i >= 0 && runs < SHRINK_RUNS && System.nanoTime() < deadline;
+                    i -= chunk) {
+                List<Op> candidate = new ArrayList<>(current.subList(0, i));
+                candidate.addAll(current.subList(Math.min(current.size(), i + chunk), current.size()));
+                if (candidate.isEmpty()) {
+                    continue;
+                }
+                runs++;
+                if (run(seed, candidate).stream().anyMatch(same)) {
+                    current = candidate;
+                    i = Math.min(i, current.size());
+                }
+            }
+        }
+        return current;
+    }
+
+    private URI uri(int port) {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    /** One run: fresh merchants, the steps, quiescence, a person's decisions, quiescence again, the audit. */
+    List<Auditor.Violation> run(long seed, List<Op> ops) {
+        String prefix = "sim" + seed + "x" + UUID.randomUUID().toString().substring(0, 8);
+        configurePsp();
+        Api admin = new Api(uri(port), IntegrationTest.ADMIN_TOKEN);
+        int secondPort = ((WebServerApplicationContext) second).getWebServer().getPort();
+        List<Api> merchants = new ArrayList<>();
+        List<Api> viaSecond = new ArrayList<>();
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String name = prefix + "-merchant-" + i;
+            JsonNode merchant = admin.post("/v1/admin/merchants", null, "{\"name\":\"" + name + "\"}").json();
+            String secret = admin.post("/v1/admin/merchants/" + merchant.get("id").asString() + "/keys", null, "{}")
+                    .text("secret");
+            merchants.add(new Api(uri(port), secret));
+            viaSecond.add(new Api(uri(secondPort), secret));
+            ids.add(snapshots.merchantId(name));
+        }
+        Api outsider = merchants.removeLast();
+        viaSecond.removeLast();
+        List<UUID> audited = ids.subList(0, 2);
+        Driver driver = new Driver(prefix, merchants, viaSecond, outsider, PSP, workers,
+                () -> clock.instant().getEpochSecond(), seed);
+        ops.forEach(driver::run);
+        driver.quiesce(() -> snapshots.digest(audited), 10);
+        new Operator(jdbc, PSP, admin).resolveOpenReviews(audited, driver.findings());
+        driver.quiesce(() -> snapshots.digest(audited), 4);
+        World world = snapshots.read(audited, prefix, clock.instant(), driver.observations(), driver.findings());
+        checkSubscribable(world, merchants.getFirst(), driver.findings());
+        world = snapshots.read(audited, prefix, clock.instant(), driver.observations(), driver.findings());
+        return Auditor.audit(world);
+    }
+
+    private void configurePsp() {
+        PSP.configure(SimulatorConfig.defaults().withSlow(50, 150).withTimeoutHangMillis(1_300)
+                .withWebhooks(WebhookSettings.defaults().withUrl(sink.uri())));
+    }
+
+    /** Every event type Kopek emits must be one a merchant can subscribe to by name (L9). */
+    private void checkSubscribable(World world, Api merchant, List<World.Finding> findings) {
+        world.events().stream().map(World.EventRow::type).distinct().forEach(type -> {
+            String refusal = subscribable.computeIfAbsent(type, t -> {
+                Api.Response r = merchant.post("/v1/webhook-endpoints", Api.newKey(), "{\"url\":\"" + sink.uri()
+                        + "\",\"event_types\":[\"" + t + "\"]}");
+                if (r.status() == 201 || r.status() == 200) {
+                    merchant.delete("/v1/webhook-endpoints/" + r.text("id"));
+                    return "";
+                }
+                return r.status() + " " + r.body();
+            });
+            if (!refusal.isEmpty()) {
+                findings.add(new World.Finding("L9", "Kopek emits " + type
+                        + " but a merchant cannot subscribe to it by name: " + refusal));
+            }
+        });
+    }
+}
