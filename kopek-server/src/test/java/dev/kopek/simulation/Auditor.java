@@ -126,8 +126,15 @@ final class Auditor {
         return p != null && reviewedPayments.contains(p.id());
     }
 
+    /**
+     * Money moved for an intent: a charge captured when made, or an authorization with a capture. A voided or
+     * expired authorization frees the intent (DESIGN.md: a new attempt is then allowed) and moved nothing.
+     */
     private void intentChargedAtMostOnce() {
-        w.pspCharges().stream().filter(c -> isSucceeded(c.status()))
+        Set<String> captured = w.pspMovements().stream().filter(m -> m.type().equals("capture")
+                && isSucceeded(m.status())).map(PspMovement::chargeId).collect(Collectors.toSet());
+        w.pspCharges().stream().filter(c -> c.status().equals("succeeded")
+                        || (c.status().equals("authorized") && captured.contains(c.id())))
                 .collect(Collectors.groupingBy(PspCharge::reference, Collectors.counting()))
                 .forEach((reference, n) -> {
                     if (n > 1) {

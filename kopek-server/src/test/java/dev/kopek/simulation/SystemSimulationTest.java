@@ -67,7 +67,7 @@ class SystemSimulationTest {
 
     private static final AcquirerSimulator PSP = SharedSimulator.get();
     private static final String DATABASE = TestDatabase.newDatabase();
-    private static final int SHRINK_RUNS = 40;
+    private static final int SHRINK_RUNS = 30;
     private static final Duration SHRINK_BUDGET = Duration.ofSeconds(90);
 
     @LocalServerPort
@@ -135,17 +135,25 @@ class SystemSimulationTest {
     @TestFactory
     Stream<DynamicTest> seededRunsKeepEveryLaw() {
         KnownDefects exclusions = KnownDefects.fromSystemProperties();
-        return seeds().mapToObj(seed -> DynamicTest.dynamicTest("seed " + seed, () -> check(seed, exclusions)));
+        String hunt = System.getProperty("kopek.simulation.hunt");
+        if (hunt != null) {
+            // seed:text;seed:text — replay each seed and shrink it to the shortest list still showing that text.
+            return Stream.of(hunt.split(";")).map(pair -> pair.split(":", 2)).map(pair -> DynamicTest.dynamicTest(
+                    "seed " + pair[0] + " shrunk to '" + pair[1] + "'",
+                    () -> check(Long.parseLong(pair[0].trim()), exclusions, pair[1])));
+        }
+        String target = System.getProperty("kopek.simulation.shrink", "first");
+        return seeds().mapToObj(seed -> DynamicTest.dynamicTest("seed " + seed, () -> check(seed, exclusions, target)));
     }
 
     @TestFactory
     Stream<DynamicTest> seedsThatFoundADefectStayFixed() {
         return REGRESSION_SEEDS.entrySet().stream().filter(e -> KnownDefects.isFixed(e.getKey()))
                 .map(e -> DynamicTest.dynamicTest("defect " + e.getKey() + " seed " + e.getValue(),
-                        () -> check(e.getValue(), KnownDefects.none())));
+                        () -> check(e.getValue(), KnownDefects.none(), "first")));
     }
 
-    private void check(long seed, KnownDefects exclusions) {
+    private void check(long seed, KnownDefects exclusions, String target) {
         List<Op> ops = OpGenerator.generate(seed, exclusions);
         List<Auditor.Violation> violations = run(seed, ops);
         if (violations.isEmpty()) {
@@ -154,7 +162,6 @@ class SystemSimulationTest {
         StringBuilder report = new StringBuilder("seed ").append(seed).append(" breaks ")
                 .append(violations.size()).append(" check(s):\n");
         violations.forEach(v -> report.append("  ").append(v).append('\n'));
-        String target = System.getProperty("kopek.simulation.shrink", "first");
         if (!target.equals("off")) {
             String match = target.equals("first") ? violations.getFirst().toString() : target;
             List<Op> shortest = shrink(seed, ops, v -> v.toString().contains(target.equals("first")
