@@ -40,7 +40,18 @@ final class Snapshots {
                   (SELECT string_agg(status || version, ',' ORDER BY id) FROM refunds WHERE merchant_id IN (:m)),
                   (SELECT string_agg(status || version, ',' ORDER BY id) FROM disputes WHERE merchant_id IN (:m)),
                   (SELECT count(*) FROM manual_reviews WHERE merchant_id IN (:m) AND status = 'OPEN'),
-                  (SELECT count(*) FROM outbox WHERE merchant_id IN (:m)))
+                  (SELECT count(*) FROM outbox WHERE merchant_id IN (:m)),
+                  -- Something undecided and not with a person keeps the run going even if nothing else moved:
+                  -- its next try may be due only after a longer grace.
+                  'undecided:' || ((SELECT count(*) FROM payments p WHERE merchant_id IN (:m)
+                                      AND status IN ('PENDING', 'UNKNOWN') AND NOT EXISTS (SELECT 1 FROM
+                                      manual_reviews r WHERE r.subject_id = p.id AND r.status = 'OPEN'))
+                                 + (SELECT count(*) FROM payment_operations o WHERE merchant_id IN (:m)
+                                      AND status IN ('PENDING', 'UNKNOWN') AND NOT EXISTS (SELECT 1 FROM
+                                      manual_reviews r WHERE r.subject_id = o.id AND r.status = 'OPEN'))
+                                 + (SELECT count(*) FROM refunds f WHERE merchant_id IN (:m)
+                                      AND status IN ('PENDING', 'UNKNOWN') AND NOT EXISTS (SELECT 1 FROM
+                                      manual_reviews r WHERE r.subject_id = f.id AND r.status = 'OPEN'))))
                 """).param("m", merchants).query(String.class).single();
     }
 
