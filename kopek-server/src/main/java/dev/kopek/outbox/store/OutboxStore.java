@@ -22,11 +22,30 @@ public class OutboxStore {
         this.jdbc = jdbc;
     }
 
+    /**
+     * Appends the event and, in the same statement, one pending webhook delivery per enabled endpoint of the
+     * merchant subscribed to its type: one round trip per event instead of a lookup plus one insert per endpoint.
+     * A data-modifying CTE always runs to completion, so the event is written whether or not any endpoint matches.
+     * Delivery ids are UUID version 7 made from the event's time (Kopek's clock), as {@code TimeOrderedIds} would.
+     */
     void insert(UUID id, BusinessEvent event, String envelope) {
         jdbc.sql("""
-                INSERT INTO outbox (id, event_type, resource_type, resource_id, public_id, sequence, merchant_id,
-                                    envelope, created_at)
-                VALUES (:id, :type, :resourceType, :resourceId, :publicId, :sequence, :merchant, :envelope, :at)
+                WITH event AS (
+                    INSERT INTO outbox (id, event_type, resource_type, resource_id, public_id, sequence, merchant_id,
+                                        envelope, created_at)
+                    VALUES (:id, :type, :resourceType, :resourceId, :publicId, :sequence, :merchant, :envelope, :at)
+                    RETURNING id
+                )
+                INSERT INTO webhook_deliveries (id, endpoint_id, merchant_id, event_id, status, next_attempt_at,
+                                                created_at, updated_at)
+                SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+                                  PLACING substring(int8send((extract(epoch FROM CAST(:at AS timestamptz)) * 1000)::bigint)
+                                                    FROM 3)
+                                  FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid,
+                       e.id, e.merchant_id, event.id, 'PENDING', :at, :at, :at
+                  FROM webhook_endpoints e, event
+                 WHERE e.merchant_id = :merchant AND e.status = 'ENABLED'
+                   AND (:type = ANY (e.event_types) OR '*' = ANY (e.event_types))
                 """)
                 .param("id", id).param("type", event.type()).param("resourceType", event.resourceType())
                 .param("resourceId", event.resourceId()).param("publicId", event.publicId())

@@ -3,7 +3,6 @@ package dev.kopek.outbox.store;
 import dev.kopek.events.BusinessEvent;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.outbox.EventTypes;
-import dev.kopek.outbox.webhooks.DeliveryStore;
 import java.time.Clock;
 import java.util.Set;
 import java.util.UUID;
@@ -25,13 +24,11 @@ public class OutboxWriter {
     private static final Logger log = LoggerFactory.getLogger(OutboxWriter.class);
 
     private final OutboxStore store;
-    private final DeliveryStore deliveries;
     private final Clock clock;
     private final Set<String> warnedTypes = ConcurrentHashMap.newKeySet();
 
-    OutboxWriter(OutboxStore store, DeliveryStore deliveries, Clock clock) {
+    OutboxWriter(OutboxStore store, Clock clock) {
         this.store = store;
-        this.deliveries = deliveries;
         this.clock = clock;
     }
 
@@ -51,8 +48,7 @@ public class OutboxWriter {
         }
         UUID id = TimeOrderedIds.next(clock);
         String envelope = Envelope.render(id, event);
-        store.insert(id, event, envelope);
-        deliveries.schedule(id, event.merchant(), event.type(), event.occurredAt());
+        store.insert(id, event, envelope); // with its webhook deliveries, in one statement
         return id;
     }
 }

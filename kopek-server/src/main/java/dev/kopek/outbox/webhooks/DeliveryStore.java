@@ -1,12 +1,10 @@
 package dev.kopek.outbox.webhooks;
 
 import dev.kopek.money.MerchantId;
-import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.platform.Db;
 import dev.kopek.platform.SecretBox;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -25,36 +23,11 @@ public class DeliveryStore {
             + "d.next_attempt_at, d.last_response_code, d.created_at, d.updated_at ";
 
     private final JdbcClient jdbc;
-    private final Clock clock;
     private final SecretBox box;
 
-    DeliveryStore(JdbcClient jdbc, Clock clock, SecretBox box) {
+    DeliveryStore(JdbcClient jdbc, SecretBox box) {
         this.jdbc = jdbc;
-        this.clock = clock;
         this.box = box;
-    }
-
-    /**
-     * In the business transaction: one pending delivery per enabled endpoint of the merchant that subscribed to
-     * this type. The endpoint lookup is indexed by merchant; most merchants have none or a few.
-     */
-    public void schedule(UUID eventId, MerchantId merchant, String type, Instant at) {
-        List<UUID> endpoints = jdbc.sql("""
-                SELECT id FROM webhook_endpoints
-                 WHERE merchant_id = :merchant AND status = 'ENABLED'
-                   AND (:type = ANY (event_types) OR '*' = ANY (event_types))
-                """)
-                .param("merchant", merchant.value()).param("type", type).query(UUID.class).list();
-        for (UUID endpoint : endpoints) {
-            jdbc.sql("""
-                    INSERT INTO webhook_deliveries (id, endpoint_id, merchant_id, event_id, status, next_attempt_at,
-                                                    created_at, updated_at)
-                    VALUES (:id, :endpoint, :merchant, :event, 'PENDING', :at, :at, :at)
-                    """)
-                    .param("id", TimeOrderedIds.next(clock)).param("endpoint", endpoint)
-                    .param("merchant", merchant.value()).param("event", eventId).param("at", Db.at(at))
-                    .update();
-        }
     }
 
     /**
