@@ -58,15 +58,17 @@ public class PaymentService {
         ClientKey ck = new ClientKey(merchant, OPERATION, idempotencyKey);
         PaymentId newId = new PaymentId(TimeOrderedIds.next(clock));
         String fingerprint = dev.kopek.idempotency.Fingerprint.of(request.canonicalFields());
-        Claim claim;
+        PhaseOne phaseOne;
         try {
-            claim = tx.execute(status -> {
+            phaseOne = tx.execute(status -> {
                 Claim c = keys.claim(ck, fingerprint, newId.value());
                 if (c instanceof Claim.Owned owned && !owned.reclaimed()) {
-                    events.changed(payments.insertPending(newId, merchant, request, idempotencyKey,
-                            ck.providerKey(newId.value())), "created");
+                    Payment inserted = payments.insertPending(newId, merchant, request, idempotencyKey,
+                            ck.providerKey(newId.value()));
+                    events.changed(inserted, "created");
+                    return new PhaseOne(c, inserted);
                 }
-                return c;
+                return new PhaseOne(c, null);
             });
         } catch (DuplicateKeyException e) {
             if (ConstraintNames.of(e).equals(PaymentStore.LIVE_ATTEMPT_INDEX)) {
@@ -74,15 +76,20 @@ public class PaymentService {
             }
             throw e;
         }
-        return switch (claim) {
+        return switch (phaseOne.claim()) {
             case Claim.Owned owned when owned.reclaimed() -> recovery.resume(ck, owned.attempt(),
                     payment(owned.resourceId()));
-            case Claim.Owned owned -> charge(ck, owned.attempt(), payment(owned.resourceId()));
+            // the row phase 1 inserted and committed, as INSERT … RETURNING gave it: no second read
+            case Claim.Owned owned -> charge(ck, owned.attempt(), phaseOne.inserted());
             case Claim.Replay replay -> new PaymentAnswer.Final(replay.status(), replay.body(), true);
             case Claim.InFlight inFlight -> new PaymentAnswer.InFlight(inFlight.retryAfter());
             case Claim.Awaiting awaiting -> new PaymentAnswer.Processing(payment(awaiting.resourceId()));
             case Claim.Mismatch mismatch -> new PaymentAnswer.KeyReused();
         };
+    }
+
+    /** What phase 1 decided, and the PENDING attempt when it inserted one. */
+    private record PhaseOne(Claim claim, Payment inserted) {
     }
 
     private PaymentAnswer charge(ClientKey ck, int attempt, Payment payment) {
