@@ -35,6 +35,13 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return response.body(body);
     }
 
+    /** Tomcat refuses a malformed query string (e.g. an empty parameter name, {@code ?a&=}) when it is read. */
+    @ExceptionHandler(org.apache.tomcat.util.http.InvalidParameterException.class)
+    ResponseEntity<ProblemDetail> invalidQuery(org.apache.tomcat.util.http.InvalidParameterException e) {
+        return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(Problems.detail(HttpStatus.BAD_REQUEST, "invalid_query", "The query string is malformed."));
+    }
+
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
         log.error("unexpected error", e);
