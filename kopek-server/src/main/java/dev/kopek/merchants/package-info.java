@@ -1,6 +1,6 @@
 /**
- * Merchants and their secret API keys (stored only as digests), merchant authentication for {@code /v1/**},
- * the admin token for {@code /v1/admin/**} and {@code /v1/ops/**}, and the demo merchant of the quickstart.
+ * Merchants and their secret API keys (stored only as digests), and the demo merchant of the quickstart. Who may
+ * call which route is decided in {@code dev.kopek.access}.
  */
 @org.springframework.modulith.ApplicationModule(displayName = "Merchants")
 package dev.kopek.merchants;

@@ -36,12 +36,12 @@ class ManualReviewEveryKindTest extends IntegrationTest {
         String review = openReview("payment", processing.text("id"));
 
         Api.Response captured = resolve(review, "{\"decision\":\"captured\",\"psp_reference\":\"" + charge
-                + "\",\"resolved_by\":\"alice@ops\"}");
+                + "\"}");
         assertThat(captured.status()).isEqualTo(409);
         assertThat(captured.text("code")).isEqualTo("decision_not_applicable");
 
         Api.Response authorized = resolve(review, "{\"decision\":\"authorized\",\"psp_reference\":\"" + charge
-                + "\",\"resolved_by\":\"alice@ops\"}");
+                + "\"}");
         assertThat(authorized.status()).isEqualTo(200);
         JsonNode payment = api.get("/v1/payments/" + processing.text("id")).json();
         assertThat(payment.get("status").asString()).isEqualTo("authorized");
@@ -62,7 +62,7 @@ class ManualReviewEveryKindTest extends IntegrationTest {
         closeTheKeyWindow();
 
         Api.Response capture = resolve(openReview("capture", id), "{\"decision\":\"succeeded\",\"psp_reference\":\""
-                + charge + "\",\"resolved_by\":\"bob@ops\"}");
+                + charge + "\"}");
         assertThat(capture.status()).isEqualTo(200);
         assertThat(api.get("/v1/payments/" + id).json().get("amount_captured").asLong()).isEqualTo(8_000);
 
@@ -71,7 +71,7 @@ class ManualReviewEveryKindTest extends IntegrationTest {
         reconciler.reconcileOnce();
         closeTheKeyWindow();
         Api.Response refunded = resolve(openReview("refund", id), "{\"decision\":\"succeeded\",\"psp_reference\":"
-                + "\"re_portal\",\"resolved_by\":\"bob@ops\"}");
+                + "\"re_portal\"}");
         assertThat(refunded.status()).isEqualTo(200);
         assertThat(api.get("/v1/refunds/" + refund.text("id")).text("status")).isEqualTo("succeeded");
         assertThat(kinds(id)).contains("CAPTURED", "REFUND_SUCCEEDED");

@@ -1,5 +1,7 @@
 package dev.kopek.ledger.web;
 
+import dev.kopek.audit.Actor;
+import dev.kopek.audit.AuditTrail;
 import dev.kopek.ledger.DriftChecker;
 import dev.kopek.ledger.DriftReport;
 import dev.kopek.ledger.Ledger;
@@ -11,6 +13,7 @@ import dev.kopek.merchants.Merchants;
 import dev.kopek.money.CurrencyCode;
 import dev.kopek.money.MerchantId;
 import dev.kopek.platform.ApiProblem;
+import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
@@ -29,6 +32,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Admin API ({@code KOPEK_ADMIN_TOKEN}): merchants' fees, reversals, and the drift check on demand. */
 @RestController
+@Audience(Audience.Kind.ADMIN)
 class AdminLedgerController {
 
     private static final Set<String> FEE_FIELDS = Set.of("bps", "fixed_minor", "currency");
@@ -39,17 +43,20 @@ class AdminLedgerController {
     private final LedgerQueries queries;
     private final DriftChecker drift;
     private final Merchants merchants;
+    private final AuditTrail audit;
 
-    AdminLedgerController(Ledger ledger, LedgerQueries queries, DriftChecker drift, Merchants merchants) {
+    AdminLedgerController(Ledger ledger, LedgerQueries queries, DriftChecker drift, Merchants merchants,
+            AuditTrail audit) {
         this.ledger = ledger;
         this.queries = queries;
         this.drift = drift;
         this.merchants = merchants;
+        this.audit = audit;
     }
 
     /** Sets the fee for one currency ({@code "bps":0,"fixed_minor":0} is no fee); it applies from the next capture. */
     @PutMapping("/v1/admin/merchants/{merchantId}/fees")
-    Map<String, Object> putFee(@PathVariable String merchantId, HttpServletRequest http) {
+    Map<String, Object> putFee(Actor actor, @PathVariable String merchantId, HttpServletRequest http) {
         MerchantId merchant = merchant(merchantId);
         ObjectNode body = JsonBodies.readObject(http, MAX_BODY_BYTES);
         body.propertyNames().stream().filter(n -> !FEE_FIELDS.contains(n)).findFirst().ifPresent(n -> {
@@ -64,7 +71,14 @@ class AdminLedgerController {
             throw ApiProblem.badRequest("invalid_currency", "currency",
                     "currency is an ISO 4217 code with minor units, such as RUB or EUR.");
         }
-        return LedgerJson.fee(queries.setFee(merchant, code.code(), new FeeRule((int) bps, fixed)));
+        return audit.inTransaction(status -> {
+            Map<String, Object> before = queries.fees(merchant).stream()
+                    .filter(f -> f.currency().equals(code.code())).findFirst().map(LedgerJson::fee).orElse(null);
+            Map<String, Object> after = LedgerJson.fee(queries.setFee(merchant, code.code(),
+                    new FeeRule((int) bps, fixed)));
+            audit.record(actor, "fee.changed", "merchant", merchant.toString(), before, after);
+            return after;
+        });
     }
 
     @GetMapping("/v1/admin/merchants/{merchantId}/fees")
@@ -77,7 +91,7 @@ class AdminLedgerController {
 
     /** Posts the reversal of a journal transaction. Asking twice returns the same reversal with 200. */
     @PostMapping("/v1/admin/ledger/transactions/{id}/reversal")
-    ResponseEntity<Map<String, Object>> reverse(@PathVariable String id, HttpServletRequest http) {
+    ResponseEntity<Map<String, Object>> reverse(Actor actor, @PathVariable String id, HttpServletRequest http) {
         UUID transaction = LedgerTransaction.parseId(id)
                 .orElseThrow(() -> ApiProblem.notFound("ledger transaction " + id));
         ObjectNode body = JsonBodies.readObject(http, MAX_BODY_BYTES);
@@ -89,7 +103,15 @@ class AdminLedgerController {
                 || reason.stringValue().length() > MAX_REASON) {
             throw ApiProblem.badRequest("invalid_reason", "reason", "reason is required: 1–500 characters.");
         }
-        return switch (ledger.reverse(transaction, reason.stringValue().strip())) {
+        ReversalResult result = audit.inTransaction(status -> {
+            ReversalResult reversed = ledger.reverse(transaction, reason.stringValue().strip());
+            if (reversed instanceof ReversalResult.Reversed r) {
+                audit.record(actor, "ledger_transaction.reversed", "ledger_transaction", id, null,
+                        LedgerJson.transaction(r.reversal()));
+            }
+            return reversed;
+        });
+        return switch (result) {
             case ReversalResult.Reversed r -> ResponseEntity.status(HttpStatus.CREATED)
                     .body(LedgerJson.transaction(r.reversal()));
             case ReversalResult.AlreadyReversed r -> ResponseEntity.ok(LedgerJson.transaction(r.reversal()));

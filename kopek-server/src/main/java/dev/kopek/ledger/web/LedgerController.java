@@ -6,6 +6,7 @@ import dev.kopek.ledger.MerchantBalance;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.platform.ApiProblem;
+import dev.kopek.platform.Audience;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** The merchant's view of the ledger: its balance and its journal (L11: only its own). */
 @RestController
+@Audience(Audience.Kind.MERCHANT)
 class LedgerController {
 
     private static final int DEFAULT_PAGE = 20;

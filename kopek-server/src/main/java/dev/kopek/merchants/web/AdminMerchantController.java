@@ -1,10 +1,13 @@
 package dev.kopek.merchants.web;
 
+import dev.kopek.audit.Actor;
+import dev.kopek.audit.AuditTrail;
 import dev.kopek.merchants.IssuedKey;
 import dev.kopek.merchants.Merchants;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.platform.ApiProblem;
+import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
@@ -23,18 +26,21 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Admin API ({@code KOPEK_ADMIN_TOKEN}): merchants and their keys. A key's secret is shown once, here. */
 @RestController
+@Audience(Audience.Kind.ADMIN)
 @RequestMapping("/v1/admin/merchants")
 class AdminMerchantController {
 
     private final Merchants merchants;
+    private final AuditTrail audit;
 
-    AdminMerchantController(Merchants merchants) {
+    AdminMerchantController(Merchants merchants, AuditTrail audit) {
         this.merchants = merchants;
+        this.audit = audit;
     }
 
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
-    Map<String, Object> create(HttpServletRequest http) {
+    Map<String, Object> create(Actor actor, HttpServletRequest http) {
         ObjectNode body = JsonBodies.readObject(http, 4096);
         body.propertyNames().stream().filter(n -> !n.equals("name")).findFirst().ifPresent(n -> {
             throw ApiProblem.badRequest("unknown_field", n, "Unknown field '" + n + "'.");
@@ -43,26 +49,34 @@ class AdminMerchantController {
         if (name == null || !name.isString() || name.stringValue().isBlank() || name.stringValue().length() > 200) {
             throw ApiProblem.badRequest("invalid_name", "name", "name is required: 1–200 characters.");
         }
-        Merchants.Merchant merchant = merchants.create(name.stringValue().strip());
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("id", merchant.id().toString());
-        json.put("object", "merchant");
-        json.put("name", merchant.name());
-        json.put("created_at", merchant.createdAt().toString());
-        return json;
+        return audit.inTransaction(status -> {
+            Merchants.Merchant merchant = merchants.create(name.stringValue().strip());
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("id", merchant.id().toString());
+            json.put("object", "merchant");
+            json.put("name", merchant.name());
+            json.put("created_at", merchant.createdAt().toString());
+            audit.record(actor, "merchant.created", "merchant", merchant.id().toString(), null, json);
+            return json;
+        });
     }
 
     @PostMapping("/{merchantId}/keys")
     @ResponseStatus(HttpStatus.CREATED)
-    Map<String, Object> issueKey(@PathVariable String merchantId) {
-        IssuedKey key = merchants.issueKey(merchant(merchantId));
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("id", PrefixedId.format("key", key.id()));
-        json.put("object", "api_key");
-        json.put("secret", key.secret());
-        json.put("prefix", key.prefix());
-        json.put("created_at", key.createdAt().toString());
-        return json;
+    Map<String, Object> issueKey(Actor actor, @PathVariable String merchantId) {
+        MerchantId merchant = merchant(merchantId);
+        return audit.inTransaction(status -> {
+            IssuedKey key = merchants.issueKey(merchant);
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("id", PrefixedId.format("key", key.id()));
+            json.put("object", "api_key");
+            json.put("merchant_id", merchant.toString());
+            json.put("prefix", key.prefix());
+            json.put("created_at", key.createdAt().toString());
+            audit.record(actor, "api_key.issued", "api_key", PrefixedId.format("key", key.id()), null, json);
+            json.put("secret", key.secret());
+            return json;
+        });
     }
 
     @GetMapping("/{merchantId}/keys")
@@ -75,10 +89,17 @@ class AdminMerchantController {
     }
 
     @DeleteMapping("/{merchantId}/keys/{keyId}")
-    Map<String, Object> revoke(@PathVariable String merchantId, @PathVariable String keyId) {
+    Map<String, Object> revoke(Actor actor, @PathVariable String merchantId, @PathVariable String keyId) {
         MerchantId merchant = merchant(merchantId);
-        return PrefixedId.parse("key", keyId).flatMap(id -> merchants.revoke(merchant, id)).map(this::json)
-                .orElseThrow(() -> ApiProblem.notFound("api key " + keyId));
+        var id = PrefixedId.parse("key", keyId).orElseThrow(() -> ApiProblem.notFound("api key " + keyId));
+        return audit.inTransaction(status -> {
+            var before = merchants.keys(merchant).stream().filter(k -> k.id().equals(id)).findFirst();
+            var after = merchants.revoke(merchant, id);
+            if (before.isPresent() && after.isPresent() && before.get().revokedAt() == null) {
+                audit.record(actor, "api_key.revoked", "api_key", keyId, json(before.get()), json(after.get()));
+            }
+            return after.map(this::json);
+        }).orElseThrow(() -> ApiProblem.notFound("api key " + keyId));
     }
 
     private MerchantId merchant(String text) {

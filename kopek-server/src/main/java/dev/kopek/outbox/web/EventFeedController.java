@@ -4,6 +4,7 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.outbox.store.EventFeed;
 import dev.kopek.outbox.store.OutboxStore.FeedPosition;
 import dev.kopek.platform.ApiProblem;
+import dev.kopek.platform.Audience;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -16,6 +17,7 @@ import org.springframework.web.bind.annotation.RestController;
  * with it). The events are the same bytes Kafka and the webhooks carry.
  */
 @RestController
+@Audience(Audience.Kind.MERCHANT)
 class EventFeedController {
 
     static final int DEFAULT_LIMIT = 20;

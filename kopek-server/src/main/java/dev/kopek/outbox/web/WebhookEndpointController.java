@@ -1,6 +1,8 @@
 package dev.kopek.outbox.web;
 
 import dev.kopek.idempotency.ClientKey;
+import dev.kopek.audit.Actor;
+import dev.kopek.audit.AuditTrail;
 import dev.kopek.money.MerchantId;
 import dev.kopek.outbox.webhooks.Delivery;
 import dev.kopek.outbox.webhooks.Endpoint;
@@ -8,6 +10,7 @@ import dev.kopek.outbox.webhooks.WebhookEndpoints;
 import dev.kopek.outbox.webhooks.WebhookJson;
 import dev.kopek.outbox.OutboxProperties;
 import dev.kopek.platform.ApiProblem;
+import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
@@ -30,27 +33,41 @@ import org.springframework.web.bind.annotation.RestController;
  * inspected, and any delivery sent again.
  */
 @RestController
+@Audience(Audience.Kind.MERCHANT)
 @RequestMapping("/v1/webhook-endpoints")
 class WebhookEndpointController {
 
     private static final int MAX_BODY_BYTES = 8 * 1024;
+    private static final tools.jackson.databind.json.JsonMapper SUMMARY = tools.jackson.databind.json.JsonMapper
+            .builder().build();
 
     private final WebhookEndpoints endpoints;
     private final boolean allowHttpLoopback;
+    private final AuditTrail audit;
 
-    WebhookEndpointController(WebhookEndpoints endpoints, OutboxProperties properties) {
+    WebhookEndpointController(WebhookEndpoints endpoints, OutboxProperties properties, AuditTrail audit) {
         this.endpoints = endpoints;
         this.allowHttpLoopback = properties.webhooks().allowHttpLoopback();
+        this.audit = audit;
     }
 
     @PostMapping
-    ResponseEntity<String> create(MerchantId merchant,
+    ResponseEntity<String> create(MerchantId merchant, Actor actor,
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
             HttpServletRequest http) {
         String key = checkedKey(idempotencyKey);
         EndpointRequest request = EndpointRequest.parse(JsonBodies.readObject(http, MAX_BODY_BYTES),
                 allowHttpLoopback);
-        return respond(endpoints.create(merchant, key, request.url(), request.eventTypes()));
+        return respond(audit.inTransaction(status -> {
+            WebhookEndpoints.Answer answer = endpoints.create(merchant, key, request.url(), request.eventTypes());
+            if (!(answer instanceof WebhookEndpoints.Answer.Done done)) {
+                // The creating transaction rolled its key back; this one, which it joined, must follow quietly.
+                status.setRollbackOnly();
+            } else if (!done.replayed()) {
+                recordEndpoint(actor, "webhook_endpoint.created", null, done.body());
+            }
+            return answer;
+        }));
     }
 
     @GetMapping
@@ -65,9 +82,36 @@ class WebhookEndpointController {
     }
 
     @DeleteMapping("/{id}")
-    ResponseEntity<String> delete(MerchantId merchant, @PathVariable String id) {
-        return endpoints.delete(merchant, endpointId(id)).map(e -> json(HttpStatus.OK, WebhookJson.render(e, null)))
+    ResponseEntity<String> delete(MerchantId merchant, Actor actor, @PathVariable String id) {
+        return audit.inTransaction(status -> endpoints.find(merchant, endpointId(id)).flatMap(before -> {
+            var deleted = endpoints.delete(merchant, before.id());
+            deleted.ifPresent(after -> recordEndpoint(actor, "webhook_endpoint.deleted",
+                    WebhookJson.render(before, null), WebhookJson.render(after, null)));
+            return deleted;
+        })).map(e -> json(HttpStatus.OK, WebhookJson.render(e, null)))
                 .orElseThrow(() -> ApiProblem.notFound("webhook endpoint " + id));
+    }
+
+    /** The endpoint's id, URL, events and status as the merchant sees them; its signing secret is never kept. */
+    private void recordEndpoint(Actor actor, String action, String before, String after) {
+        Map<String, Object> afterSummary = summary(after);
+        Map<String, Object> beforeSummary = summary(before);
+        String id = String.valueOf((afterSummary != null ? afterSummary : beforeSummary).get("id"));
+        audit.record(actor, action, "webhook_endpoint", id, beforeSummary, afterSummary);
+    }
+
+    private static Map<String, Object> summary(String json) {
+        if (json == null) {
+            return null;
+        }
+        var node = SUMMARY.readTree(json);
+        Map<String, Object> summary = new java.util.LinkedHashMap<>();
+        for (String field : new String[] {"id", "url", "event_types", "status"}) {
+            if (node.has(field)) {
+                summary.put(field, SUMMARY.treeToValue(node.get(field), Object.class));
+            }
+        }
+        return summary;
     }
 
     @GetMapping("/{id}/deliveries")

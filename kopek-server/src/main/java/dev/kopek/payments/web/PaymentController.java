@@ -9,6 +9,7 @@ import dev.kopek.payments.PaymentOperations;
 import dev.kopek.payments.PaymentService;
 import dev.kopek.payments.domain.PaymentRequest;
 import dev.kopek.platform.ApiProblem;
+import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
@@ -25,6 +26,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
+@Audience(Audience.Kind.MERCHANT)
 @RequestMapping("/v1/payments")
 class PaymentController {
 

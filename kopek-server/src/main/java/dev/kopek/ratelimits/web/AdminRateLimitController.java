@@ -3,6 +3,7 @@ package dev.kopek.ratelimits.web;
 import dev.kopek.merchants.Merchants;
 import dev.kopek.money.MerchantId;
 import dev.kopek.platform.ApiProblem;
+import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
 import dev.kopek.ratelimits.Kind;
 import dev.kopek.ratelimits.Limit;
@@ -23,6 +24,7 @@ import tools.jackson.databind.node.ObjectNode;
  * writes limit, {@code "writes": null} returns it to the default, a kind left out stays as it is.
  */
 @RestController
+@Audience(Audience.Kind.ADMIN)
 class AdminRateLimitController {
 
     private static final String PATH = "/v1/admin/merchants/{merchantId}/rate-limits";

@@ -1,7 +1,10 @@
 package dev.kopek.reconciliation.web;
 
+import dev.kopek.audit.Actor;
+import dev.kopek.audit.AuditTrail;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.platform.ApiProblem;
+import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
 import dev.kopek.reconciliation.ManualReview;
 import dev.kopek.reconciliation.ManualReviews;
@@ -23,20 +26,22 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Admin API of the manual-review queue ({@code KOPEK_ADMIN_TOKEN}). */
 @RestController
+@Audience(Audience.Kind.ADMIN)
 @RequestMapping("/v1/ops/manual-review")
 class ManualReviewController {
 
     private static final Set<String> STATUSES = Set.of("open", "resolved", "all");
-    private static final Set<String> FIELDS = Set.of("decision", "psp_reference", "capture_before", "resolved_by",
-            "note");
+    private static final Set<String> FIELDS = Set.of("decision", "psp_reference", "capture_before", "note");
     private static final Set<String> DECISIONS = Set.of("captured", "authorized", "failed", "succeeded",
             "acknowledged");
     private static final Set<String> NEEDS_REFERENCE = Set.of("captured", "authorized", "succeeded");
 
     private final ManualReviews reviews;
+    private final AuditTrail audit;
 
-    ManualReviewController(ManualReviews reviews) {
+    ManualReviewController(ManualReviews reviews, AuditTrail audit) {
         this.reviews = reviews;
+        this.audit = audit;
     }
 
     @GetMapping
@@ -52,9 +57,14 @@ class ManualReviewController {
     }
 
     @PostMapping("/{id}/resolve")
-    Map<String, Object> resolve(@PathVariable String id, HttpServletRequest http) {
+    Map<String, Object> resolve(Actor actor, @PathVariable String id, HttpServletRequest http) {
         var reviewId = PrefixedId.parse("mrv", id).orElseThrow(() -> ApiProblem.notFound("manual review " + id));
         ObjectNode body = JsonBodies.readObject(http, 4096);
+        if (body.has("resolved_by")) {
+            // Refused, not ignored: a client that believes it names the resolver must learn that it does not.
+            throw ApiProblem.badRequest("actor_from_credentials", "resolved_by", "resolved_by is not accepted: the"
+                    + " resolver is the admin identity that sends the request.");
+        }
         body.propertyNames().stream().filter(name -> !FIELDS.contains(name)).findFirst().ifPresent(name -> {
             throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
         });
@@ -66,10 +76,20 @@ class ManualReviewController {
         }
         String pspReference = NEEDS_REFERENCE.contains(decision) ? text(body, "psp_reference", 128) : null;
         Instant captureBefore = body.has("capture_before") ? instant(body, "capture_before") : null;
-        String actor = text(body, "resolved_by", 200);
         String note = body.has("note") ? text(body, "note", 2000) : null;
         var chosen = new ManualReviews.Decision(decision, pspReference, captureBefore);
-        return switch (reviews.resolve(reviewId, chosen, actor, note)) {
+        ManualReviews.Resolution resolution = audit.inTransaction(status -> {
+            var result = reviews.resolve(reviewId, chosen, actor.name(), note);
+            if (result instanceof ManualReviews.Resolution.Resolved r) {
+                Map<String, Object> before = new LinkedHashMap<>();
+                before.put("status", "open");
+                before.put("subject", r.review().subject());
+                before.put("payment_id", r.review().payment() == null ? null : r.review().payment().toString());
+                audit.record(actor, "manual_review.resolved", "manual_review", id, before, json(r.review()));
+            }
+            return result;
+        });
+        return switch (resolution) {
             case ManualReviews.Resolution.Resolved r -> json(r.review());
             case ManualReviews.Resolution.NotOpen n -> throw ApiProblem.of(HttpStatus.CONFLICT, "review_not_open",
                     "This review is already resolved.");

@@ -6,6 +6,7 @@ import dev.kopek.money.PaymentId;
 import dev.kopek.money.RefundId;
 import dev.kopek.platform.Amounts;
 import dev.kopek.platform.ApiProblem;
+import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
 import dev.kopek.refunds.RefundAnswer;
 import dev.kopek.refunds.RefundJson;
@@ -26,6 +27,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 @RestController
+@Audience(Audience.Kind.MERCHANT)
 class RefundController {
 
     private static final Set<String> FIELDS = Set.of("amount", "reason");

@@ -1,6 +1,7 @@
 package dev.kopek.webhooks.web;
 
 import dev.kopek.platform.ApiProblem;
+import dev.kopek.platform.Audience;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.webhooks.NotificationInbox;
 import jakarta.servlet.http.HttpServletRequest;
@@ -18,6 +19,7 @@ import org.springframework.web.bind.annotation.RestController;
  * signature is a 401 and nothing is stored; a duplicate is a 200 that changes nothing.
  */
 @RestController
+@Audience(Audience.Kind.PSP_WEBHOOK)
 class PspWebhookController {
 
     private static final int MAX_BODY_BYTES = 64 * 1024;

@@ -1,10 +1,13 @@
 package dev.kopek.reconciliation.settlement.web;
 
+import dev.kopek.audit.Actor;
+import dev.kopek.audit.AuditTrail;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.money.RefundId;
 import dev.kopek.platform.ApiProblem;
+import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
 import dev.kopek.reconciliation.settlement.BreakStatus;
 import dev.kopek.reconciliation.settlement.BreakType;
@@ -35,6 +38,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Admin API of settlement reconciliation ({@code KOPEK_ADMIN_TOKEN}): run a date on demand, list breaks. */
 @RestController
+@Audience(Audience.Kind.ADMIN)
 @RequestMapping("/v1/ops")
 class SettlementController {
 
@@ -51,14 +55,16 @@ class SettlementController {
 
     private final SettlementReconciliation reconciliation;
     private final ReconBreaks breaks;
+    private final AuditTrail audit;
 
-    SettlementController(SettlementReconciliation reconciliation, ReconBreaks breaks) {
+    SettlementController(SettlementReconciliation reconciliation, ReconBreaks breaks, AuditTrail audit) {
         this.reconciliation = reconciliation;
         this.breaks = breaks;
+        this.audit = audit;
     }
 
     @PostMapping("/settlements/runs")
-    Map<String, Object> run(HttpServletRequest http) {
+    Map<String, Object> run(Actor actor, HttpServletRequest http) {
         ObjectNode body = JsonBodies.readObject(http, 1024);
         body.propertyNames().stream().filter(name -> !RUN_FIELDS.contains(name)).findFirst().ifPresent(name -> {
             throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
@@ -68,7 +74,9 @@ class SettlementController {
         if (day == null) {
             throw ApiProblem.badRequest("invalid_date", "date", "date is required: a settlement date as yyyy-mm-dd.");
         }
-        return switch (reconciliation.run(day, Trigger.ADMIN)) {
+        RunResult result = reconciliation.run(day, Trigger.ADMIN);
+        recordRun(actor, day, result);
+        return switch (result) {
             case RunResult.Completed completed -> SettlementJson.run(completed);
             case RunResult.DateNotClosed notClosed -> throw ApiProblem.of(HttpStatus.UNPROCESSABLE_ENTITY,
                     "date_not_closed", "The file of " + notClosed.date() + " is not final until that day has ended"
@@ -77,6 +85,28 @@ class SettlementController {
                     "settlement_file_unavailable", "The PSP's settlement file of " + failed.date()
                             + " could not be fetched or read; nothing was matched. Try again later.");
         };
+    }
+
+    /**
+     * A run fetches the PSP's file and commits pass by pass, so it cannot share one transaction with its audit
+     * event (L3: no network call inside a transaction); the event is written right after, with what the run did.
+     */
+    private void recordRun(Actor actor, LocalDate day, RunResult result) {
+        Map<String, Object> after = new LinkedHashMap<>();
+        switch (result) {
+            case RunResult.Completed completed -> {
+                after.put("outcome", "completed");
+                after.put("passes", completed.passes().stream().map(SettlementJson::pass).toList());
+            }
+            case RunResult.FileUnavailable failed -> after.put("outcome", "file_unavailable");
+            case RunResult.DateNotClosed notClosed -> {
+                return;
+            }
+        }
+        audit.inTransaction(status -> {
+            audit.record(actor, "settlement.run", "settlement_date", day.toString(), null, after);
+            return null;
+        });
     }
 
     @GetMapping("/recon-breaks")

@@ -1,0 +1,44 @@
+package dev.kopek.access;
+
+import dev.kopek.merchants.MerchantsProperties;
+import dev.kopek.merchants.Secrets;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+
+/**
+ * The one place that says which admin a token belongs to: {@code KOPEK_ADMIN_TOKEN} (the bootstrap identity) or a
+ * live named identity ({@code kad_…}). The bearer filter uses it; so can anything else that takes an admin token
+ * (the operator console's login form).
+ */
+@Component
+public class AdminTokens {
+
+    public static final String BOOTSTRAP_ID = "adm_bootstrap";
+    public static final String BOOTSTRAP_NAME = "bootstrap";
+
+    private final MerchantsProperties properties;
+    private final AdminIdentities identities;
+
+    AdminTokens(MerchantsProperties properties, AdminIdentities identities) {
+        this.properties = properties;
+        this.identities = identities;
+    }
+
+    /** An authenticated admin: {@code adm_…} id and name. */
+    public record Admin(String id, String name) {
+    }
+
+    public Optional<Admin> authenticate(String token) {
+        if (token == null || token.isEmpty()) {
+            return Optional.empty();
+        }
+        if (properties.adminEnabled() && Secrets.constantTimeEquals(token, properties.adminToken())) {
+            return Optional.of(new Admin(BOOTSTRAP_ID, BOOTSTRAP_NAME));
+        }
+        return identities.authenticate(token).map(identity -> new Admin(identity.publicId(), identity.name()));
+    }
+
+    public boolean bootstrapEnabled() {
+        return properties.adminEnabled();
+    }
+}

@@ -1,0 +1,67 @@
+package dev.kopek.access.web;
+
+import dev.kopek.platform.Problems;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.firewall.RequestRejectedException;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
+
+/**
+ * The security layer's refusals as problem+json with stable codes, never Spring's default pages: the access
+ * decision's {@link Refusal}, and the firewall's refusal of an ambiguous request ({@code ;} parameters, encoded
+ * {@code /} or {@code .}, {@code //}, dot segments, a method outside the usual seven, control characters).
+ */
+final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler, RequestRejectedHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemResponses.class);
+
+    @Override
+    public void commence(HttpServletRequest request, HttpServletResponse response, AuthenticationException e)
+            throws IOException {
+        refuse(request, response);
+    }
+
+    @Override
+    public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException e)
+            throws IOException {
+        refuse(request, response);
+    }
+
+    @Override
+    public void handle(HttpServletRequest request, HttpServletResponse response, RequestRejectedException e)
+            throws IOException {
+        // The firewall's message quotes what it refused, which may be a header carrying a token: neither logged
+        // nor echoed.
+        log.debug("{} request refused by the firewall", request.getMethod());
+        write(response, new Refusal(HttpStatus.BAD_REQUEST, "request_rejected", "The request's path, method or"
+                + " headers are not in a form Kopek accepts (no ';' parameters, encoded '/', '.' or '%', '//'"
+                + " or dot segments).", java.util.Map.of()));
+    }
+
+    private static void refuse(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        Refusal refusal = request.getAttribute(Refusal.ATTRIBUTE) instanceof Refusal decided ? decided
+                : Refusal.forbidden("forbidden", "This request is not allowed.");
+        write(response, refusal);
+    }
+
+    private static void write(HttpServletResponse response, Refusal refusal) throws IOException {
+        if (response.isCommitted()) {
+            return;
+        }
+        response.resetBuffer();
+        refusal.headers().forEach(response::setHeader);
+        response.setStatus(refusal.status().value());
+        response.setContentType("application/problem+json");
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.getWriter().write(Problems.json(refusal.status().value(), refusal.code(), refusal.detail()));
+    }
+}

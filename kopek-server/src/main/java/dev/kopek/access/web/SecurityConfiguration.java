@@ -1,0 +1,74 @@
+package dev.kopek.access.web;
+
+import jakarta.servlet.DispatcherType;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.firewall.HttpFirewall;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
+import org.springframework.security.web.firewall.StrictHttpFirewall;
+
+/**
+ * One filter chain for every request. Stateless bearer tokens only: no sessions, no cookies, no CSRF tokens (no
+ * browser carries credentials here implicitly), no login pages. Its three parts: the strict firewall, the bearer
+ * filter that says who the caller is, and the audience decision for the resolved handler.
+ */
+@Configuration(proxyBeanMethods = false)
+class SecurityConfiguration {
+
+    private final ProblemResponses problems = new ProblemResponses();
+
+    @Bean
+    SecurityFilterChain kopekFilterChain(HttpSecurity http, Callers callers,
+            ApplicationContext context,
+            @Value("${management.endpoints.web.base-path:/actuator}") String actuatorBasePath) {
+        var decision = new AudienceAuthorization(new Routes(context, actuatorBasePath));
+        return http
+                .csrf(AbstractHttpConfigurer::disable)
+                .formLogin(AbstractHttpConfigurer::disable)
+                .httpBasic(AbstractHttpConfigurer::disable)
+                .logout(AbstractHttpConfigurer::disable)
+                .requestCache(AbstractHttpConfigurer::disable)
+                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .addFilterBefore(new BearerAuthentication(callers), AuthorizationFilter.class)
+                .authorizeHttpRequests(a -> a
+                        // The request that led to an error page or an async completion was decided already.
+                        .dispatcherTypeMatchers(DispatcherType.ERROR, DispatcherType.ASYNC).permitAll()
+                        .anyRequest().access(decision))
+                .exceptionHandling(e -> e.authenticationEntryPoint(problems).accessDeniedHandler(problems))
+                .build();
+    }
+
+    /** The default strict firewall, named so that nobody loosens it by accident. */
+    @Bean
+    HttpFirewall httpFirewall() {
+        return new StrictHttpFirewall();
+    }
+
+    @Bean
+    RequestRejectedHandler requestRejectedHandler() {
+        return problems;
+    }
+
+    /**
+     * Tomcat would refuse an encoded slash or backslash itself, with its own error page, before any filter ran;
+     * passed through undecoded, the firewall refuses it like every other ambiguous path, as problem+json. The
+     * firewall also refuses every method outside the usual seven, so TRACE can never echo a request's headers.
+     */
+    @Bean
+    TomcatConnectorCustomizer encodedSlashesReachTheFirewall() {
+        return connector -> {
+            connector.setEncodedSolidusHandling("passthrough");
+            connector.setEncodedReverseSolidusHandling("passthrough");
+            // Likewise TRACE: Tomcat would answer it 405 with its own page; the firewall refuses it (it never echoes).
+            connector.setAllowTrace(true);
+        };
+    }
+}
