@@ -1,0 +1,87 @@
+package dev.kopek.platform;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * {@code KOPEK_PROFILE=production} refuses to start with anything that only the demo may use: the embedded
+ * PostgreSQL, the in-process PSP simulator, the demo merchant, the simulator's webhook secret (or none), or no
+ * {@code KOPEK_SECRETS_KEY}. It checks before any bean is created, so nothing (not the embedded database) starts
+ * first, and names every problem on its own line. Without it Kopek is the zero-configuration demo.
+ */
+@Configuration(proxyBeanMethods = false)
+class ProductionMode {
+
+    static final String PRODUCTION = "production";
+    static final String SIMULATOR_WEBHOOK_SECRET = "whsec_simulator";
+    private static final int MIN_WEBHOOK_SECRET = 16;
+
+    @Bean
+    static BeanFactoryPostProcessor productionModeCheck(Environment environment) {
+        return beanFactory -> {
+            List<String> problems = problems(environment);
+            if (!problems.isEmpty()) {
+                throw new ProductionModeViolation(problems);
+            }
+        };
+    }
+
+    static List<String> problems(Environment env) {
+        String profile = env.getProperty("kopek.profile", "").strip();
+        if (profile.isEmpty() || profile.equals("demo")) {
+            return List.of();
+        }
+        if (!profile.equals(PRODUCTION)) {
+            return List.of("KOPEK_PROFILE is '" + profile + "'; it is 'production' or unset (the demo).");
+        }
+        List<String> problems = new ArrayList<>();
+        if (blank(env.getProperty("kopek.db.url"))) {
+            problems.add("KOPEK_DB_URL is not set: the embedded PostgreSQL is for the demo only.");
+        }
+        if (blank(env.getProperty("kopek.psp.simulator-url"))) {
+            problems.add("KOPEK_PSP_SIMULATOR_URL is not set: the in-process PSP simulator is for the demo only.");
+        }
+        if (env.getProperty("kopek.demo-enabled", Boolean.class, true)) {
+            problems.add("KOPEK_DEMO_ENABLED is not false: production has no demo merchant.");
+        }
+        if (!blank(env.getProperty("kopek.demo-api-key"))) {
+            problems.add("KOPEK_DEMO_API_KEY is set: production has no demo merchant and no known key.");
+        }
+        String webhookSecret = env.getProperty("kopek.psp.webhook-secret", "");
+        if (webhookSecret.isBlank() || webhookSecret.equals(SIMULATOR_WEBHOOK_SECRET)
+                || webhookSecret.length() < MIN_WEBHOOK_SECRET) {
+            problems.add("KOPEK_PSP_WEBHOOK_SECRET is empty, too short or the simulator's default: set the secret"
+                    + " your PSP signs notifications with.");
+        }
+        if (blank(env.getProperty("kopek.secrets-key"))) {
+            problems.add("KOPEK_SECRETS_KEY is not set: production never generates a key into the data folder.");
+        }
+        return problems;
+    }
+
+    private static boolean blank(String value) {
+        return value == null || value.isBlank();
+    }
+
+    /** Start-up refused; {@link ProductionModeFailureAnalyzer} prints its lines instead of a stack trace. */
+    static final class ProductionModeViolation extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        private final transient List<String> problems;
+
+        ProductionModeViolation(List<String> problems) {
+            super("KOPEK_PROFILE=production refuses to start:\n  " + String.join("\n  ", problems), null, false,
+                    false);
+            this.problems = List.copyOf(problems);
+        }
+
+        List<String> problems() {
+            return problems;
+        }
+    }
+}
