@@ -19,6 +19,8 @@ RATE="${RATE:-100}"
 SECONDS_TO_RUN="${SECONDS:-20}"
 MODES="${MODES:-polling cdc}"
 API_KEY="sk_test_outbox_bench_0123456789abcdef"
+# The actuator (Prometheus) is admin-only: Kopek is started with this token and the driver scrapes with it.
+export KOPEK_ADMIN_TOKEN="${KOPEK_ADMIN_TOKEN:-bench-admin-token-0123456789}"
 WORK="$(mktemp -d /tmp/kopek-outbox-bench.XXXXXX)"
 PIDS=()
 
@@ -53,7 +55,7 @@ measure() {
   [[ -f "$env" ]] || { echo "bench environment did not start; see $WORK/$mode.env.log" >&2; exit 1; }
   set -a; source "$env"; set +a
   KOPEK_DB_USER=postgres KOPEK_OUTBOX_MODE="$mode" KOPEK_HTTP_PORT="$port" KOPEK_DEMO_API_KEY="$API_KEY" \
-    KOPEK_DATA_DIR="$WORK/$mode-data" java -jar "$JAR" > "$WORK/$mode.kopek.log" 2>&1 &
+    KOPEK_ADMIN_TOKEN="$KOPEK_ADMIN_TOKEN" KOPEK_DATA_DIR="$WORK/$mode-data" java -jar "$JAR" > "$WORK/$mode.kopek.log" 2>&1 &
   local kopek=$!
   PIDS+=($kopek)
   for _ in $(seq 1 600); do

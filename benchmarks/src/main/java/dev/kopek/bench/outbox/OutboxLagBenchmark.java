@@ -188,8 +188,10 @@ public final class OutboxLagBenchmark {
         record Sample(String name, Map<String, String> labels, double value) {
         }
 
+        /** Prometheus is an admin endpoint: the scrape sends KOPEK_ADMIN_TOKEN, as Kopek was started with it. */
         static Metrics scrape(HttpClient http, URI base) throws IOException, InterruptedException {
             HttpRequest request = HttpRequest.newBuilder(base.resolve("/actuator/prometheus"))
+                    .header("Authorization", "Bearer " + System.getenv().getOrDefault("KOPEK_ADMIN_TOKEN", ""))
                     .timeout(Duration.ofSeconds(10)).GET().build();
             String text = http.send(request, HttpResponse.BodyHandlers.ofString()).body();
             List<Sample> samples = new ArrayList<>();
