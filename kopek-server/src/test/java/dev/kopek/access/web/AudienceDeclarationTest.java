@@ -34,7 +34,7 @@ class AudienceDeclarationTest extends IntegrationTest {
     }
 
     @Test
-    void everyAdminAndOpsPathIsAnAdminRouteAndNoOtherIs() {
+    void everyAdminAndOpsPathIsAnAdminRoute() {
         mappings.getHandlerMethods().forEach((info, handler) -> {
             List<Audience.Kind> declared = Routes.declaredBy(handler);
             for (String pattern : info.getPatternValues()) {
