@@ -62,17 +62,23 @@ class QuotedAdminDefectsTest extends IntegrationTest {
 
     @Test
     void headOnAnAdminRouteIsRefused() {
-        RawRequest.Answer answer = new RawRequest("HEAD", "/v1/ops/manual-review", merchantKey(), null).send(port);
-        assertThat(answer.status()).isEqualTo(401);
-        assertThat(answer.header("content-type")).startsWith("application/problem+json");
+        String merchantKey = merchantKey();
+        for (String target : new String[] {"/v1/ops/manual-review", "/v1/%6fps/manual-review"}) {
+            RawRequest.Answer answer = new RawRequest("HEAD", target, merchantKey, null).send(port);
+            assertThat(answer.status()).as(target).isEqualTo(401);
+            assertThat(answer.header("content-type")).as(target).startsWith("application/problem+json");
+        }
     }
 
     @Test
     void optionsDoesNotListTheAdminRoutesMethods() {
-        for (String bearer : new String[] {merchantKey(), null}) {
-            RawRequest.Answer answer = new RawRequest("OPTIONS", "/v1/admin/merchants", bearer, null).send(port);
-            assertThat(answer.status()).isEqualTo(401);
-            assertThat(answer.header("allow")).isNull();
+        String merchantKey = merchantKey();
+        for (String target : new String[] {"/v1/admin/merchants", "/v1/%61dmin/merchants"}) {
+            for (String bearer : new String[] {merchantKey, null}) {
+                RawRequest.Answer answer = new RawRequest("OPTIONS", target, bearer, null).send(port);
+                assertThat(answer.status()).as(target).isEqualTo(401);
+                assertThat(answer.header("allow")).as(target).isNull();
+            }
         }
     }
 
