@@ -18,8 +18,9 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 
 /**
  * L3: no connection is held while the PSP thinks. With a 2 s PSP, 50 concurrent payments and a pool of five
- * connections that gives up after 500 ms, any payment that held a connection across its PSP call would starve
- * the others into errors; all 50 complete.
+ * connections that gives up after 1 s, any payment that held a connection across its PSP call would starve
+ * the others into errors; all 50 complete. (1 s rather than 500 ms: each request also authenticates and draws a
+ * rate-limit token before its claim, and 50 of them arrive at once on 2 cores; 1 s is still half the PSP's 2 s.)
  */
 class SmallPoolTest {
 
@@ -31,7 +32,7 @@ class SmallPoolTest {
                 "--kopek.db.url=" + TestDatabase.newDatabase(),
                 "--kopek.db.user=postgres",
                 "--kopek.db.pool-size=5",
-                "--kopek.db.connection-timeout=500ms",
+                "--kopek.db.connection-timeout=1s",
                 "--kopek.psp.simulator-url=" + simulator.baseUri(),
                 "--kopek.demo-enabled=false",
                 "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY,
