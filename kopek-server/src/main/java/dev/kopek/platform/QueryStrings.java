@@ -22,6 +22,11 @@ final class QueryStrings {
         }
         for (String pair : query.split("&", -1)) {
             int eq = pair.indexOf('=');
+            if (eq == 0) {
+                // Tomcat refuses a value without a name ("=x", "a&=") by throwing when a handler first reads any
+                // parameter; refuse it here, before a handler runs.
+                return ApiProblem.badRequest("invalid_encoding", null, "A query parameter has a value but no name.");
+            }
             String name = decode(eq < 0 ? pair : pair.substring(0, eq));
             String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
             if (name == null || value == null) {

@@ -110,6 +110,20 @@ class InputGuardsTest extends IntegrationTest {
         });
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"a&&&=&=", "=x", "limit=5&=", "&=&"})
+    void aQueryValueWithoutANameIsA400NotATomcatParseFailure(String query) {
+        String merchant = merchants.issueKey(merchants.create("nameless " + UUID.randomUUID()).id()).secret();
+        Map<String, String> paths = Map.of("/v1/ledger/transactions?", merchant, "/v1/payments?", merchant,
+                "/v1/ops/recon-breaks?", ADMIN_TOKEN, "/v1/ops/manual-review?", ADMIN_TOKEN);
+        paths.forEach((path, bearer) -> {
+            RawHttp.Answer refused = RawHttp.send(port, "GET " + path + query + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Connection: close\r\nAuthorization: Bearer " + bearer + "\r\n\r\n");
+            assertThat(refused.status()).as(path + query).isEqualTo(400);
+            assertThat(refused.code()).isEqualTo("invalid_encoding");
+        });
+    }
+
     /** Every route with a path variable, taken from the handler mappings, with ids in every prefix Kopek uses. */
     @Test
     void nonAsciiDigitsInAnIdAreNotFoundOnEveryRouteThatTakesAnId() {
