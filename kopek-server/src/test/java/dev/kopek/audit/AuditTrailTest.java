@@ -87,12 +87,21 @@ class AuditTrailTest extends IntegrationTest {
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"bps\":150,\"fixed_minor\":0,\"currency\":\"EUR\"}"))
                 .build());
         assertThat(admin().delete("/v1/admin/merchants/" + merchantId + "/keys/" + keyId).status()).isEqualTo(200);
+        assertThat(admin().send(admin().request("/v1/admin/merchants/" + merchantId + "/rate-limits")
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"writes\":{\"per_second\":7,\"burst\":9}}"))
+                .build()).status()).isEqualTo(200);
 
-        assertThat(actions(merchantId)).containsExactly("fee.changed", "merchant.created");
+        JsonNode limits = page("/v1/ops/audit?target=" + merchantId).get("data").get(0);
+        assertThat(limits.get("action").asString()).isEqualTo("merchant.rate_limits_changed");
+        assertThat(limits.get("after").get("writes").get("burst").asInt()).isEqualTo(9);
+        assertThat(limits.get("before").get("writes").get("default").asBoolean()).isTrue();
+        assertThat(actions(merchantId)).containsExactly("merchant.rate_limits_changed", "fee.changed",
+                "merchant.created");
         assertThat(actions(keyId)).containsExactly("api_key.revoked", "api_key.issued");
         JsonNode issuedKey = page("/v1/ops/audit?target=" + keyId).get("data").get(1);
         assertThat(issuedKey.toString()).as("no key secret in the trail").doesNotContain(key.text("secret"));
-        JsonNode fee = page("/v1/ops/audit?target=" + merchantId).get("data").get(0);
+        JsonNode fee = page("/v1/ops/audit?target=" + merchantId).get("data").get(1);
         assertThat(fee.get("before").isNull()).isTrue();
         assertThat(fee.get("after").get("bps").asInt()).isEqualTo(150);
 

@@ -1,5 +1,7 @@
 package dev.kopek.ratelimits.web;
 
+import dev.kopek.audit.Actor;
+import dev.kopek.audit.AuditTrail;
 import dev.kopek.merchants.Merchants;
 import dev.kopek.money.MerchantId;
 import dev.kopek.platform.ApiProblem;
@@ -32,10 +34,12 @@ class AdminRateLimitController {
 
     private final RateLimiter limiter;
     private final Merchants merchants;
+    private final AuditTrail audit;
 
-    AdminRateLimitController(RateLimiter limiter, Merchants merchants) {
+    AdminRateLimitController(RateLimiter limiter, Merchants merchants, AuditTrail audit) {
         this.limiter = limiter;
         this.merchants = merchants;
+        this.audit = audit;
     }
 
     @GetMapping(PATH)
@@ -44,7 +48,7 @@ class AdminRateLimitController {
     }
 
     @PutMapping(PATH)
-    Map<String, Object> change(@PathVariable String merchantId, HttpServletRequest http) {
+    Map<String, Object> change(Actor actor, @PathVariable String merchantId, HttpServletRequest http) {
         MerchantId merchant = merchant(merchantId);
         ObjectNode body = JsonBodies.readObject(http, 4096);
         Map<Kind, Optional<Limit>> changes = new LinkedHashMap<>();
@@ -55,8 +59,13 @@ class AdminRateLimitController {
             }
             changes.put(kind, limit(name, body.get(name)));
         }
-        changes.forEach((kind, limit) -> limiter.setLimit(merchant, kind, limit.orElse(null), "admin"));
-        return json(merchant);
+        return audit.inTransaction(status -> {
+            Map<String, Object> before = json(merchant);
+            changes.forEach((kind, limit) -> limiter.setLimit(merchant, kind, limit.orElse(null), actor.name()));
+            Map<String, Object> after = json(merchant);
+            audit.record(actor, "merchant.rate_limits_changed", "merchant", merchant.toString(), before, after);
+            return after;
+        });
     }
 
     private static Optional<Limit> limit(String field, JsonNode node) {
