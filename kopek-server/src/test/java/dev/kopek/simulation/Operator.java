@@ -60,7 +60,7 @@ final class Operator {
     private Api.Response decide(String id, String decision, Optional<String> pspReference) {
         String body = "{\"decision\":\"" + decision + "\""
                 + pspReference.map(ref -> ",\"psp_reference\":\"" + ref + "\"").orElse("")
-                + ",\"resolved_by\":\"simulation operator\",\"note\":\"decided from the PSP's record\"}";
+                + ",\"note\":\"decided from the PSP's record\"}";
         return admin.post("/v1/ops/manual-review/" + id + "/resolve", null, body);
     }
 
