@@ -42,7 +42,10 @@ class ProductionMode {
         if (blank(env.getProperty("kopek.db.url"))) {
             problems.add("KOPEK_DB_URL is not set: the embedded PostgreSQL is for the demo only.");
         }
-        if (blank(env.getProperty("kopek.psp.simulator-url"))) {
+        boolean stripe = "stripe".equals(env.getProperty("kopek.psp.provider", "simulator").strip());
+        if (stripe) {
+            problems.addAll(stripeProblems(env));
+        } else if (blank(env.getProperty("kopek.psp.simulator-url"))) {
             problems.add("KOPEK_PSP_SIMULATOR_URL is not set: the in-process PSP simulator is for the demo only.");
         }
         if (env.getProperty("kopek.demo-enabled", Boolean.class, true)) {
@@ -52,13 +55,25 @@ class ProductionMode {
             problems.add("KOPEK_DEMO_API_KEY is set: production has no demo merchant and no known key.");
         }
         String webhookSecret = env.getProperty("kopek.psp.webhook-secret", "");
-        if (webhookSecret.isBlank() || webhookSecret.equals(SIMULATOR_WEBHOOK_SECRET)
-                || webhookSecret.length() < MIN_WEBHOOK_SECRET) {
+        if (!stripe && (webhookSecret.isBlank() || webhookSecret.equals(SIMULATOR_WEBHOOK_SECRET)
+                || webhookSecret.length() < MIN_WEBHOOK_SECRET)) {
             problems.add("KOPEK_PSP_WEBHOOK_SECRET is empty, too short or the simulator's default: set the secret"
                     + " your PSP signs notifications with.");
         }
         if (blank(env.getProperty("kopek.secrets-key"))) {
             problems.add("KOPEK_SECRETS_KEY is not set: production never generates a key into the data folder.");
+        }
+        return problems;
+    }
+
+    /** Stripe instead of the simulator: its secret key and at least one webhook signing secret. */
+    private static List<String> stripeProblems(Environment env) {
+        List<String> problems = new ArrayList<>();
+        if (blank(env.getProperty("kopek.psp.stripe.secret-key"))) {
+            problems.add("KOPEK_STRIPE_SECRET_KEY is not set: Kopek cannot call Stripe.");
+        }
+        if (blank(env.getProperty("kopek.psp.stripe.webhook-secrets"))) {
+            problems.add("KOPEK_STRIPE_WEBHOOK_SECRETS is not set: Stripe's events could not be verified.");
         }
         return problems;
     }

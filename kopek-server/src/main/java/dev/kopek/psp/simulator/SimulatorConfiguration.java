@@ -17,12 +17,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The simulator is Kopek's default PSP: a separately started one when {@code KOPEK_PSP_SIMULATOR_URL} is set,
+ * The simulator is Kopek's default PSP ({@code KOPEK_PSP_PROVIDER=simulator}, or unset): a separately started one when {@code KOPEK_PSP_SIMULATOR_URL} is set,
  * otherwise one started in-process (on {@code KOPEK_SIMULATOR_PORT}, or a free port).
  */
 @Configuration(proxyBeanMethods = false)
@@ -32,7 +33,7 @@ class SimulatorConfiguration {
     private static final Logger log = LoggerFactory.getLogger(SimulatorConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    @ConditionalOnExpression("'${kopek.psp.simulator-url:}'.isBlank()")
+    @ConditionalOnExpression("'${kopek.psp.simulator-url:}'.isBlank() and '${kopek.psp.provider:simulator}' == 'simulator'")
     AcquirerSimulator inProcessSimulator(PspProperties properties) {
         AcquirerSimulator simulator = AcquirerSimulator.start(properties.simulatorPort());
         log.info("acquirer simulator running in-process at {}", simulator.baseUri());
@@ -40,6 +41,7 @@ class SimulatorConfiguration {
     }
 
     @Bean
+    @ConditionalOnProperty(name = "kopek.psp.provider", havingValue = "simulator", matchIfMissing = true)
     PaymentProvider paymentProvider(PspProperties properties, ObjectProvider<AcquirerSimulator> inProcess,
             Clock clock, OutboundHeaders outboundHeaders, MeterRegistry meters, PspCallLog callLog) {
         URI base = properties.simulatorUrl() != null && !properties.simulatorUrl().isBlank()

@@ -1,0 +1,347 @@
+package dev.kopek.psp.stripe;
+
+import dev.kopek.money.Money;
+import dev.kopek.psp.ChargeOutcome;
+import dev.kopek.psp.ChargeRequest;
+import dev.kopek.psp.IdempotencyContract;
+import dev.kopek.psp.LookupResult;
+import dev.kopek.psp.NotificationCheck;
+import dev.kopek.psp.OperationRequest;
+import dev.kopek.psp.OutboundHeaders;
+import dev.kopek.psp.PaymentProvider;
+import dev.kopek.psp.PspNotification;
+import dev.kopek.psp.PspProperties;
+import dev.kopek.psp.SettlementReport;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The Stripe adapter: PaymentIntents created and confirmed in one call ({@code confirm=true}, automatic or manual
+ * capture), captured with {@code amount_to_capture}, canceled, refunded (partially, several times) and retrieved.
+ * Every POST carries {@code Idempotency-Key: kopek_<provider key>}; Stripe keeps keys for at least 24 hours, which
+ * is the key window declared to Kopek (L6). Every PaymentIntent and refund carries the provider key in its metadata,
+ * so a charge whose answer was lost can be found again. A transport failure is retried once with the same key
+ * inside the budget, and the pair of tries is classified together (as for the simulator: a refusal of the retry
+ * after a lost first try is unknown).
+ */
+public final class StripePaymentProvider implements PaymentProvider {
+
+    static final Duration KEY_WINDOW = Duration.ofHours(24);
+    private static final Logger log = LoggerFactory.getLogger(StripePaymentProvider.class);
+    private static final int KNOWN_INTENTS = 10_000;
+
+    private final StripeProperties stripe;
+    private final PspProperties limits;
+    private final HttpClient http;
+    private final StripeNotifications notifications;
+    private final OutboundHeaders outboundHeaders;
+    /** PaymentIntent ids by provider key, from this process's answers: a lookup by id needs no search. */
+    private final Map<String, String> knownIntents = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > KNOWN_INTENTS;
+        }
+    };
+
+    public StripePaymentProvider(StripeProperties stripe, PspProperties limits, Clock clock,
+            OutboundHeaders outboundHeaders) {
+        this.stripe = stripe;
+        this.limits = limits;
+        this.outboundHeaders = outboundHeaders;
+        this.notifications = new StripeNotifications(stripe.webhookSecrets(), stripe.webhookTolerance(), clock);
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(limits.connectTimeout())
+                .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    }
+
+    @Override
+    public String name() {
+        return "stripe";
+    }
+
+    @Override
+    public IdempotencyContract contract() {
+        return new IdempotencyContract(KEY_WINDOW, "Idempotency-Key per Stripe account (kopek_ + provider key)",
+                "409 idempotency_key_in_use", true);
+    }
+
+    /** Stripe's key for a Kopek provider key (at most 128 characters, so well inside Stripe's 255). */
+    static String stripeKey(String providerKey) {
+        return "kopek_" + providerKey;
+    }
+
+    @Override
+    public ChargeOutcome charge(ChargeRequest request) {
+        return withOneRetry(timeout -> sendCharge(request, timeout));
+    }
+
+    @Override
+    public ChargeOutcome chargeOnce(ChargeRequest request) {
+        return once(timeout -> sendCharge(request, timeout));
+    }
+
+    @Override
+    public ChargeOutcome execute(OperationRequest request) {
+        return withOneRetry(timeout -> sendOperation(request, timeout));
+    }
+
+    @Override
+    public ChargeOutcome executeOnce(OperationRequest request) {
+        return once(timeout -> sendOperation(request, timeout));
+    }
+
+    private ChargeOutcome sendCharge(ChargeRequest request, Duration timeout) throws IOException {
+        OptionalLong amount = StripeAmounts.toStripe(request.amount());
+        if (amount.isEmpty()) {
+            return unrepresentable(request.amount());
+        }
+        Form form = new Form()
+                .add("amount", Long.toString(amount.getAsLong()))
+                .add("currency", StripeAmounts.currency(request.amount().currency()))
+                .add("payment_method", request.paymentMethod())
+                .add("payment_method_types[]", "card")
+                .add("confirm", "true")
+                .add("capture_method", request.capture() ? "automatic" : "manual")
+                .add("expand[]", "latest_charge")
+                .add("metadata[" + StripeNotifications.KEY_FIELD + "]", request.providerKey());
+        if (request.reference() != null) {
+            form.add("metadata[kopek_reference]", request.reference());
+        }
+        HttpResponse<String> response = post("/v1/payment_intents", request.providerKey(), form, timeout);
+        remember(request.providerKey(), response.body());
+        return StripeResponses.intent(response.statusCode(), response.body(), StripeResponses.Expect.CHARGE);
+    }
+
+    private ChargeOutcome sendOperation(OperationRequest request, Duration timeout) throws IOException {
+        OptionalLong amount = StripeAmounts.toStripe(request.amount());
+        if (amount.isEmpty()) {
+            return unrepresentable(request.amount());
+        }
+        String intent = "/v1/payment_intents/" + Form.encode(request.chargeReference());
+        return switch (request.kind()) {
+            case CAPTURE -> {
+                Form form = new Form().add("amount_to_capture", Long.toString(amount.getAsLong()));
+                if (!request.finalCapture()) {
+                    form.add("final_capture", "false");
+                }
+                HttpResponse<String> r = post(intent + "/capture", request.providerKey(), form, timeout);
+                yield StripeResponses.intent(r.statusCode(), r.body(), StripeResponses.Expect.CAPTURE);
+            }
+            case VOID -> {
+                HttpResponse<String> r = post(intent + "/cancel", request.providerKey(), new Form(), timeout);
+                yield StripeResponses.intent(r.statusCode(), r.body(), StripeResponses.Expect.CANCEL);
+            }
+            case REFUND -> {
+                Form form = new Form().add("payment_intent", request.chargeReference())
+                        .add("amount", Long.toString(amount.getAsLong()))
+                        .add("metadata[" + StripeNotifications.KEY_FIELD + "]", request.providerKey());
+                HttpResponse<String> r = post("/v1/refunds", request.providerKey(), form, timeout);
+                yield StripeResponses.refund(r.statusCode(), r.body());
+            }
+        };
+    }
+
+    private static ChargeOutcome unrepresentable(Money amount) {
+        return new ChargeOutcome.Failed("stripe cannot carry " + amount + " exactly (its unit for "
+                + amount.currency().code() + " is 10^-" + StripeAmounts.stripeExponent(amount.currency()) + ")");
+    }
+
+    @Override
+    public LookupResult lookup(String providerKey) {
+        String known;
+        synchronized (knownIntents) {
+            known = knownIntents.get(providerKey);
+        }
+        try {
+            if (known != null) {
+                HttpResponse<String> r = get("/v1/payment_intents/" + Form.encode(known) + "?expand[]=latest_charge");
+                return r.statusCode() == 200 ? StripeLookups.charge(StripeResponses.parse(r.body()))
+                        : new LookupResult.Inconclusive("retrieve answered " + r.statusCode());
+            }
+            HttpResponse<String> r = get("/v1/payment_intents/search?query="
+                    + Form.encode(StripeLookups.metadataQuery(providerKey)) + "&expand[]=data.latest_charge");
+            return r.statusCode() == 200 ? StripeLookups.searched(StripeResponses.parse(r.body()))
+                    : new LookupResult.Inconclusive("search answered " + r.statusCode());
+        } catch (IOException e) {
+            return new LookupResult.Inconclusive("lookup transport failure: " + describe(e));
+        }
+    }
+
+    @Override
+    public LookupResult lookup(OperationRequest request) {
+        try {
+            if (request.kind() == OperationRequest.Kind.REFUND) {
+                HttpResponse<String> r = get("/v1/refunds?limit=100&payment_intent="
+                        + Form.encode(request.chargeReference()));
+                return r.statusCode() == 200
+                        ? StripeLookups.refund(StripeResponses.parse(r.body()), request.providerKey())
+                        : new LookupResult.Inconclusive("refund list answered " + r.statusCode());
+            }
+            HttpResponse<String> r = get("/v1/payment_intents/" + Form.encode(request.chargeReference()));
+            if (r.statusCode() != 200) {
+                return new LookupResult.Inconclusive("retrieve answered " + r.statusCode());
+            }
+            JsonNode pi = StripeResponses.parse(r.body());
+            return request.kind() == OperationRequest.Kind.CAPTURE ? StripeLookups.capture(pi)
+                    : StripeLookups.cancel(pi);
+        } catch (IOException e) {
+            return new LookupResult.Inconclusive("lookup transport failure: " + describe(e));
+        }
+    }
+
+    @Override
+    public String notificationSignatureHeader() {
+        return StripeNotifications.HEADER;
+    }
+
+    @Override
+    public NotificationCheck verifyNotification(String signatureHeader, String body) {
+        return notifications.verify(signatureHeader, body);
+    }
+
+    @Override
+    public PspNotification readVerifiedNotification(String body) {
+        return switch (StripeNotifications.read(body)) {
+            case NotificationCheck.Valid v -> v.notification();
+            case NotificationCheck.Invalid i -> throw new IllegalStateException(
+                    "a stored notification no longer reads: " + i.reason());
+            case NotificationCheck.Malformed m -> throw new IllegalStateException(
+                    "a stored notification no longer reads: " + m.field() + " " + m.reason());
+        };
+    }
+
+    @Override
+    public SettlementReport settlementReport(LocalDate date) {
+        return new StripeSettlement(this::get).report(name(), date);
+    }
+
+    @Override
+    public Optional<String> providerKeyOf(String pspReference) {
+        String path = pspReference.startsWith("re_") ? "/v1/refunds/" : "/v1/payment_intents/";
+        try {
+            HttpResponse<String> r = get(path + Form.encode(pspReference));
+            return r.statusCode() == 200 ? Optional.ofNullable(StripeResponses.text(
+                    StripeResponses.parse(r.body()).path("metadata"), StripeNotifications.KEY_FIELD))
+                    : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Call {
+        ChargeOutcome send(Duration timeout) throws IOException;
+    }
+
+    private ChargeOutcome once(Call call) {
+        try {
+            return call.send(limits.readTimeout());
+        } catch (IOException e) {
+            return new ChargeOutcome.Unknown("transport failure: " + describe(e));
+        }
+    }
+
+    private ChargeOutcome withOneRetry(Call call) {
+        long deadline = System.nanoTime() + limits.budget().toNanos();
+        try {
+            return call.send(limits.readTimeout());
+        } catch (IOException first) {
+            long pauseMillis = ThreadLocalRandom.current().nextLong(limits.retryPauseMin().toMillis(),
+                    limits.retryPauseMax().toMillis() + 1);
+            long leftMillis = (deadline - System.nanoTime()) / 1_000_000 - pauseMillis;
+            if (leftMillis < limits.connectTimeout().toMillis()) {
+                return new ChargeOutcome.Unknown("transport failure, no budget left to retry: " + describe(first));
+            }
+            log.info("stripe transport failure ({}), retrying once with the same key", describe(first));
+            if (!pause(pauseMillis)) {
+                return new ChargeOutcome.Unknown("interrupted before retry: " + describe(first));
+            }
+            Duration timeout = Duration.ofMillis(Math.min(leftMillis, limits.readTimeout().toMillis()));
+            try {
+                return afterTransportFailure(call.send(timeout), first);
+            } catch (IOException second) {
+                return new ChargeOutcome.Unknown("transport failure after one retry: " + describe(second));
+            }
+        }
+    }
+
+    /** After a lost first try, a refusal of the retry proves only that the retry did nothing (L5). */
+    static ChargeOutcome afterTransportFailure(ChargeOutcome retried, IOException first) {
+        return retried instanceof ChargeOutcome.Failed refused
+                ? new ChargeOutcome.Unknown("transport failure (" + describe(first) + "), then the retry was refused ("
+                        + refused.reason() + "): the first try may have moved money")
+                : retried;
+    }
+
+    private void remember(String providerKey, String body) {
+        JsonNode json = StripeResponses.parse(body);
+        String id = "payment_intent".equals(StripeResponses.text(json, "object")) ? StripeResponses.text(json, "id")
+                : StripeResponses.text(json.path("error").path("payment_intent"), "id");
+        if (id != null) {
+            synchronized (knownIntents) {
+                knownIntents.put(providerKey, id);
+            }
+        }
+    }
+
+    private HttpResponse<String> post(String path, String providerKey, Form form, Duration timeout)
+            throws IOException {
+        HttpRequest.Builder request = authorized(path).timeout(timeout)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Idempotency-Key", stripeKey(providerKey))
+                .POST(HttpRequest.BodyPublishers.ofString(form.encoded()));
+        return exchange(request);
+    }
+
+    HttpResponse<String> get(String pathAndQuery) throws IOException {
+        return exchange(authorized(pathAndQuery).timeout(limits.readTimeout()).GET());
+    }
+
+    private HttpRequest.Builder authorized(String pathAndQuery) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(stripe.apiBase().toString()
+                .replaceAll("/+$", "") + pathAndQuery)).header("Authorization", "Bearer " + stripe.secretKey());
+        if (!stripe.apiVersion().isBlank()) {
+            builder.header("Stripe-Version", stripe.apiVersion());
+        }
+        return builder;
+    }
+
+    private HttpResponse<String> exchange(HttpRequest.Builder request) throws IOException {
+        outboundHeaders.addTo(request::setHeader);
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for stripe", e);
+        }
+    }
+
+    private static boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    static String describe(IOException e) {
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    }
+}

@@ -1,0 +1,38 @@
+package dev.kopek.psp.stripe;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The Stripe adapter's settings ({@code kopek.psp.provider=stripe}). Timeouts, the retry pause and the budget are
+ * the PSP client's ({@code kopek.psp.*}).
+ *
+ * @param apiBase {@code KOPEK_STRIPE_API_BASE}: Stripe's API, or a stub in tests
+ * @param secretKey {@code KOPEK_STRIPE_SECRET_KEY}: the account's secret key ({@code sk_live_…} / {@code sk_test_…})
+ * @param webhookSecrets {@code KOPEK_STRIPE_WEBHOOK_SECRETS}: the endpoint's signing secrets, comma-separated; more
+ *     than one while a secret is rolled
+ * @param webhookTolerance how far an event's signed timestamp may be from now (Stripe's libraries use 5 minutes)
+ * @param apiVersion {@code KOPEK_STRIPE_API_VERSION}: pinned {@code Stripe-Version}; empty uses the account's
+ */
+@ConfigurationProperties("kopek.psp.stripe")
+public record StripeProperties(
+        @DefaultValue("https://api.stripe.com") URI apiBase,
+        @DefaultValue("") String secretKey,
+        @DefaultValue("") List<String> webhookSecrets,
+        @DefaultValue("5m") Duration webhookTolerance,
+        @DefaultValue("") String apiVersion) {
+
+    public StripeProperties {
+        webhookSecrets = webhookSecrets.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+
+    @Override
+    public String toString() {
+        return "StripeProperties[apiBase=" + apiBase + ", secretKey=" + (secretKey.isEmpty() ? "unset" : "set")
+                + ", webhookSecrets=" + webhookSecrets.size() + ", webhookTolerance=" + webhookTolerance
+                + ", apiVersion=" + apiVersion + "]";
+    }
+}

@@ -1,0 +1,229 @@
+package dev.kopek.psp.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kopek.money.CurrencyCode;
+import dev.kopek.money.Money;
+import dev.kopek.psp.ChargeOutcome;
+import dev.kopek.psp.ChargeRequest;
+import dev.kopek.psp.LookupResult;
+import dev.kopek.psp.NotificationCheck;
+import dev.kopek.psp.OperationRequest;
+import dev.kopek.psp.PaymentProvider;
+import dev.kopek.psp.PspProperties;
+import dev.kopek.psp.contract.AdapterHarness.Answer;
+import dev.kopek.psp.stripe.StripeHarness;
+import dev.kopek.support.MutableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The adapter contract kit: what every PSP adapter must do, whatever its provider, so Kopek's pipeline can rely on
+ * it (docs/adapters.md). Each test runs once per adapter against its PSP (the simulator over HTTP, Stripe against
+ * its stub). It checks meaning, not wire format: every kind of answer classified by what it proves (L5), retries
+ * only with the same key and only inside the budget (L6), lookup after an unknown, the declared key window,
+ * notification signatures (good, bad, tampered, stale, replayed) and amounts converted exactly at the edge.
+ */
+class AdapterContractTest {
+
+    private static final List<AdapterHarness> HARNESSES = List.of(new SimulatorHarness(), new StripeHarness());
+    private static final Duration TOLERANCE = Duration.ofMinutes(5);
+
+    private final MutableClock clock = new MutableClock();
+
+    static Stream<AdapterHarness> harnesses() {
+        return HARNESSES.stream();
+    }
+
+    @AfterEach
+    void reset() {
+        HARNESSES.forEach(AdapterHarness::reset);
+    }
+
+    private static PspProperties limits(Duration budget) {
+        return new PspProperties(null, 0, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofMillis(20),
+                Duration.ofMillis(40), budget, Duration.ofHours(24), "unused", TOLERANCE);
+    }
+
+    private PaymentProvider adapter(AdapterHarness harness) {
+        return harness.adapter(limits(Duration.ofSeconds(3)), clock);
+    }
+
+    private static ChargeRequest charge(AdapterHarness harness, Answer answer, boolean capture) {
+        return new ChargeRequest("kit_" + UUID.randomUUID(), Money.of(1_000, "EUR"), harness.paymentMethod(answer),
+                "order-" + UUID.randomUUID(), capture);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("harnesses")
+    void everyAnswerIsClassifiedByWhatItProves(AdapterHarness harness) {
+        PaymentProvider psp = adapter(harness);
+
+        ChargeRequest approved = charge(harness, Answer.APPROVE, true);
+        assertThat(psp.charge(approved)).isInstanceOfSatisfying(ChargeOutcome.Succeeded.class,
+                s -> assertThat(s.pspReference()).isNotBlank());
+        assertThat(harness.chargesUnder(approved.providerKey())).isEqualTo(1);
+
+        assertThat(psp.charge(charge(harness, Answer.APPROVE, false))).isInstanceOfSatisfying(
+                ChargeOutcome.Authorized.class, a -> assertThat(a.captureBefore()).isAfter(Instant.now()));
+
+        ChargeRequest declined = charge(harness, Answer.DECLINE, true);
+        assertThat(psp.charge(declined)).isInstanceOfSatisfying(ChargeOutcome.Declined.class,
+                d -> assertThat(d.declineCode()).isNotBlank());
+        assertThat(harness.chargesUnder(declined.providerKey())).isZero();
+
+        ChargeRequest refused = charge(harness, Answer.REFUSE, true);
+        assertThat(psp.charge(refused)).isInstanceOf(ChargeOutcome.Failed.class);
+        assertThat(harness.chargesUnder(refused.providerKey())).isZero();
+
+        assertThat(psp.charge(charge(harness, Answer.SERVER_ERROR, true))).isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(psp.charge(charge(harness, Answer.RATE_LIMIT, true))).isInstanceOf(ChargeOutcome.Unknown.class);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("harnesses")
+    void anAuthorizationIsCapturedInPartRefundedSeveralTimesOrVoided(AdapterHarness harness) {
+        PaymentProvider psp = adapter(harness);
+        var authorized = (ChargeOutcome.Authorized) psp.charge(charge(harness, Answer.APPROVE, false));
+        String charge = authorized.pspReference();
+
+        assertThat(psp.execute(operation(OperationRequest.Kind.CAPTURE, charge, 600, true)))
+                .isInstanceOf(ChargeOutcome.Succeeded.class);
+        assertThat(psp.execute(operation(OperationRequest.Kind.REFUND, charge, 200, false)))
+                .isInstanceOf(ChargeOutcome.Succeeded.class);
+        assertThat(psp.execute(operation(OperationRequest.Kind.REFUND, charge, 300, false)))
+                .isInstanceOf(ChargeOutcome.Succeeded.class);
+        assertThat(psp.execute(operation(OperationRequest.Kind.REFUND, charge, 101, false)))
+                .as("more than what is left to refund is refused, and nothing happened")
+                .isInstanceOf(ChargeOutcome.Failed.class);
+
+        var other = (ChargeOutcome.Authorized) psp.charge(charge(harness, Answer.APPROVE, false));
+        assertThat(psp.execute(operation(OperationRequest.Kind.VOID, other.pspReference(), 1_000, true)))
+                .isInstanceOf(ChargeOutcome.Succeeded.class);
+        assertThat(psp.execute(operation(OperationRequest.Kind.CAPTURE, other.pspReference(), 1_000, true)))
+                .as("a voided authorization cannot be captured")
+                .isInstanceOf(ChargeOutcome.Failed.class);
+    }
+
+    private static OperationRequest operation(OperationRequest.Kind kind, String charge, long amount, boolean last) {
+        return new OperationRequest(kind, "kit_" + kind + "_" + UUID.randomUUID(), charge, Money.of(amount, "EUR"),
+                last);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("harnesses")
+    void aLostAnswerIsRetriedOnceWithTheSameKeyNeverFailsAndIsFoundByLookup(AdapterHarness harness) {
+        PaymentProvider psp = adapter(harness);
+        ChargeRequest lost = charge(harness, Answer.LOST_AFTER_CHARGE, true);
+
+        ChargeOutcome outcome = psp.charge(lost);
+        harness.releaseHeld();
+
+        assertThat(outcome).isInstanceOfAny(ChargeOutcome.Succeeded.class, ChargeOutcome.Unknown.class);
+        assertThat(harness.chargeRequestsUnder(lost.providerKey())).as("one retry, with the same key").isEqualTo(2);
+        assertThat(harness.chargesUnder(lost.providerKey())).as("money moved once").isEqualTo(1);
+        assertThat(psp.lookup(lost.providerKey())).isInstanceOfSatisfying(LookupResult.Found.class,
+                f -> assertThat(f.outcome()).isInstanceOf(ChargeOutcome.Succeeded.class));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("harnesses")
+    void noRetryOnceTheBudgetIsSpentAndTheOutcomeStaysUnknown(AdapterHarness harness) {
+        PaymentProvider psp = harness.adapter(limits(Duration.ofSeconds(1)), clock);
+        ChargeRequest lost = charge(harness, Answer.LOST_AFTER_CHARGE, true);
+
+        ChargeOutcome outcome = psp.charge(lost);
+        harness.releaseHeld();
+
+        assertThat(outcome).isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(harness.chargeRequestsUnder(lost.providerKey())).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("harnesses")
+    void aKeyNeverSentIsNeverFound(AdapterHarness harness) {
+        assertThat(adapter(harness).lookup("kit_never_" + UUID.randomUUID()))
+                .isInstanceOfAny(LookupResult.NotFound.class, LookupResult.Inconclusive.class);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("harnesses")
+    void theKeyWindowIsDeclaredAsThePspDocumentsIt(AdapterHarness harness) {
+        var contract = adapter(harness).contract();
+
+        assertThat(contract.keyWindow()).isEqualTo(harness.documentedKeyWindow());
+        assertThat(contract.lookupByKey()).isTrue();
+        assertThat(contract.concurrentDuplicate()).isNotBlank();
+        assertThat(contract.scope()).isNotBlank();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("harnesses")
+    void notificationsAreVerifiedBeforeAnythingIsRead(AdapterHarness harness) {
+        PaymentProvider psp = adapter(harness);
+        String key = "kit_" + UUID.randomUUID();
+        String body = harness.chargeSucceeded("evt_kit_" + UUID.randomUUID(), key, "ref_kit", Money.of(1_000, "EUR"),
+                clock.instant());
+        String good = harness.sign(body, clock.instant(), true);
+
+        assertThat(psp.verifyNotification(good, body)).isInstanceOfSatisfying(NotificationCheck.Valid.class, v -> {
+            assertThat(v.notification().providerKey()).isEqualTo(key);
+            assertThat(v.notification().outcome()).isInstanceOf(ChargeOutcome.Succeeded.class);
+        });
+        assertThat(psp.verifyNotification(harness.sign(body, clock.instant(), false), body))
+                .as("bad secret").isInstanceOf(NotificationCheck.Invalid.class);
+        assertThat(psp.verifyNotification(good, body.replace("1000", "1001").replace("10.00", "10.01")))
+                .as("tampered body").isInstanceOf(NotificationCheck.Invalid.class);
+        assertThat(psp.verifyNotification(null, body)).as("no signature").isInstanceOf(NotificationCheck.Invalid.class);
+        assertThat(psp.verifyNotification(harness.sign(body, clock.instant().minus(Duration.ofMinutes(6)), true), body))
+                .as("stale").isInstanceOf(NotificationCheck.Invalid.class);
+        assertThat(psp.verifyNotification(harness.sign(body, clock.instant().plus(Duration.ofMinutes(6)), true), body))
+                .as("from the future").isInstanceOf(NotificationCheck.Invalid.class);
+
+        var first = (NotificationCheck.Valid) psp.verifyNotification(good, body);
+        var replayed = (NotificationCheck.Valid) psp.verifyNotification(good, body);
+        assertThat(replayed.notification().eventId()).as("a replay inside the tolerance is the same event, which the"
+                + " inbox deduplicates").isEqualTo(first.notification().eventId());
+        clock.advance(TOLERANCE.plusSeconds(1));
+        assertThat(psp.verifyNotification(good, body)).as("a replay after the tolerance")
+                .isInstanceOf(NotificationCheck.Invalid.class);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("harnesses")
+    void amountsAreConvertedExactlyAtTheEdgeOrRefusedBeforeAnyCall(AdapterHarness harness) {
+        PaymentProvider psp = adapter(harness);
+        for (Money money : List.of(Money.of(1_099, "EUR"), Money.of(5_000, "JPY"), Money.of(12_000, "KRW"),
+                Money.of(1_230, "KWD"), Money.of(1_235, "KWD"), Money.of(50, "ISK"), Money.of(1_500, "BHD"))) {
+            ChargeRequest request = new ChargeRequest("kit_" + UUID.randomUUID(), money,
+                    harness.paymentMethod(Answer.APPROVE), "order-" + UUID.randomUUID(), true);
+            ChargeOutcome outcome = psp.charge(request);
+            OptionalLong units = harness.pspUnits(money);
+            if (units.isEmpty()) {
+                assertThat(outcome).as("%s", money).isInstanceOf(ChargeOutcome.Failed.class);
+                assertThat(harness.chargeRequestsUnder(request.providerKey())).as("%s", money).isZero();
+                continue;
+            }
+            assertThat(outcome).as("%s", money).isInstanceOf(ChargeOutcome.Succeeded.class);
+            assertThat(harness.amountAtPsp(request.providerKey())).as("%s", money).isEqualTo(units.getAsLong());
+            String body = harness.chargeSucceeded("evt_kit_" + UUID.randomUUID(), request.providerKey(), "ref_kit",
+                    money, clock.instant());
+            assertThat(psp.verifyNotification(harness.sign(body, clock.instant(), true), body))
+                    .isInstanceOfSatisfying(NotificationCheck.Valid.class, v -> {
+                        assertThat(v.notification().amountMinor()).as("%s", money).isEqualTo(money.minor());
+                        assertThat(v.notification().currency()).isEqualTo(money.currency().code());
+                    });
+        }
+    }
+
+    static CurrencyCode currency(String code) {
+        return CurrencyCode.of(code);
+    }
+}

@@ -1,0 +1,145 @@
+package dev.kopek.psp.stripe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kopek.support.Api;
+import dev.kopek.support.IntegrationTest;
+import java.net.http.HttpRequest;
+import java.time.Clock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Kopek, whole, on PostgreSQL, taking payments through the Stripe adapter against the Stripe stub: automatic and
+ * manual capture, partial capture, several partial refunds, declines, zero-decimal amounts, an answer lost after
+ * Stripe charged (settled by Stripe's signed event), and a dispute.
+ */
+class StripeEndToEndTest extends IntegrationTest {
+
+    static final StripeStub STRIPE = new StripeStub(Clock.systemUTC());
+
+    @DynamicPropertySource
+    static void stripe(DynamicPropertyRegistry registry) {
+        registry.add("kopek.psp.provider", () -> "stripe");
+        registry.add("kopek.psp.stripe.api-base", () -> STRIPE.baseUri().toString());
+        registry.add("kopek.psp.stripe.secret-key", () -> StripeStub.SECRET_KEY);
+        registry.add("kopek.psp.stripe.webhook-secrets", () -> "whsec_old_one," + StripeStub.WEBHOOK_SECRET);
+    }
+
+    @AfterEach
+    void resetStripe() {
+        STRIPE.reset();
+    }
+
+    private static String payment(String reference, long amount, String currency, String method, String capture) {
+        return "{\"reference\":\"" + reference + "\",\"amount\":" + amount + ",\"currency\":\"" + currency
+                + "\",\"payment_method\":\"" + method + "\",\"capture_method\":\"" + capture + "\"}";
+    }
+
+    @Test
+    void anAutomaticPaymentIsOnePaymentIntentAndItsReplayIsStoredByKopek() {
+        Api api = newMerchant();
+        String reference = newReference();
+        String key = Api.newKey();
+        String body = payment(reference, 5_000, "JPY", StripeStub.OK, "automatic");
+
+        Api.Response created = api.pay(key, body);
+        Api.Response replay = api.pay(key, body);
+
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.text("status")).isEqualTo("captured");
+        String intent = created.text("psp_reference");
+        assertThat(intent).startsWith("pi_stub");
+        assertThat(replay.body()).isEqualTo(created.body());
+        assertThat(STRIPE.chargedIntents(reference)).isEqualTo(1);
+        assertThat(STRIPE.received(intent)).as("JPY has no minor unit at Stripe either").isEqualTo(5_000);
+    }
+
+    @Test
+    void aManualPaymentIsCapturedInPartAndRefundedTwice() {
+        Api api = newMerchant();
+        Api.Response authorized = api.pay(Api.newKey(), payment(newReference(), 10_000, "EUR", StripeStub.OK,
+                "manual"));
+        assertThat(authorized.text("status")).isEqualTo("authorized");
+        String id = authorized.text("id");
+        String intent = authorized.text("psp_reference");
+
+        Api.Response captured = api.post("/v1/payments/" + id + "/capture", Api.newKey(),
+                "{\"amount\":8000,\"final\":true}");
+        assertThat(captured.status()).isEqualTo(200);
+        assertThat(captured.text("status")).isEqualTo("captured");
+        assertThat(STRIPE.received(intent)).isEqualTo(8_000);
+
+        assertThat(api.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":3000}").status())
+                .isEqualTo(202);
+        assertThat(api.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":2000}").status())
+                .isEqualTo(202);
+        reconciler.reconcileOnce();
+
+        JsonNode after = api.get("/v1/payments/" + id).json();
+        assertThat(after.get("status").asString()).isEqualTo("partially_refunded");
+        assertThat(after.get("amount_refunded").asLong()).isEqualTo(5_000);
+        assertThat(STRIPE.refunded(intent)).isEqualTo(5_000);
+    }
+
+    @Test
+    void aDeclineCarriesStripesDeclineCodeAndMovesNothing() {
+        Api api = newMerchant();
+        String reference = newReference();
+
+        Api.Response declined = api.pay(Api.newKey(), payment(reference, 1_000, "EUR",
+                StripeStub.INSUFFICIENT_FUNDS, "automatic"));
+
+        assertThat(declined.status()).isEqualTo(201);
+        assertThat(declined.text("status")).isEqualTo("declined");
+        assertThat(declined.text("decline_code")).isEqualTo("insufficient_funds");
+        assertThat(STRIPE.chargedIntents(reference)).isZero();
+    }
+
+    @Test
+    void anAnswerLostAfterStripeChargedIsSettledByItsSignedEvent() {
+        Api api = newMerchant();
+        String reference = newReference();
+
+        Api.Response processing = api.pay(Api.newKey(), payment(reference, 1_500, "EUR",
+                StripeStub.HELD_AFTER_CHARGE, "automatic"));
+        STRIPE.releaseHeld();
+        assertThat(processing.status()).isEqualTo(202);
+        String intent = STRIPE.intents().values().stream()
+                .filter(pi -> reference.equals(pi.path("metadata").path("kopek_reference").asString(null)))
+                .findFirst().orElseThrow().path("id").asString();
+
+        String event = STRIPE.event("payment_intent.succeeded", STRIPE.intents().get(intent));
+        assertThat(deliver(event).status()).isEqualTo(200);
+
+        JsonNode after = api.get("/v1/payments/" + processing.text("id")).json();
+        assertThat(after.get("status").asString()).isEqualTo("captured");
+        assertThat(after.get("psp_reference").asString()).isEqualTo(intent);
+        assertThat(STRIPE.chargedIntents(reference)).isEqualTo(1);
+
+        assertThat(deliver(STRIPE.event("charge.dispute.created", STRIPE.dispute(intent, "needs_response")))
+                .status()).isEqualTo(200);
+        assertThat(api.get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("disputed");
+    }
+
+    @Test
+    void anEventWithABadSignatureIsRefused() {
+        String event = STRIPE.event("payment_intent.succeeded",
+                tools.jackson.databind.json.JsonMapper.builder().build().createObjectNode().put("id", "pi_none"));
+        Api anonymous = new Api(baseUri(), null);
+        Api.Response refused = anonymous.send(anonymous.request("/v1/psp/stripe/webhooks")
+                .header("Content-Type", "application/json").header("Stripe-Signature", "t=1,v1=00")
+                .POST(HttpRequest.BodyPublishers.ofString(event)).build());
+        assertThat(refused.status()).isEqualTo(401);
+    }
+
+    private Api.Response deliver(String event) {
+        Api anonymous = new Api(baseUri(), null);
+        return anonymous.send(anonymous.request("/v1/psp/stripe/webhooks")
+                .header("Content-Type", "application/json").header("Stripe-Signature", STRIPE.signature(event))
+                .POST(HttpRequest.BodyPublishers.ofString(event)).build());
+    }
+}
