@@ -28,8 +28,6 @@ final class KopekRecord {
                         OR amount_refund_pending > 0 OR amount_capture_pending > 0) AND id NOT IN (SELECT id FROM parked))
                  + (SELECT count(*) FROM payment_operations WHERE status IN ('PENDING', 'UNKNOWN')
                         AND id NOT IN (SELECT id FROM parked))
-                 + (SELECT count(*) FROM refunds WHERE status IN ('PENDING', 'UNKNOWN')
-                        AND id NOT IN (SELECT id FROM parked))
                  + (SELECT count(*) FROM idempotency_keys WHERE status <> 'COMPLETED'
                         AND resource_id NOT IN (SELECT id FROM parked)),
                    (SELECT count(*) FROM outbox WHERE published_at IS NULL),
@@ -78,9 +76,7 @@ final class KopekRecord {
 
     List<Operation> operations() {
         return query("""
-                SELECT id, payment_id, kind, amount, status, provider_key FROM payment_operations
-                UNION ALL
-                SELECT id, payment_id, 'refund', amount, status, provider_key FROM refunds""",
+                SELECT id, payment_id, kind, amount, status, provider_key FROM payment_operations""",
                 rs -> new Operation(uuid(rs, 1), uuid(rs, 2), rs.getString(3), rs.getLong(4), rs.getString(5),
                         rs.getString(6)));
     }
@@ -125,8 +121,8 @@ final class KopekRecord {
 
     /** Keys whose owner was replaced: attempts the reconciler or a retry took over after a crash or timeout. */
     long recoveredAttempts() {
-        return query("SELECT (SELECT count(*) FROM idempotency_keys WHERE attempt > 1) "
-                + "+ (SELECT count(*) FROM refunds WHERE attempt > 1)", rs -> rs.getLong(1)).getFirst();
+        // A refund's run key starts at attempt 0 (nobody owns it until the dispatcher takes it as attempt 1).
+        return query("SELECT count(*) FROM idempotency_keys WHERE attempt > 1", rs -> rs.getLong(1)).getFirst();
     }
 
     private interface Row<T> {

@@ -132,6 +132,25 @@ public class IdempotencyKeys {
     }
 
     /**
+     * Opens a key that nobody owns yet (attempt 0, lease already over) for work a machine starts on its own: the
+     * dispatcher or the reconciler takes it over as attempt 1 with {@link #takeOver}, exactly one of them. Runs
+     * in the caller's transaction, so the key exists exactly when the work does.
+     */
+    public void open(ClientKey ck, UUID resourceId) {
+        Instant now = clock.instant();
+        jdbc.sql("""
+                INSERT INTO idempotency_keys (merchant_id, operation, idempotency_key, request_hash, status, attempt,
+                                              lease_until, expires_at, resource_id, created_at, updated_at)
+                VALUES (:merchant, :operation, :key, :hash, 'IN_PROGRESS', 0, :epoch, :expiresAt, :resource, :now, :now)
+                """)
+                .param("merchant", ck.merchant().value()).param("operation", ck.operation())
+                .param("key", ck.key()).param("hash", Fingerprint.of(resourceId.toString()))
+                .param("epoch", Db.at(Instant.EPOCH)).param("expiresAt", Db.at(now.plus(properties.retention())))
+                .param("resource", resourceId).param("now", Db.at(now))
+                .update();
+    }
+
+    /**
      * Takes over an unfinished key whose lease ran out, as a new attempt. One statement, so among any number of
      * instances, reconcilers and client retries exactly one wins each expiry; the loser sees zero rows.
      */

@@ -1,7 +1,11 @@
 package dev.kopek.payments;
 
+import dev.kopek.idempotency.IdempotencyKeys;
+import dev.kopek.idempotency.KeyRecord;
 import dev.kopek.payments.domain.Payment;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Supplier;
 
 /** Everything a payment operation can answer, as values; the web layer maps each to HTTP. */
 public sealed interface PaymentAnswer {
@@ -28,5 +32,14 @@ public sealed interface PaymentAnswer {
 
     /** The intent already has a live or paid attempt under another key: 409. */
     record LiveAttemptExists(String reference) implements PaymentAnswer {
+    }
+
+    /** What a key someone else owns by now answers: its stored answer, the current state, or "in flight". */
+    static PaymentAnswer fromKey(KeyRecord key, Supplier<Payment> payment, Instant now) {
+        return switch (key.status()) {
+            case COMPLETED -> new Final(key.responseCode(), key.responseBody(), true);
+            case AWAITING_RESULT -> new Processing(payment.get());
+            case IN_PROGRESS -> new InFlight(IdempotencyKeys.retryAfter(key.leaseUntil(), now));
+        };
     }
 }

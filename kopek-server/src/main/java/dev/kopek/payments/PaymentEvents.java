@@ -50,7 +50,7 @@ class PaymentEvents {
      * {@code capture.<status>} or {@code void.<status>}: a capture or void is a resource of its own, with its own
      * event sequence (its version), so a declined or unknown one is announced like a successful one (L9).
      */
-    void operationChanged(PaymentOperation op, dev.kopek.money.CurrencyCode currency) {
+    void operationChanged(PaymentOperation op) {
         String publicId = PrefixedId.format(op.kind().idPrefix(), op.id());
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("id", publicId);
@@ -58,7 +58,7 @@ class PaymentEvents {
         json.put("payment_id", op.payment().toString());
         json.put("status", op.status().apiName());
         json.put("amount", op.amount());
-        json.put("currency", currency.code());
+        json.put("currency", op.currency().code());
         json.put("final", op.finalCapture());
         json.put("psp_reference", op.pspReference());
         json.put("failure_reason", op.failureReason());

@@ -1,12 +1,11 @@
 package dev.kopek.payments;
 
-import dev.kopek.platform.LogContext;
 import dev.kopek.idempotency.Claim;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.Fingerprint;
 import dev.kopek.idempotency.IdempotencyKeys;
-import dev.kopek.idempotency.KeyRecord;
 import dev.kopek.money.MerchantId;
+import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.domain.OperationKind;
@@ -14,10 +13,7 @@ import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
 import dev.kopek.payments.jdbc.OperationStore;
 import dev.kopek.payments.jdbc.PaymentStore;
-import dev.kopek.psp.ChargeOutcome;
-import dev.kopek.psp.LookupResult;
-import dev.kopek.psp.OperationRequest;
-import dev.kopek.psp.PaymentProvider;
+import dev.kopek.platform.LogContext;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
@@ -25,8 +21,9 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Captures and voids, in the same three phases as payments: claim the operation's key and reserve its amount in
- * one short transaction, call the PSP with nothing held, settle fenced by the attempt number.
+ * Phase 1 of captures, voids and refunds: reserve the amount with one conditional UPDATE on the payment and insert
+ * the PENDING operation. A capture or void then runs at once under the client's key ({@link OperationRunner}); a
+ * refund's client is answered 202 and its run gets a key of its own, opened here in the same transaction.
  */
 @Service
 public class PaymentOperations {
@@ -34,25 +31,20 @@ public class PaymentOperations {
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
     private final OperationStore operations;
-    private final OperationSettlement settlement;
-    private final PaymentProvider psp;
-    private final KeyWindow keyWindow;
+    private final OperationRunner runner;
+    private final PaymentBalances balances;
     private final PaymentEvents events;
-    private final AfterPspCall afterPspCall;
     private final TransactionTemplate tx;
     private final Clock clock;
 
-    PaymentOperations(IdempotencyKeys keys, PaymentStore payments, OperationStore operations,
-            OperationSettlement settlement, PaymentProvider psp, KeyWindow keyWindow, PaymentEvents events,
-            Optional<AfterPspCall> afterPspCall, TransactionTemplate tx, Clock clock) {
+    PaymentOperations(IdempotencyKeys keys, PaymentStore payments, OperationStore operations, OperationRunner runner,
+            PaymentBalances balances, PaymentEvents events, TransactionTemplate tx, Clock clock) {
         this.keys = keys;
         this.payments = payments;
         this.operations = operations;
-        this.settlement = settlement;
-        this.psp = psp;
-        this.keyWindow = keyWindow;
+        this.runner = runner;
+        this.balances = balances;
         this.events = events;
-        this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
         this.tx = tx;
         this.clock = clock;
     }
@@ -69,6 +61,39 @@ public class PaymentOperations {
         LogContext.put(LogContext.PAYMENT, id);
         return run(new ClientKey(merchant, OperationKind.VOID.keySpace(), key), Fingerprint.of(id.toString()),
                 (opId, ck) -> reserveVoid(ck, id, opId));
+    }
+
+    /**
+     * A refund's phase 1, inside the caller's transaction: reserves against what is captured and neither refunded
+     * nor disputed, inserts the PENDING refund and opens the key its run is fenced by. Empty when it does not fit.
+     */
+    public Optional<PaymentOperation> reserveRefund(ClientKey clientKey, Payment payment, UUID refundId, long amount,
+            String reason) {
+        if (balances.reserveRefund(payment.merchant(), payment.id(), refundId, amount).isEmpty()) {
+            return Optional.empty();
+        }
+        PaymentOperation refund = operations.insert(new OperationStore.NewOperation(refundId, payment.id(),
+                payment.merchant(), OperationKind.REFUND, new Money(amount, payment.amount().currency()), false,
+                reason, clientKey.providerKey(refundId)));
+        keys.open(runKey(refund), refundId);
+        return Optional.of(refund);
+    }
+
+    /** The key a refund's run is fenced by: its own, named by its id (its client's key was answered in phase 1). */
+    public static ClientKey runKey(PaymentOperation refund) {
+        return new ClientKey(refund.merchant(), OperationKind.REFUND.keySpace(), refund.id().toString());
+    }
+
+    public Optional<PaymentOperation> find(UUID id) {
+        return operations.find(id);
+    }
+
+    public Optional<PaymentOperation> find(MerchantId merchant, OperationKind kind, UUID id) {
+        return operations.find(merchant, kind, id);
+    }
+
+    public java.util.List<PaymentOperation> forPayment(MerchantId merchant, PaymentId payment, OperationKind kind) {
+        return operations.findByPayment(merchant, payment, kind);
     }
 
     private interface Reservation {
@@ -90,16 +115,13 @@ public class PaymentOperations {
         });
         return switch (phaseOne) {
             case PaymentAnswer.Refused refused -> refused;
-            case Claim.Owned owned when owned.reclaimed() -> resume(ck, owned.attempt(), operation(owned.resourceId()));
-            case Claim.Owned owned -> {
-                PaymentOperation op = operation(owned.resourceId());
-                ChargeOutcome outcome = psp.execute(requestOf(op));
-                afterPspCall.accept(op.payment(), outcome);
-                yield settleOrReport(op, ck, owned.attempt(), outcome, null);
-            }
+            case Claim.Owned owned when owned.reclaimed() ->
+                    runner.resume(ck, owned.attempt(), runner.operation(owned.resourceId()));
+            case Claim.Owned owned -> runner.start(runner.operation(owned.resourceId()), ck, owned.attempt());
             case Claim.Replay replay -> new PaymentAnswer.Final(replay.status(), replay.body(), true);
             case Claim.InFlight inFlight -> new PaymentAnswer.InFlight(inFlight.retryAfter());
-            case Claim.Awaiting awaiting -> new PaymentAnswer.Processing(paymentOf(operation(awaiting.resourceId())));
+            case Claim.Awaiting awaiting ->
+                    new PaymentAnswer.Processing(runner.paymentOf(runner.operation(awaiting.resourceId())));
             case Claim.Mismatch mismatch -> new PaymentAnswer.KeyReused();
             default -> throw new IllegalStateException("unexpected phase-one result " + phaseOne);
         };
@@ -116,8 +138,9 @@ public class PaymentOperations {
         long amount = requested == null ? remaining : requested;
         boolean closing = finalCapture || amount == remaining;
         if (amount > 0 && payments.reserveCapture(merchant, id, amount, closing).isPresent()) {
-            events.operationChanged(operations.insert(opId, id, merchant, OperationKind.CAPTURE, amount, closing,
-                    ck.providerKey(opId)), found.get().amount().currency());
+            events.operationChanged(operations.insert(new OperationStore.NewOperation(opId, id, merchant,
+                    OperationKind.CAPTURE, new Money(amount, found.get().amount().currency()), closing, null,
+                    ck.providerKey(opId))));
             return null;
         }
         return OperationRefusals.capture(found.get(), amount, closing, clock.instant());
@@ -131,95 +154,11 @@ public class PaymentOperations {
         }
         Optional<Payment> reserved = payments.reserveVoid(merchant, id);
         if (reserved.isPresent()) {
-            events.operationChanged(operations.insert(opId, id, merchant, OperationKind.VOID,
-                    reserved.get().amounts().authorized(), true, ck.providerKey(opId)), found.get().amount().currency());
+            events.operationChanged(operations.insert(new OperationStore.NewOperation(opId, id, merchant,
+                    OperationKind.VOID, new Money(reserved.get().amounts().authorized(), found.get().amount().currency()),
+                    true, null, ck.providerKey(opId))));
             return null;
         }
         return OperationRefusals.voiding(found.get(), clock.instant());
-    }
-
-    /** Applies a PSP notification about a capture or void through the fenced settlement. */
-    public NotificationResult applyNotification(String providerKey, ChargeOutcome outcome) {
-        Optional<PaymentOperation> found = operations.findByProviderKey(providerKey);
-        if (found.isEmpty()) {
-            return NotificationResult.UNMATCHED;
-        }
-        PaymentOperation op = found.get();
-        if (op.status() == PaymentOperation.OperationStatus.SUCCEEDED
-                || op.status() == PaymentOperation.OperationStatus.FAILED) {
-            boolean agrees = (op.status() == PaymentOperation.OperationStatus.SUCCEEDED)
-                    == (outcome instanceof ChargeOutcome.Succeeded);
-            return agrees ? NotificationResult.IGNORED : NotificationResult.CONFLICT;
-        }
-        if (outcome instanceof ChargeOutcome.Unknown) {
-            return NotificationResult.IGNORED;
-        }
-        Optional<KeyRecord> key = keys.findByResource(op.kind().keySpace(), op.id());
-        Optional<Integer> attempt = key.flatMap(keys::takeOverUnlessOwned);
-        if (attempt.isEmpty()) {
-            return NotificationResult.RETRY;
-        }
-        settleOrReport(op, key.get().clientKey(), attempt.get(), outcome, null);
-        return NotificationResult.APPLIED;
-    }
-
-    /** A person's decision on a capture or void parked for review, through the same fenced settlement. */
-    public Optional<PaymentAnswer> resolveManually(UUID operationId, ChargeOutcome decided) {
-        PaymentOperation op = operation(operationId);
-        return keys.findByResource(op.kind().keySpace(), op.id())
-                .flatMap(key -> keys.takeOverWithAnswer(key)
-                        .map(attempt -> settleOrReport(op, key.clientKey(), attempt, decided, null)));
-    }
-
-    /** Takes over a stuck capture or void if no one else has; empty when another worker or a retry won. */
-    public Optional<PaymentAnswer> recover(KeyRecord stuck) {
-        return keys.takeOver(stuck, clock.instant())
-                .map(attempt -> resume(stuck.clientKey(), attempt, operation(stuck.resourceId())));
-    }
-
-    private PaymentAnswer resume(ClientKey ck, int attempt, PaymentOperation op) {
-        OperationRequest request = requestOf(op);
-        return switch (psp.lookup(request)) {
-            case LookupResult.Found f -> settleOrReport(op, ck, attempt, f.outcome(), null);
-            case LookupResult.Inconclusive i -> settleOrReport(op, ck, attempt, new ChargeOutcome.Unknown(i.reason()), null);
-            case LookupResult.NotFound n -> !keyWindow.isOpen(op.createdAt())
-                    ? settleOrReport(op, ck, attempt, new ChargeOutcome.Unknown("no record at the PSP"),
-                            KeyWindow.CLOSED_REASON)
-                    : settleOrReport(op, ck, attempt, keys.properties().maySend(attempt) ? psp.executeOnce(request)
-                            : new ChargeOutcome.Failed(KeyWindow.nothingAfterTries(attempt - 1)), null);
-        };
-    }
-
-    private PaymentAnswer settleOrReport(PaymentOperation op, ClientKey ck, int attempt, ChargeOutcome outcome,
-            String review) {
-        try {
-            return settlement.settle(op, ck, attempt, outcome, review);
-        } catch (PaymentSettlement.StaleAttempt stale) {
-            KeyRecord key = keys.find(ck).orElseThrow();
-            return switch (key.status()) {
-                case COMPLETED -> new PaymentAnswer.Final(key.responseCode(), key.responseBody(), true);
-                case AWAITING_RESULT -> new PaymentAnswer.Processing(paymentOf(op));
-                case IN_PROGRESS -> new PaymentAnswer.InFlight(IdempotencyKeys.retryAfter(key.leaseUntil(),
-                        clock.instant()));
-            };
-        }
-    }
-
-    private OperationRequest requestOf(PaymentOperation op) {
-        Payment payment = paymentOf(op);
-        OperationRequest.Kind kind = switch (op.kind()) {
-            case CAPTURE -> OperationRequest.Kind.CAPTURE;
-            case VOID -> OperationRequest.Kind.VOID;
-        };
-        return new OperationRequest(kind, op.providerKey(), payment.pspReference(),
-                new dev.kopek.money.Money(op.amount(), payment.amount().currency()), op.finalCapture());
-    }
-
-    private PaymentOperation operation(UUID id) {
-        return operations.find(id).orElseThrow(() -> new IllegalStateException("key points at missing operation " + id));
-    }
-
-    private Payment paymentOf(PaymentOperation op) {
-        return payments.find(op.payment()).orElseThrow();
     }
 }

@@ -2,12 +2,10 @@ package dev.kopek.payments;
 
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
-import dev.kopek.idempotency.KeyRecord;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
-import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.PaymentProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -16,9 +14,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * What a new owner of an abandoned or unknown attempt does: ask the PSP by key first; charge at most once, and
- * only while the PSP's key window is open (so a repeat is still recognised as a repeat); past the window, hand
- * the attempt to a person. Never a blind retry, never an automatic failure (L5, L6).
+ * What a new owner of an abandoned or unknown payment attempt does: ask the PSP by key first and decide as every
+ * kind does ({@link LookupDecision}): never a blind retry, never a charge past the key window (L5, L6).
  */
 @Component
 class PaymentRecovery {
@@ -48,27 +45,10 @@ class PaymentRecovery {
         meters.counter("kopek.idempotency.reclaims").increment();
         log.info("resuming attempt: payment={} key#={} attempt={} status={}", payment.id(), ck.hash(), attempt,
                 payment.status());
-        LookupResult found = psp.lookup(payment.providerKey());
-        return switch (found) {
-            case LookupResult.Found f -> settleOrReport(ck, attempt, payment, f.outcome(), null);
-            case LookupResult.Inconclusive i ->
-                    settleOrReport(ck, attempt, payment, new ChargeOutcome.Unknown(i.reason()), null);
-            case LookupResult.NotFound n -> settleOrReport(ck, attempt, payment, nothingUnderKey(attempt, payment),
-                    keyWindow.isOpen(payment.createdAt()) ? null : KeyWindow.CLOSED_REASON);
-        };
-    }
-
-    /**
-     * The PSP has nothing under the key. Inside its key window that is proof: while tries remain, send once more;
-     * after the last try, nothing was charged and the attempt fails (the intent is free again). Past the window it
-     * proves nothing, and a person decides.
-     */
-    private ChargeOutcome nothingUnderKey(int attempt, Payment payment) {
-        if (!keyWindow.isOpen(payment.createdAt())) {
-            return new ChargeOutcome.Unknown("the PSP has no record and its key window has closed");
-        }
-        return keys.properties().maySend(attempt) ? psp.chargeOnce(chargeOf(payment))
-                : new ChargeOutcome.Failed(KeyWindow.nothingAfterTries(attempt - 1));
+        LookupDecision next = LookupDecision.after(psp.lookup(payment.providerKey()),
+                keyWindow.isOpen(payment.createdAt()), keys.properties().maySend(attempt), attempt,
+                () -> psp.chargeOnce(chargeOf(payment)));
+        return settleOrReport(ck, attempt, payment, next.outcome(), next.reviewReason());
     }
 
     /** Phase 3, or — when someone else owns the key by now — the answer their state gives. */
@@ -76,19 +56,10 @@ class PaymentRecovery {
         try {
             return settlement.settle(payment, ck, attempt, outcome, review);
         } catch (PaymentSettlement.StaleAttempt stale) {
-            return keys.find(ck).map(this::answerFromKey)
-                    .orElseThrow(() -> new IllegalStateException("key vanished while unfinished: " + ck));
+            return PaymentAnswer.fromKey(keys.find(ck).orElseThrow(
+                    () -> new IllegalStateException("key vanished while unfinished: " + ck)),
+                    () -> payments.find(payment.id()).orElseThrow(), clock.instant());
         }
-    }
-
-    private PaymentAnswer answerFromKey(KeyRecord key) {
-        return switch (key.status()) {
-            case COMPLETED -> new PaymentAnswer.Final(key.responseCode(), key.responseBody(), true);
-            case AWAITING_RESULT -> new PaymentAnswer.Processing(payments.find(
-                    new dev.kopek.money.PaymentId(key.resourceId())).orElseThrow());
-            case IN_PROGRESS -> new PaymentAnswer.InFlight(IdempotencyKeys.retryAfter(key.leaseUntil(),
-                    clock.instant()));
-        };
     }
 
     static ChargeRequest chargeOf(Payment payment) {

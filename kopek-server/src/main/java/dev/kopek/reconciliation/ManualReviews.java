@@ -4,11 +4,9 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.ManualReviewRequired;
-import dev.kopek.money.RefundId;
-import dev.kopek.payments.PaymentOperations;
+import dev.kopek.payments.OperationRunner;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.psp.ChargeOutcome;
-import dev.kopek.refunds.Refunds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -49,16 +47,13 @@ public class ManualReviews {
 
     private final JdbcClient jdbc;
     private final PaymentService payments;
-    private final PaymentOperations operations;
-    private final Refunds refunds;
+    private final OperationRunner operations;
     private final Clock clock;
 
-    ManualReviews(JdbcClient jdbc, PaymentService payments, PaymentOperations operations, Refunds refunds,
-            Clock clock) {
+    ManualReviews(JdbcClient jdbc, PaymentService payments, OperationRunner operations, Clock clock) {
         this.jdbc = jdbc;
         this.payments = payments;
         this.operations = operations;
-        this.refunds = refunds;
         this.clock = clock;
     }
 
@@ -218,8 +213,7 @@ public class ManualReviews {
         };
         return switch (review.subject()) {
             case "payment" -> payments.resolveManually(review.payment(), outcome).isPresent();
-            case "capture", "void" -> operations.resolveManually(review.subjectId(), outcome).isPresent();
-            case "refund" -> refunds.resolveManually(new RefundId(review.subjectId()), outcome);
+            case "capture", "void", "refund" -> operations.resolveManually(review.subjectId(), outcome).isPresent();
             default -> true;
         };
     }

@@ -4,10 +4,9 @@ import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyRecord;
 import dev.kopek.platform.LogContext;
 import dev.kopek.payments.AuthorizationExpiry;
-import dev.kopek.payments.PaymentOperations;
+import dev.kopek.payments.OperationRunner;
 import dev.kopek.payments.PaymentService;
 import dev.kopek.payments.domain.OperationKind;
-import dev.kopek.refunds.Refunds;
 import java.util.Optional;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -17,10 +16,10 @@ import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
- * Finds payments, captures and voids whose owner died (lease expired) or whose outcome was unknown (grace
- * passed) and resumes each through the same fenced take-over a client retry uses: across threads and instances
- * one wins each, asks the PSP by key, and settles. Refunds are resumed the same way through their own rows, and
- * authorizations past their expiry are closed.
+ * Finds payments, captures, voids and refunds whose owner died (lease expired), whose outcome was unknown (grace
+ * passed) or that nobody started yet (a refund whose dispatch was lost), and runs each through the same fenced
+ * take-over a client retry uses: across threads and instances one wins each, asks the PSP by key (or sends a
+ * refund never sent), and records the outcome. Authorizations past their expiry are closed.
  */
 @Component
 @EnableConfigurationProperties(ReconciliationProperties.class)
@@ -30,17 +29,15 @@ public class StuckAttemptReconciler {
 
     private final IdempotencyKeys keys;
     private final PaymentService payments;
-    private final PaymentOperations operations;
-    private final Refunds refunds;
+    private final OperationRunner operations;
     private final AuthorizationExpiry expiry;
     private final ReconciliationProperties properties;
 
-    StuckAttemptReconciler(IdempotencyKeys keys, PaymentService payments, PaymentOperations operations,
-            Refunds refunds, AuthorizationExpiry expiry, ReconciliationProperties properties) {
+    StuckAttemptReconciler(IdempotencyKeys keys, PaymentService payments, OperationRunner operations,
+            AuthorizationExpiry expiry, ReconciliationProperties properties) {
         this.keys = keys;
         this.payments = payments;
         this.operations = operations;
-        this.refunds = refunds;
         this.expiry = expiry;
         this.properties = properties;
     }
@@ -55,9 +52,9 @@ public class StuckAttemptReconciler {
     /** One pass over every kind of stuck work; returns how many items this worker took over. */
     public int reconcileOnce() {
         int resumed = resume(PaymentService.OPERATION, payments::recover);
-        resumed += resume(OperationKind.CAPTURE.keySpace(), operations::recover);
-        resumed += resume(OperationKind.VOID.keySpace(), operations::recover);
-        resumed += step("refunds", () -> refunds.processDue(properties.batchSize()));
+        for (OperationKind kind : OperationKind.values()) {
+            resumed += resume(kind.keySpace(), operations::recover);
+        }
         step("authorization expiry", () -> expiry.expireDue(properties.batchSize()));
         return resumed;
     }

@@ -1,9 +1,9 @@
 package dev.kopek.refunds;
 
 import dev.kopek.events.BusinessEvent;
-import dev.kopek.refunds.domain.Refund;
+import dev.kopek.money.RefundId;
+import dev.kopek.payments.domain.PaymentOperation;
 import java.time.Clock;
-import java.util.Locale;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
@@ -19,10 +19,9 @@ class RefundEvents {
         this.clock = clock;
     }
 
-    Refund announce(Refund refund) {
-        publisher.publishEvent(new BusinessEvent("refund." + refund.status().name().toLowerCase(Locale.ROOT),
-                "refund", refund.id().value(), refund.id().toString(), refund.merchant(), refund.version(),
-                RefundJson.render(refund), clock.instant()));
-        return refund;
+    void announce(PaymentOperation refund) {
+        publisher.publishEvent(new BusinessEvent(refund.eventType(), "refund", refund.id(),
+                new RefundId(refund.id()).toString(), refund.merchant(), refund.version(), RefundJson.render(refund),
+                clock.instant()));
     }
 }

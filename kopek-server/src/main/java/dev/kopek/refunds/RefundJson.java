@@ -1,6 +1,8 @@
 package dev.kopek.refunds;
 
-import dev.kopek.refunds.domain.Refund;
+import dev.kopek.money.RefundId;
+import dev.kopek.payments.domain.OperationStatus;
+import dev.kopek.payments.domain.PaymentOperation;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,25 +16,26 @@ public final class RefundJson {
     private RefundJson() {
     }
 
-    public static String render(Refund refund) {
+    public static String render(PaymentOperation refund) {
         return JSON.writeValueAsString(fields(refund));
     }
 
-    public static String renderList(List<Refund> refunds) {
+    public static String renderList(List<PaymentOperation> refunds) {
         Map<String, Object> list = new LinkedHashMap<>();
         list.put("object", "list");
         list.put("data", refunds.stream().map(RefundJson::fields).toList());
         return JSON.writeValueAsString(list);
     }
 
-    private static Map<String, Object> fields(Refund r) {
+    private static Map<String, Object> fields(PaymentOperation r) {
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("id", r.id().toString());
+        json.put("id", new RefundId(r.id()).toString());
         json.put("object", "refund");
         json.put("payment_id", r.payment().toString());
-        json.put("status", r.status().apiName());
-        json.put("amount", r.amount().minor());
-        json.put("currency", r.amount().currency().code());
+        // a refund whose outcome is not known yet is pending to the merchant
+        json.put("status", r.status() == OperationStatus.UNKNOWN ? "pending" : r.status().apiName());
+        json.put("amount", r.amount());
+        json.put("currency", r.currency().code());
         json.put("reason", r.reason());
         json.put("psp_reference", r.pspReference());
         json.put("failure_reason", r.failureReason());

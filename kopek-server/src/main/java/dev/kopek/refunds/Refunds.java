@@ -5,94 +5,107 @@ import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.Fingerprint;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.money.MerchantId;
-import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.RefundId;
 import dev.kopek.money.TimeOrderedIds;
-import dev.kopek.payments.PaymentBalances;
+import dev.kopek.payments.NotificationResult;
+import dev.kopek.payments.OperationRunner;
+import dev.kopek.payments.PaymentOperations;
 import dev.kopek.payments.PaymentService;
+import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
-import dev.kopek.refunds.domain.Refund;
-import dev.kopek.refunds.jdbc.RefundStore;
+import dev.kopek.payments.domain.PaymentOperation;
+import dev.kopek.psp.ChargeOutcome;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Accepts refunds. One short transaction claims the key, reserves the amount on the payment with one
- * conditional UPDATE, inserts the PENDING refund and stores the 202 answer; the PSP is called afterwards by
- * {@link RefundExecutor}, outside any transaction.
+ * Accepts refunds. One short transaction claims the client's key, reserves the amount and inserts the PENDING
+ * refund ({@link PaymentOperations#reserveRefund}), and stores the 202 answer; the refund then runs like every
+ * capture and void ({@link OperationRunner}), fenced by its own key, started at once on a virtual thread or, if
+ * that is lost, by the reconciler.
  */
 @Service
 public class Refunds {
 
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Refunds.class);
-
     public static final String OPERATION = "refund.create";
 
     private final IdempotencyKeys keys;
-    private final RefundStore refunds;
-    private final PaymentBalances balances;
     private final PaymentService payments;
-    private final RefundExecutor executor;
+    private final PaymentOperations operations;
+    private final OperationRunner runner;
     private final RefundEvents events;
     private final TransactionTemplate tx;
     private final Clock clock;
+    private final boolean dispatch;
+    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-    Refunds(IdempotencyKeys keys, RefundStore refunds, PaymentBalances balances, PaymentService payments,
-            RefundExecutor executor, RefundEvents events, TransactionTemplate tx, Clock clock) {
+    Refunds(IdempotencyKeys keys, PaymentService payments, PaymentOperations operations, OperationRunner runner,
+            RefundEvents events, TransactionTemplate tx, Clock clock,
+            @Value("${kopek.refunds.dispatch:true}") boolean dispatch) {
         this.keys = keys;
-        this.refunds = refunds;
-        this.balances = balances;
         this.payments = payments;
-        this.executor = executor;
+        this.operations = operations;
+        this.runner = runner;
         this.events = events;
         this.tx = tx;
         this.clock = clock;
+        this.dispatch = dispatch;
     }
 
     public RefundAnswer create(MerchantId merchant, PaymentId paymentId, String key, long amount, String reason) {
         ClientKey ck = new ClientKey(merchant, OPERATION, key);
-        RefundId id = new RefundId(TimeOrderedIds.next(clock));
+        UUID id = TimeOrderedIds.next(clock);
         String fingerprint = Fingerprint.of(paymentId.toString(), Long.toString(amount), reason);
-        RefundAnswer answer = tx.execute(status -> {
-            Claim claim = keys.claim(ck, fingerprint, id.value());
+        Accepting accepting = tx.execute(status -> {
+            Claim claim = keys.claim(ck, fingerprint, id);
             return switch (claim) {
                 case Claim.Owned owned when !owned.reclaimed() -> accept(ck, id, paymentId, amount, reason, status);
                 case Claim.Owned owned -> throw new IllegalStateException("refund keys complete in phase one: " + ck);
-                case Claim.Replay replay -> new RefundAnswer.Accepted(replay.body(), true);
-                case Claim.InFlight inFlight -> new RefundAnswer.InFlight(inFlight.retryAfter());
+                case Claim.Replay replay -> new Accepting(new RefundAnswer.Accepted(replay.body(), true), null);
+                case Claim.InFlight inFlight -> new Accepting(new RefundAnswer.InFlight(inFlight.retryAfter()), null);
                 case Claim.Awaiting awaiting -> throw new IllegalStateException("refund key awaiting: " + ck);
-                case Claim.Mismatch mismatch -> new RefundAnswer.KeyReused();
+                case Claim.Mismatch mismatch -> new Accepting(new RefundAnswer.KeyReused(), null);
             };
         });
-        if (answer instanceof RefundAnswer.Accepted accepted && !accepted.replayed()) {
-            executor.dispatch(id);
+        if (accepting.refund() != null && dispatch) {
+            ClientKey run = PaymentOperations.runKey(accepting.refund());
+            threads.submit(() -> runner.recover(run));
         }
-        return answer;
+        return accepting.answer();
     }
 
-    private RefundAnswer accept(ClientKey ck, RefundId id, PaymentId paymentId, long amount, String reason,
-            org.springframework.transaction.TransactionStatus status) {
+    /** The answer of phase 1, and the refund it accepted (to start at once). */
+    private record Accepting(RefundAnswer answer, PaymentOperation refund) {
+    }
+
+    private Accepting accept(ClientKey ck, UUID id, PaymentId paymentId, long amount, String reason,
+            TransactionStatus status) {
         Optional<Payment> payment = payments.find(ck.merchant(), paymentId);
         if (payment.isEmpty()) {
             status.setRollbackOnly();
-            return new RefundAnswer.Refused(404, "not_found", "payment " + paymentId + " not found");
+            return new Accepting(new RefundAnswer.Refused(404, "not_found", "payment " + paymentId + " not found"),
+                    null);
         }
-        if (balances.reserveRefund(ck.merchant(), paymentId, id.value(), amount).isEmpty()) {
+        Optional<PaymentOperation> refund = operations.reserveRefund(ck, payment.get(), id, amount, reason);
+        if (refund.isEmpty()) {
             status.setRollbackOnly();
-            return refusal(payment.get(), amount);
+            return new Accepting(refusal(payment.get(), amount), null);
         }
-        Refund refund = refunds.insert(id, paymentId, ck.merchant(), new Money(amount, payment.get().amount().currency()),
-                reason, ck.providerKey(id.value()));
-        events.announce(refund);
-        String body = RefundJson.render(refund);
+        events.announce(refund.get());
+        String body = RefundJson.render(refund.get());
         if (!keys.complete(ck, 1, 202, body)) {
             throw new IllegalStateException("lost a key claimed in this transaction: " + ck);
         }
-        return new RefundAnswer.Accepted(body, false);
+        return new Accepting(new RefundAnswer.Accepted(body, false), refund.get());
     }
 
     private static RefundAnswer.Refused refusal(Payment payment, long amount) {
@@ -106,59 +119,19 @@ public class Refunds {
     }
 
     /**
-     * An outcome learned outside the executor (a PSP notification): guarded only by the refund's status, so a
-     * duplicate changes nothing. Returns whether it changed the refund.
+     * An outcome learned outside the run (a PSP notification, a test's late duplicate), through the runner's
+     * fenced phase 3. Returns whether it changed the refund.
      */
-    public boolean recordOutcome(RefundId id, dev.kopek.psp.ChargeOutcome outcome) {
-        return executor.record(id, null, outcome, null);
+    public boolean recordOutcome(RefundId id, ChargeOutcome outcome) {
+        return operations.find(id.value()).filter(op -> op.kind() == OperationKind.REFUND)
+                .map(op -> runner.apply(op, outcome) == NotificationResult.APPLIED).orElse(false);
     }
 
-    /** Applies a PSP notification about a refund; the refund's status guard makes a duplicate change nothing. */
-    public dev.kopek.payments.NotificationResult applyNotification(String providerKey,
-            dev.kopek.psp.ChargeOutcome outcome) {
-        Optional<Refund> refund = refunds.findByProviderKey(providerKey);
-        if (refund.isEmpty()) {
-            return dev.kopek.payments.NotificationResult.UNMATCHED;
-        }
-        if (recordOutcome(refund.get().id(), outcome)) {
-            return dev.kopek.payments.NotificationResult.APPLIED;
-        }
-        boolean succeeded = refunds.find(refund.get().id()).orElseThrow().status()
-                == dev.kopek.refunds.domain.RefundStatus.SUCCEEDED;
-        return succeeded == (outcome instanceof dev.kopek.psp.ChargeOutcome.Succeeded)
-                ? dev.kopek.payments.NotificationResult.IGNORED : dev.kopek.payments.NotificationResult.CONFLICT;
+    public Optional<PaymentOperation> find(MerchantId merchant, RefundId id) {
+        return operations.find(merchant, OperationKind.REFUND, id.value());
     }
 
-    /**
-     * A person's decision on a refund parked for review: it succeeded (with the PSP's reference) or certainly did
-     * not. Recorded through the refund's status guard and the ledger; false when the refund is no longer open.
-     */
-    public boolean resolveManually(RefundId id, dev.kopek.psp.ChargeOutcome decided) {
-        return recordOutcome(id, decided);
-    }
-
-    /** Executes due refunds (new ones whose dispatch was lost, abandoned and unknown ones); returns how many. */
-    public int processDue(int limit) {
-        int processed = 0;
-        for (Refund due : refunds.findDue(limit)) {
-            try {
-                if (executor.execute(due)) {
-                    processed++;
-                }
-            } catch (RuntimeException e) {
-                // One refund that cannot be recorded must not stop the rest of the pass; its lease runs out and
-                // the next pass retries it.
-                log.error("executing refund {} failed; it stays for the next pass", due.id(), e);
-            }
-        }
-        return processed;
-    }
-
-    public Optional<Refund> find(MerchantId merchant, RefundId id) {
-        return refunds.find(merchant, id);
-    }
-
-    public List<Refund> forPayment(MerchantId merchant, PaymentId payment) {
-        return refunds.findByPayment(merchant, payment);
+    public List<PaymentOperation> forPayment(MerchantId merchant, PaymentId payment) {
+        return operations.forPayment(merchant, payment, OperationKind.REFUND);
     }
 }

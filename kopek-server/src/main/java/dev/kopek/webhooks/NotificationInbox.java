@@ -3,13 +3,12 @@ package dev.kopek.webhooks;
 import dev.kopek.disputes.Disputes;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.NotificationResult;
-import dev.kopek.payments.PaymentOperations;
+import dev.kopek.payments.OperationRunner;
 import dev.kopek.payments.PaymentService;
 import dev.kopek.platform.Db;
 import dev.kopek.psp.NotificationCheck;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PspNotification;
-import dev.kopek.refunds.Refunds;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
@@ -55,8 +54,7 @@ public class NotificationInbox {
 
     private final PaymentProvider psp;
     private final PaymentService payments;
-    private final PaymentOperations operations;
-    private final Refunds refunds;
+    private final OperationRunner operations;
     private final Disputes disputes;
     private final JdbcClient jdbc;
     private final MeterRegistry meters;
@@ -66,7 +64,7 @@ public class NotificationInbox {
     private final TransactionTemplate tx;
     private final ApplicationEventPublisher publisher;
 
-    NotificationInbox(PaymentProvider psp, PaymentService payments, PaymentOperations operations, Refunds refunds,
+    NotificationInbox(PaymentProvider psp, PaymentService payments, OperationRunner operations,
             Disputes disputes, JdbcClient jdbc, MeterRegistry meters, Clock clock,
             @Value("${kopek.reconciler.enabled:true}") boolean enabled,
             @Value("${kopek.notifications.max-tries:10}") int maxTries, TransactionTemplate tx,
@@ -74,7 +72,6 @@ public class NotificationInbox {
         this.psp = psp;
         this.payments = payments;
         this.operations = operations;
-        this.refunds = refunds;
         this.disputes = disputes;
         this.jdbc = jdbc;
         this.meters = meters;
@@ -164,10 +161,8 @@ public class NotificationInbox {
         return switch (n.objectType()) {
             case "charge" -> n.providerKey() == null ? NotificationResult.IGNORED
                     : payments.applyNotification(n.providerKey(), n.outcome());
-            case "capture", "void" -> n.providerKey() == null ? NotificationResult.IGNORED
+            case "capture", "void", "refund" -> n.providerKey() == null ? NotificationResult.IGNORED
                     : operations.applyNotification(n.providerKey(), n.outcome());
-            case "refund" -> n.providerKey() == null ? NotificationResult.IGNORED
-                    : refunds.applyNotification(n.providerKey(), n.outcome());
             case "dispute" -> disputes.apply(n);
             default -> NotificationResult.IGNORED;
         };

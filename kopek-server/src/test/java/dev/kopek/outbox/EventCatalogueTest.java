@@ -3,9 +3,8 @@ package dev.kopek.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.payments.domain.OperationKind;
-import dev.kopek.payments.domain.PaymentOperation;
+import dev.kopek.payments.domain.OperationStatus;
 import dev.kopek.payments.domain.PaymentStatus;
-import dev.kopek.refunds.domain.RefundStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,12 +31,9 @@ class EventCatalogueTest {
         types.add("payment.created");
         types.add("payment.authorization_closed");
         for (OperationKind kind : OperationKind.values()) {
-            for (PaymentOperation.OperationStatus status : PaymentOperation.OperationStatus.values()) {
+            for (OperationStatus status : OperationStatus.values()) {
                 types.add(kind.apiName() + "." + status.apiName());
             }
-        }
-        for (RefundStatus status : RefundStatus.values()) {
-            types.add("refund." + status.name().toLowerCase(Locale.ROOT));
         }
         types.addAll(Set.of("dispute.opened", "dispute.won", "dispute.lost", EventTypes.ENDPOINT_DISABLED));
         return types;

@@ -32,11 +32,10 @@ final class Operator {
     void resolveOpenReviews(List<UUID> merchants, List<World.Finding> findings) {
         List<Item> open = jdbc.sql("""
                 SELECT r.id, r.subject,
-                       coalesce(p.provider_key, o.provider_key, f.provider_key) AS provider_key
+                       coalesce(p.provider_key, o.provider_key) AS provider_key
                   FROM manual_reviews r
                   LEFT JOIN payments p ON r.subject = 'payment' AND p.id = r.subject_id
-                  LEFT JOIN payment_operations o ON r.subject IN ('capture', 'void') AND o.id = r.subject_id
-                  LEFT JOIN refunds f ON r.subject = 'refund' AND f.id = r.subject_id
+                  LEFT JOIN payment_operations o ON r.subject IN ('capture', 'void', 'refund') AND o.id = r.subject_id
                  WHERE r.merchant_id IN (:m) AND r.status = 'OPEN'
                  ORDER BY r.id
                 """).param("m", merchants).query((rs, n) -> new Item(rs.getObject("id", UUID.class),

@@ -37,7 +37,6 @@ final class Snapshots {
                 SELECT concat_ws('|',
                   (SELECT string_agg(status || version, ',' ORDER BY id) FROM payments WHERE merchant_id IN (:m)),
                   (SELECT string_agg(status || version, ',' ORDER BY id) FROM payment_operations WHERE merchant_id IN (:m)),
-                  (SELECT string_agg(status || version, ',' ORDER BY id) FROM refunds WHERE merchant_id IN (:m)),
                   (SELECT string_agg(status || version, ',' ORDER BY id) FROM disputes WHERE merchant_id IN (:m)),
                   (SELECT count(*) FROM manual_reviews WHERE merchant_id IN (:m) AND status = 'OPEN'),
                   (SELECT count(*) FROM outbox WHERE merchant_id IN (:m)),
@@ -48,10 +47,7 @@ final class Snapshots {
                                       manual_reviews r WHERE r.subject_id = p.id AND r.status = 'OPEN'))
                                  + (SELECT count(*) FROM payment_operations o WHERE merchant_id IN (:m)
                                       AND status IN ('PENDING', 'UNKNOWN') AND NOT EXISTS (SELECT 1 FROM
-                                      manual_reviews r WHERE r.subject_id = o.id AND r.status = 'OPEN'))
-                                 + (SELECT count(*) FROM refunds f WHERE merchant_id IN (:m)
-                                      AND status IN ('PENDING', 'UNKNOWN') AND NOT EXISTS (SELECT 1 FROM
-                                      manual_reviews r WHERE r.subject_id = f.id AND r.status = 'OPEN'))))
+                                      manual_reviews r WHERE r.subject_id = o.id AND r.status = 'OPEN'))))
                 """).param("m", merchants).query(String.class).single();
     }
 
@@ -109,7 +105,7 @@ final class Snapshots {
         return jdbc.sql("""
                 SELECT id, payment_id, merchant_id, kind, amount, status, version, psp_reference, provider_key,
                        failure_reason
-                  FROM payment_operations WHERE merchant_id IN (:m) ORDER BY id
+                  FROM payment_operations WHERE merchant_id IN (:m) AND kind IN ('capture', 'void') ORDER BY id
                 """).param("m", merchants).query((rs, n) -> new World.OperationRow(uuid(rs, "id"),
                         uuid(rs, "payment_id"), uuid(rs, "merchant_id"), rs.getString("kind"), rs.getLong("amount"),
                         rs.getString("status"), rs.getLong("version"), rs.getString("psp_reference"),
@@ -121,7 +117,7 @@ final class Snapshots {
         return jdbc.sql("""
                 SELECT id, payment_id, merchant_id, amount, status, version, psp_reference, provider_key,
                        failure_reason
-                  FROM refunds WHERE merchant_id IN (:m) ORDER BY id
+                  FROM payment_operations WHERE merchant_id IN (:m) AND kind = 'refund' ORDER BY id
                 """).param("m", merchants).query((rs, n) -> new World.RefundRow(uuid(rs, "id"),
                         uuid(rs, "payment_id"), uuid(rs, "merchant_id"), rs.getLong("amount"), rs.getString("status"),
                         rs.getLong("version"), rs.getString("psp_reference"), rs.getString("provider_key"),

@@ -1,28 +1,26 @@
 package dev.kopek.payments.domain;
 
+import dev.kopek.money.CurrencyCode;
 import dev.kopek.money.MerchantId;
+import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
 import java.time.Instant;
-import java.util.Locale;
 import java.util.UUID;
 
 /**
- * A capture or void of a payment, as stored. {@code version} is its event sequence: it changes only with the
- * status.
+ * A capture, void or refund of a payment, as stored. {@code version} is its event sequence: it changes only with
+ * the status. {@code reason} is a refund's reason as the merchant gave it; {@code finalCapture} only means
+ * something for a capture.
  */
 public record PaymentOperation(UUID id, PaymentId payment, MerchantId merchant, OperationKind kind, long amount,
-        boolean finalCapture, OperationStatus status, int version, String providerKey, String pspReference,
-        String failureReason, Instant createdAt, Instant updatedAt) {
+        CurrencyCode currency, boolean finalCapture, String reason, OperationStatus status, int version,
+        String providerKey, String pspReference, String failureReason, Instant createdAt, Instant updatedAt) {
 
-    public enum OperationStatus {
-        PENDING, UNKNOWN, SUCCEEDED, FAILED;
-
-        public String apiName() {
-            return name().toLowerCase(Locale.ROOT);
-        }
+    public Money money() {
+        return new Money(amount, currency);
     }
 
-    /** The event type of this operation's current state: {@code capture.succeeded}, {@code void.unknown}, … */
+    /** The event type of this operation's current state: {@code capture.succeeded}, {@code refund.unknown}, … */
     public String eventType() {
         return kind.apiName() + "." + status.apiName();
     }

@@ -1,23 +1,31 @@
 package dev.kopek.payments.jdbc;
 
+import dev.kopek.money.CurrencyCode;
 import dev.kopek.money.MerchantId;
+import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
 import dev.kopek.payments.domain.OperationKind;
+import dev.kopek.payments.domain.OperationStatus;
 import dev.kopek.payments.domain.PaymentOperation;
-import dev.kopek.payments.domain.PaymentOperation.OperationStatus;
 import dev.kopek.platform.Db;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-/** Captures and voids. Their status only moves forward: PENDING or UNKNOWN to a final state, by compare-and-set. */
+/**
+ * Captures, voids and refunds: one table. Their status only moves forward, PENDING or UNKNOWN to a final state, by
+ * compare-and-set; the version (the event sequence) moves only with the status.
+ */
 @Repository
 public class OperationStore {
+
+    private static final int MAX_LIST = 100;
 
     private final JdbcClient jdbc;
     private final Clock clock;
@@ -27,21 +35,31 @@ public class OperationStore {
         this.clock = clock;
     }
 
-    public PaymentOperation insert(UUID id, PaymentId payment, MerchantId merchant, OperationKind kind, long amount,
-            boolean finalCapture, String providerKey) {
+    /** What phase 1 reserved, as a new PENDING operation. */
+    public record NewOperation(UUID id, PaymentId payment, MerchantId merchant, OperationKind kind, Money amount,
+            boolean finalCapture, String reason, String providerKey) {
+    }
+
+    public PaymentOperation insert(NewOperation op) {
         return jdbc.sql("""
-                INSERT INTO payment_operations (id, payment_id, merchant_id, kind, amount, final, status,
-                                                provider_key, created_at, updated_at)
-                VALUES (:id, :payment, :merchant, :kind, :amount, :final, 'PENDING', :providerKey, :now, :now)
+                INSERT INTO payment_operations (id, payment_id, merchant_id, kind, amount, currency, final, reason,
+                                                status, provider_key, created_at, updated_at)
+                VALUES (:id, :payment, :merchant, :kind, :amount, :currency, :final, :reason, 'PENDING',
+                        :providerKey, :now, :now)
                 RETURNING *
                 """)
-                .param("id", id).param("payment", payment.value()).param("merchant", merchant.value())
-                .param("kind", kind.name().toLowerCase(Locale.ROOT)).param("amount", amount)
-                .param("final", finalCapture).param("providerKey", providerKey).param("now", Db.at(clock.instant()))
+                .param("id", op.id()).param("payment", op.payment().value()).param("merchant", op.merchant().value())
+                .param("kind", op.kind().apiName()).param("amount", op.amount().minor())
+                .param("currency", op.amount().currency().code()).param("final", op.finalCapture())
+                .param("reason", op.reason()).param("providerKey", op.providerKey())
+                .param("now", Db.at(clock.instant()))
                 .query(OperationStore::map).single();
     }
 
-    /** Moves an unfinished operation forward; empty if it is final already (a duplicate outcome changes nothing). */
+    /**
+     * Moves an unfinished operation forward; empty if it is final already. A success clears the reason an earlier
+     * try failed.
+     */
     public Optional<PaymentOperation> transition(UUID id, OperationStatus next, String pspReference, String reason) {
         return jdbc.sql("""
                 UPDATE payment_operations
@@ -66,12 +84,29 @@ public class OperationStore {
                 .query(OperationStore::map).optional();
     }
 
+    public Optional<PaymentOperation> find(MerchantId merchant, OperationKind kind, UUID id) {
+        return jdbc.sql("SELECT * FROM payment_operations WHERE id = :id AND merchant_id = :merchant AND kind = :kind")
+                .param("id", id).param("merchant", merchant.value()).param("kind", kind.apiName())
+                .query(OperationStore::map).optional();
+    }
+
+    public List<PaymentOperation> findByPayment(MerchantId merchant, PaymentId payment, OperationKind kind) {
+        return jdbc.sql("""
+                SELECT * FROM payment_operations WHERE payment_id = :payment AND merchant_id = :merchant AND kind = :kind
+                 ORDER BY created_at, id LIMIT :limit
+                """)
+                .param("payment", payment.value()).param("merchant", merchant.value()).param("kind", kind.apiName())
+                .param("limit", MAX_LIST)
+                .query(OperationStore::map).list();
+    }
+
     private static PaymentOperation map(ResultSet rs, int row) throws SQLException {
         return new PaymentOperation(rs.getObject("id", UUID.class), new PaymentId(rs.getObject("payment_id", UUID.class)),
                 new MerchantId(rs.getObject("merchant_id", UUID.class)),
                 OperationKind.valueOf(rs.getString("kind").toUpperCase(Locale.ROOT)), rs.getLong("amount"),
-                rs.getBoolean("final"), OperationStatus.valueOf(rs.getString("status")), rs.getInt("version"),
-                rs.getString("provider_key"), rs.getString("psp_reference"), rs.getString("failure_reason"),
-                Db.instant(rs, "created_at"), Db.instant(rs, "updated_at"));
+                CurrencyCode.of(rs.getString("currency")), rs.getBoolean("final"), rs.getString("reason"),
+                OperationStatus.valueOf(rs.getString("status")), rs.getInt("version"), rs.getString("provider_key"),
+                rs.getString("psp_reference"), rs.getString("failure_reason"), Db.instant(rs, "created_at"),
+                Db.instant(rs, "updated_at"));
     }
 }

@@ -108,16 +108,10 @@ class BreakMatcher {
             UNION ALL
             SELECT o.kind, o.id, o.payment_id, o.merchant_id, o.psp_reference,
                    CASE o.kind WHEN 'capture' THEN 'charge' ELSE o.kind END,
-                   o.status, o.amount, p.currency, o.kind = 'capture' AND o.status = 'SUCCEEDED',
+                   o.status, o.amount, o.currency, o.kind IN ('capture', 'refund') AND o.status = 'SUCCEEDED',
                    o.updated_at
               FROM payment_operations o
-              JOIN payments p ON p.id = o.payment_id
              WHERE o.psp_reference IS NOT NULL
-            UNION ALL
-            SELECT 'refund', r.id, r.payment_id, r.merchant_id, r.psp_reference, 'refund', r.status, r.amount,
-                   r.currency, r.status = 'SUCCEEDED', r.updated_at
-              FROM refunds r
-             WHERE r.psp_reference IS NOT NULL
             UNION ALL
             -- A dispute is two movements under one reference: the chargeback when it opens, and, if it is won,
             -- the reversal (a won dispute is final, so its updated_at is when it was won).

@@ -28,7 +28,7 @@ class SettlementBreaksTest extends SettlementSupport {
         Api.Response refund = api.post("/v1/payments/" + refunded.get("id").asString() + "/refunds", Api.newKey(),
                 "{\"amount\":1000}");
         assertThat(refund.status()).isEqualTo(202);
-        refunds.processDue(100);
+        reconciler.reconcileOnce();
         assertThat(api.get("/v1/refunds/" + refund.text("id")).text("status")).isEqualTo("succeeded");
         String capture = captureOfManualPayment(api);
         assertThat(List.of(settlementDateOf(missing), settlementDateOf(wrong), settlementDateOf(capture)))

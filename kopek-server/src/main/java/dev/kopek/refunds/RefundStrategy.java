@@ -1,0 +1,50 @@
+package dev.kopek.refunds;
+
+import dev.kopek.payments.OperationStrategy;
+import dev.kopek.payments.PaymentBalances;
+import dev.kopek.payments.domain.OperationKind;
+import dev.kopek.payments.domain.Payment;
+import dev.kopek.payments.domain.PaymentOperation;
+import org.springframework.stereotype.Component;
+
+/**
+ * A refund: the PSP's confirmation is recorded and posted whatever the payment's state (an overlap with a
+ * chargeback goes to a person); a refusal gives the reservation back. Its run's key stores the refund as the
+ * final answer, which no client reads: the client's own key keeps the 202 of phase 1.
+ */
+@Component
+class RefundStrategy implements OperationStrategy {
+
+    private final PaymentBalances balances;
+    private final RefundEvents events;
+
+    RefundStrategy(PaymentBalances balances, RefundEvents events) {
+        this.balances = balances;
+        this.events = events;
+    }
+
+    @Override
+    public OperationKind kind() {
+        return OperationKind.REFUND;
+    }
+
+    @Override
+    public Payment confirm(PaymentOperation refund) {
+        return balances.refundSucceeded(refund.payment(), refund.id(), refund.amount());
+    }
+
+    @Override
+    public Payment release(PaymentOperation refund) {
+        return balances.refundFailed(refund.payment(), refund.id(), refund.amount());
+    }
+
+    @Override
+    public void announce(PaymentOperation refund) {
+        events.announce(refund);
+    }
+
+    @Override
+    public StoredAnswer answer(PaymentOperation refund, Payment payment) {
+        return new StoredAnswer(200, RefundJson.render(refund));
+    }
+}
