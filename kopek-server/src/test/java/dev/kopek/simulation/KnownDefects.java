@@ -7,7 +7,7 @@ import java.util.function.Predicate;
  * THE ONE EXCLUSION LIST. Defects of issue 10 that the simulation found and that are not fixed yet: the CI run
  * leaves out the steps that trigger them, so that {@code ./mvnw verify} stays green while the auditor stays fully
  * on. Each entry names its defect number and its note in {@code /work/notes/simulation.md}. When a defect is fixed,
- * delete its entry: its regression seed in {@link SystemSimulationTest#REGRESSION_SEEDS} then runs too.
+ * delete its entry: its regression seeds in {@link SystemSimulationTest#REGRESSION_SEEDS} then run too.
  * {@code -Dkopek.simulation.exclusions=none} switches every exclusion off (to hunt, or to show a defect).
  */
 final class KnownDefects {
