@@ -90,7 +90,7 @@ class OperationRecorder {
     private PaymentOperation move(PaymentOperation op, ClientKey ck, OperationStatus next, String pspReference,
             String reason) {
         // The fence holds the key: nobody else can have finished this operation (every writer owns the key first).
-        return operations.transition(op.id(), next, pspReference, reason)
+        return operations.transition(op, next, pspReference, reason)
                 .orElseThrow(() -> new IllegalStateException("owner of " + ck + " found " + op.id() + " final"));
     }
 
@@ -107,7 +107,7 @@ class OperationRecorder {
     }
 
     private PaymentAnswer unknown(PaymentOperation op, ClientKey ck, int attempt, String reason, String reviewReason) {
-        operations.transition(op.id(), OperationStatus.UNKNOWN, null, reason)
+        operations.transition(op, OperationStatus.UNKNOWN, null, reason)
                 .filter(unknown -> unknown.version() != op.version())
                 .ifPresent(strategies.get(op.kind())::announce);
         boolean marked = reviewReason == null ? keys.awaitResult(ck, attempt) : keys.park(ck, attempt);

@@ -58,6 +58,22 @@ public record Payment(PaymentId id, MerchantId merchant, String reference, Strin
         }
     }
 
+    /**
+     * This payment in status {@code next}: refused unless the table of {@link PaymentStatus} allows it. Staying
+     * where it is changes nothing; a move is one more version (one more event).
+     */
+    public Payment moveTo(PaymentStatus next) {
+        if (next == status) {
+            return this;
+        }
+        if (!status.canMoveTo(next)) {
+            throw new IllegalTransition(id, status, next);
+        }
+        return new Payment(id, merchant, reference, idempotencyKey, providerKey, amount, amounts, paymentMethod,
+                captureMethod, description, metadataJson, next, version + 1, pspReference, declineCode, failureReason,
+                captureBefore, captureFinalized, createdAt, updatedAt);
+    }
+
     /** The status this payment's amounts call for after captures and refunds moved them. */
     public PaymentStatus paidStatus() {
         if (amounts.captured() == 0 || status == PaymentStatus.DISPUTED || status == PaymentStatus.CHARGED_BACK) {

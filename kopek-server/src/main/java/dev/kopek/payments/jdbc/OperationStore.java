@@ -57,20 +57,24 @@ public class OperationStore {
     }
 
     /**
-     * Moves an unfinished operation forward; empty if it is final already. A success clears the reason an earlier
-     * try failed.
+     * Writes {@code op}'s move to {@code next} ({@link PaymentOperation#moveTo}, which refuses an illegal one) by
+     * compare-and-set on the predecessors its table names; empty if the row is past them already.
      */
-    public Optional<PaymentOperation> transition(UUID id, OperationStatus next, String pspReference, String reason) {
+    public Optional<PaymentOperation> transition(PaymentOperation op, OperationStatus next, String pspReference,
+            String reason) {
+        PaymentOperation moved = op.moveTo(next, pspReference, reason);
+        var from = OperationStatus.predecessorsOf(next).stream().map(Enum::name).toList();
         return jdbc.sql("""
                 UPDATE payment_operations
                    SET status = :next, version = version + CASE WHEN status <> :next THEN 1 ELSE 0 END,
                        updated_at = :now,
                        psp_reference = COALESCE(:pspReference, psp_reference), failure_reason = :reason
-                 WHERE id = :id AND status IN ('PENDING', 'UNKNOWN')
+                 WHERE id = :id AND status IN (:from)
                 RETURNING *
                 """)
-                .param("next", next.name()).param("now", Db.at(clock.instant())).param("pspReference", pspReference)
-                .param("reason", reason).param("id", id)
+                .param("next", next.name()).param("now", Db.at(clock.instant()))
+                .param("pspReference", moved.pspReference()).param("reason", moved.failureReason())
+                .param("id", op.id()).param("from", from)
                 .query(OperationStore::map).optional();
     }
 
