@@ -45,7 +45,7 @@ public class AuthorizationExpiry {
         Payment after = released.amounts().captured() == 0
                 ? payments.transition(released.id(), PaymentStatus.EXPIRED,
                         new PaymentStore.Outcome(null, null, null, null)).orElseThrow()
-                : payments.settleStatus(released);
+                : payments.moveToPaidStatus(released);
         events.changed(after, after.status() == PaymentStatus.EXPIRED ? "expired" : "authorization_closed");
         long releasedNow = after.amounts().released();
         if (releasedNow > 0) {

@@ -28,7 +28,7 @@ class CaptureStrategy implements OperationStrategy {
 
     @Override
     public Payment confirm(PaymentOperation op) {
-        Payment after = payments.settleStatus(payments.confirmCapture(op.payment(), op.amount()));
+        Payment after = payments.moveToPaidStatus(payments.confirmCapture(op.payment(), op.amount()));
         events.changed(after, "captured");
         events.moved(op.id(), MoneyMovement.Kind.CAPTURED, after, op.amount());
         if (op.finalCapture() && after.amounts().released() > 0) {

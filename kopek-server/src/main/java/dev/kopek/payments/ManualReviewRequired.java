@@ -5,7 +5,7 @@ import dev.kopek.money.PaymentId;
 import java.util.UUID;
 
 /**
- * Published inside the settling transaction when an unknown outcome can no longer be resolved by machine
+ * Published inside phase 3's transaction when an unknown outcome can no longer be resolved by machine
  * (the PSP's key window has closed): a person must decide, and nothing may be sent again (L6).
  *
  * @param payment null only for a {@code notification}

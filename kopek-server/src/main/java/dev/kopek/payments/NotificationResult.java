@@ -5,7 +5,7 @@ import dev.kopek.psp.ChargeOutcome;
 
 /** What applying a PSP notification did. */
 public enum NotificationResult {
-    /** It settled an open outcome. */
+    /** It recorded the outcome of an open operation. */
     APPLIED,
     /** The object was already in the state the notification reports (a duplicate or late notification). */
     IGNORED,

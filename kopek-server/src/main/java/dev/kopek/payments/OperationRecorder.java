@@ -51,10 +51,10 @@ class OperationRecorder {
         try {
             return tx.execute(status -> {
                 boolean parked = keys.holdAsOwner(ck, attempt)
-                        .orElseThrow(() -> new PaymentSettlement.StaleAttempt(ck, attempt));
+                        .orElseThrow(() -> new StaleAttempt(ck, attempt));
                 if (parked && !(outcome instanceof ChargeOutcome.Unknown)
                         && !(outcome instanceof ChargeOutcome.Authorized)) {
-                    publisher.publishEvent(new ReviewSettled(op.kind().apiName(), op.id(),
+                    publisher.publishEvent(new ParkedOutcomeRecorded(op.kind().apiName(), op.id(),
                             outcome instanceof ChargeOutcome.Succeeded ? "succeeded" : "failed"));
                 }
                 return switch (outcome) {
@@ -66,7 +66,7 @@ class OperationRecorder {
                     case ChargeOutcome.Unknown u -> unknown(op, ck, attempt, u.reason(), reviewReason);
                 };
             });
-        } catch (PaymentSettlement.StaleAttempt stale) {
+        } catch (StaleAttempt stale) {
             log.warn("stale owner refused: {}={} key#={} attempt={}", op.kind().apiName(), op.id(), ck.hash(), attempt);
             throw stale;
         }
@@ -99,7 +99,7 @@ class OperationRecorder {
         strategy.announce(done);
         StoredAnswer answer = strategy.answer(done, after);
         if (!keys.complete(ck, attempt, answer.status(), answer.body())) {
-            throw new PaymentSettlement.StaleAttempt(ck, attempt);
+            throw new StaleAttempt(ck, attempt);
         }
         log.info("{} {}: {} payment={} key#={} attempt={} psp_ref={}", done.kind().apiName(), done.status().apiName(),
                 done.id(), done.payment(), ck.hash(), attempt, done.pspReference());
@@ -112,7 +112,7 @@ class OperationRecorder {
                 .ifPresent(strategies.get(op.kind())::announce);
         boolean marked = reviewReason == null ? keys.awaitResult(ck, attempt) : keys.park(ck, attempt);
         if (!marked) {
-            throw new PaymentSettlement.StaleAttempt(ck, attempt);
+            throw new StaleAttempt(ck, attempt);
         }
         if (reviewReason != null) {
             publisher.publishEvent(new ManualReviewRequired(op.payment(), op.merchant(), reviewReason,

@@ -125,7 +125,7 @@ public class OperationRunner {
             String review) {
         try {
             return recorder.record(op, ck, attempt, outcome, review);
-        } catch (PaymentSettlement.StaleAttempt stale) {
+        } catch (StaleAttempt stale) {
             return PaymentAnswer.fromKey(keys.find(ck).orElseThrow(), () -> paymentOf(op), clock.instant());
         }
     }

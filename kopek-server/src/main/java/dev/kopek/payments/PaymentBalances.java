@@ -36,7 +36,7 @@ public class PaymentBalances {
 
     /** The PSP refunded. Recorded even while a dispute is open; an overlap with a chargeback goes to a person. */
     public Payment refundSucceeded(PaymentId id, UUID refundId, long amount) {
-        Payment after = payments.settleStatus(payments.confirmRefund(id, amount));
+        Payment after = payments.moveToPaidStatus(payments.confirmRefund(id, amount));
         events.changed(after);
         events.moved(refundId, MoneyMovement.Kind.REFUND_SUCCEEDED, after, amount);
         reviewOverlap(after, "refund", refundId);

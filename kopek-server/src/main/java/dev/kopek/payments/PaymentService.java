@@ -32,21 +32,19 @@ public class PaymentService {
 
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
-    private final PaymentRecovery recovery;
-    private final PaymentSettlement settlement;
+    private final PaymentResumer resumer;
     private final PaymentProvider psp;
     private final TransactionTemplate tx;
     private final AfterPspCall afterPspCall;
     private final PaymentEvents events;
     private final Clock clock;
 
-    PaymentService(IdempotencyKeys keys, PaymentStore payments, PaymentRecovery recovery,
-            PaymentSettlement settlement, PaymentProvider psp, TransactionTemplate tx,
+    PaymentService(IdempotencyKeys keys, PaymentStore payments, PaymentResumer resumer,
+            PaymentProvider psp, TransactionTemplate tx,
             Optional<AfterPspCall> afterPspCall, PaymentEvents events, Clock clock) {
         this.keys = keys;
         this.payments = payments;
-        this.recovery = recovery;
-        this.settlement = settlement;
+        this.resumer = resumer;
         this.psp = psp;
         this.tx = tx;
         this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
@@ -77,7 +75,7 @@ public class PaymentService {
             throw e;
         }
         return switch (phaseOne.claim()) {
-            case Claim.Owned owned when owned.reclaimed() -> recovery.resume(ck, owned.attempt(),
+            case Claim.Owned owned when owned.reclaimed() -> resumer.resume(ck, owned.attempt(),
                     payment(owned.resourceId()));
             // the row phase 1 inserted and committed, as INSERT … RETURNING gave it: no second read
             case Claim.Owned owned -> charge(ck, owned.attempt(), phaseOne.inserted());
@@ -93,30 +91,30 @@ public class PaymentService {
     }
 
     private PaymentAnswer charge(ClientKey ck, int attempt, Payment payment) {
-        ChargeOutcome outcome = psp.charge(PaymentRecovery.chargeOf(payment));
+        ChargeOutcome outcome = psp.charge(PaymentResumer.chargeOf(payment));
         afterPspCall.accept(payment.id(), outcome);
-        return recovery.settleOrReport(ck, attempt, payment, outcome, null);
+        return resumer.recordOrReport(ck, attempt, payment, outcome, null);
     }
 
     /** Takes over one stuck attempt if no one else has; empty when another worker or a client retry won. */
     public Optional<PaymentAnswer> recover(KeyRecord stuck) {
         return keys.takeOver(stuck, clock.instant())
-                .map(attempt -> recovery.resume(stuck.clientKey(), attempt, payment(stuck.resourceId())));
+                .map(attempt -> resumer.resume(stuck.clientKey(), attempt, payment(stuck.resourceId())));
     }
 
     /**
      * A person's decision on a payment parked for review, after checking with the PSP out of band: captured,
-     * only authorized, or certainly not charged. Goes through the same fenced settlement as every other outcome.
+     * only authorized, or certainly not charged. Goes through the same fenced phase 3 as every other outcome.
      */
     public Optional<PaymentAnswer> resolveManually(PaymentId id, ChargeOutcome decided) {
         Payment payment = payments.find(id).orElseThrow(() -> new IllegalStateException("no payment " + id));
         return keys.findByResource(OPERATION, id.value())
                 .flatMap(key -> keys.takeOverWithAnswer(key)
-                        .map(attempt -> recovery.settleOrReport(key.clientKey(), attempt, payment, decided, null)));
+                        .map(attempt -> resumer.recordOrReport(key.clientKey(), attempt, payment, decided, null)));
     }
 
     /**
-     * Applies what a PSP notification says about a payment's charge, through the same fenced settlement as every
+     * Applies what a PSP notification says about a payment's charge, through the same fenced phase 3 as every
      * other outcome (L4, L10). A payment already past that point records the notification and changes nothing; a
      * notification carrying no outcome changes nothing; a live owner is never displaced (it retries later).
      */
@@ -137,7 +135,7 @@ public class PaymentService {
         if (attempt.isEmpty()) {
             return NotificationResult.RETRY;
         }
-        recovery.settleOrReport(key.get().clientKey(), attempt.get(), payment, outcome, null);
+        resumer.recordOrReport(key.get().clientKey(), attempt.get(), payment, outcome, null);
         return NotificationResult.APPLIED;
     }
 

@@ -1,5 +1,5 @@
 /**
- * Payment intents and attempts: the three phases (claim, PSP call, fenced settlement), recovery of stuck
+ * Payment intents and attempts: the three phases (claim, PSP call, fenced recording), resumption of stuck
  * attempts, and the {@code /v1/payments} API. The pure state machine lives in {@code domain}.
  */
 @org.springframework.modulith.ApplicationModule(displayName = "Payments")

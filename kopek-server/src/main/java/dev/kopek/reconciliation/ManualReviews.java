@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.springframework.transaction.interceptor.TransactionAspectSupport;
 import dev.kopek.payments.PaymentService;
-import dev.kopek.payments.ReviewSettled;
+import dev.kopek.payments.ParkedOutcomeRecorded;
 import dev.kopek.platform.Db;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -80,7 +80,7 @@ public class ManualReviews {
 
     /** Runs inside the settling transaction: a parked outcome the machine settled after all closes its review. */
     @EventListener
-    void on(ReviewSettled event) {
+    void on(ParkedOutcomeRecorded event) {
         int closed = jdbc.sql("""
                 UPDATE manual_reviews
                    SET status = 'RESOLVED', resolution = :resolution, resolved_by = :actor, resolved_at = :now,

@@ -98,7 +98,7 @@ public class PaymentStore {
     }
 
     /** Moves a payment whose row this transaction has locked to the status its amounts call for. */
-    public Payment settleStatus(Payment locked) {
+    public Payment moveToPaidStatus(Payment locked) {
         return moveTo(locked, locked.paidStatus());
     }
 

@@ -18,23 +18,23 @@ import org.springframework.stereotype.Component;
  * kind does ({@link LookupDecision}): never a blind retry, never a charge past the key window (L5, L6).
  */
 @Component
-class PaymentRecovery {
+class PaymentResumer {
 
-    private static final Logger log = LoggerFactory.getLogger(PaymentRecovery.class);
+    private static final Logger log = LoggerFactory.getLogger(PaymentResumer.class);
 
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
-    private final PaymentSettlement settlement;
+    private final PaymentRecorder recorder;
     private final PaymentProvider psp;
     private final KeyWindow keyWindow;
     private final MeterRegistry meters;
     private final Clock clock;
 
-    PaymentRecovery(IdempotencyKeys keys, PaymentStore payments, PaymentSettlement settlement, PaymentProvider psp,
+    PaymentResumer(IdempotencyKeys keys, PaymentStore payments, PaymentRecorder recorder, PaymentProvider psp,
             KeyWindow keyWindow, MeterRegistry meters, Clock clock) {
         this.keys = keys;
         this.payments = payments;
-        this.settlement = settlement;
+        this.recorder = recorder;
         this.psp = psp;
         this.keyWindow = keyWindow;
         this.meters = meters;
@@ -48,14 +48,14 @@ class PaymentRecovery {
         LookupDecision next = LookupDecision.after(psp.lookup(payment.providerKey()),
                 keyWindow.isOpen(payment.createdAt()), keys.properties().maySend(attempt), attempt,
                 () -> psp.chargeOnce(chargeOf(payment)));
-        return settleOrReport(ck, attempt, payment, next.outcome(), next.reviewReason());
+        return recordOrReport(ck, attempt, payment, next.outcome(), next.reviewReason());
     }
 
     /** Phase 3, or — when someone else owns the key by now — the answer their state gives. */
-    PaymentAnswer settleOrReport(ClientKey ck, int attempt, Payment payment, ChargeOutcome outcome, String review) {
+    PaymentAnswer recordOrReport(ClientKey ck, int attempt, Payment payment, ChargeOutcome outcome, String review) {
         try {
-            return settlement.settle(payment, ck, attempt, outcome, review);
-        } catch (PaymentSettlement.StaleAttempt stale) {
+            return recorder.record(payment, ck, attempt, outcome, review);
+        } catch (StaleAttempt stale) {
             return PaymentAnswer.fromKey(keys.find(ck).orElseThrow(
                     () -> new IllegalStateException("key vanished while unfinished: " + ck)),
                     () -> payments.find(payment.id()).orElseThrow(), clock.instant());

@@ -16,14 +16,15 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Phase 3: one short transaction, fenced by the attempt number (L4). It first locks the key row as its current
+ * Phase 3 of a payment ("recording" its outcome; "settlement" means only the PSP's settlement file): one short
+ * transaction, fenced by the attempt number (L4). It first locks the key row as its current
  * owner — a stale owner stops here and changes nothing — then moves the payment by compare-and-set and stores
  * the final answer, or marks the key as awaiting a result.
  */
 @Component
-class PaymentSettlement {
+class PaymentRecorder {
 
-    private static final Logger log = LoggerFactory.getLogger(PaymentSettlement.class);
+    private static final Logger log = LoggerFactory.getLogger(PaymentRecorder.class);
 
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
@@ -32,7 +33,7 @@ class PaymentSettlement {
     private final PaymentEvents paymentEvents;
     private final MeterRegistry meters;
 
-    PaymentSettlement(IdempotencyKeys keys, PaymentStore payments, TransactionTemplate tx,
+    PaymentRecorder(IdempotencyKeys keys, PaymentStore payments, TransactionTemplate tx,
             ApplicationEventPublisher events, PaymentEvents paymentEvents, MeterRegistry meters) {
         this.keys = keys;
         this.payments = payments;
@@ -42,23 +43,17 @@ class PaymentSettlement {
         this.meters = meters;
     }
 
-    /** Thrown inside the transaction when the caller no longer owns the key; the transaction rolls back. */
-    static final class StaleAttempt extends RuntimeException {
-        StaleAttempt(ClientKey ck, int attempt) {
-            super("attempt " + attempt + " no longer owns " + ck, null, false, false);
-        }
-    }
-
     /**
      * Records {@code outcome} for {@code payment}. With {@code reviewReason} set, an unknown outcome is parked for
      * a person instead of waiting for reconciliation.
      */
-    PaymentAnswer settle(Payment payment, ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
+    PaymentAnswer record(Payment payment, ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
         try {
             PaymentAnswer answer = tx.execute(status -> {
                 boolean parked = keys.holdAsOwner(ck, attempt).orElseThrow(() -> new StaleAttempt(ck, attempt));
                 if (parked && !(outcome instanceof ChargeOutcome.Unknown)) {
-                    events.publishEvent(new ReviewSettled("payment", payment.id().value(), resolutionOf(outcome)));
+                    events.publishEvent(new ParkedOutcomeRecorded("payment", payment.id().value(),
+                            resolutionOf(outcome)));
                 }
                 return switch (outcome) {
                     case ChargeOutcome.Succeeded s -> finish(payment, ck, attempt, PaymentStatus.CAPTURED,
@@ -95,27 +90,27 @@ class PaymentSettlement {
 
     private PaymentAnswer finish(Payment payment, ClientKey ck, int attempt, PaymentStatus next,
             PaymentStore.Outcome outcome) {
-        Payment settled = payments.transition(payment.id(), next, outcome).orElseThrow(() -> new IllegalStateException(
+        Payment recorded = payments.transition(payment.id(), next, outcome).orElseThrow(() -> new IllegalStateException(
                 "owner of " + ck + " found " + payment.id() + " outside the predecessors of " + next));
-        String body = PaymentJson.render(settled);
+        String body = PaymentJson.render(recorded);
         if (!keys.complete(ck, attempt, 201, body)) {
             throw new StaleAttempt(ck, attempt);
         }
-        paymentEvents.changed(settled, settled.status().name().toLowerCase(java.util.Locale.ROOT), body);
-        switch (settled.status()) {
-            case CAPTURED -> paymentEvents.moved(settled.id().value(), MoneyMovement.Kind.CAPTURED, settled,
-                    settled.amounts().captured());
-            case AUTHORIZED -> paymentEvents.moved(settled.id().value(), MoneyMovement.Kind.AUTHORIZATION_HELD,
-                    settled, settled.amounts().authorized());
+        paymentEvents.changed(recorded, recorded.status().name().toLowerCase(java.util.Locale.ROOT), body);
+        switch (recorded.status()) {
+            case CAPTURED -> paymentEvents.moved(recorded.id().value(), MoneyMovement.Kind.CAPTURED, recorded,
+                    recorded.amounts().captured());
+            case AUTHORIZED -> paymentEvents.moved(recorded.id().value(), MoneyMovement.Kind.AUTHORIZATION_HELD,
+                    recorded, recorded.amounts().authorized());
             default -> {
                 // declined and failed moved no money
             }
         }
-        LogContext.put(LogContext.PSP_REFERENCE, settled.pspReference());
+        LogContext.put(LogContext.PSP_REFERENCE, recorded.pspReference());
         // The one INFO line a payment leaves: everything else on its happy path is DEBUG.
         log.info("payment settled: merchant={} payment={} reference={} key#={} attempt={} status={} psp_ref={}",
-                settled.merchant(), settled.id(), settled.reference(), ck.hash(), attempt, settled.status(),
-                settled.pspReference());
+                recorded.merchant(), recorded.id(), recorded.reference(), ck.hash(), attempt, recorded.status(),
+                recorded.pspReference());
         return new PaymentAnswer.Final(201, body, false);
     }
 
