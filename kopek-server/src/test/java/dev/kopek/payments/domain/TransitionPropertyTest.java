@@ -54,6 +54,16 @@ class TransitionPropertyTest {
                 .allSatisfy(s -> assertThat(s.isFinal()).isFalse());
     }
 
+    /** The tables' final states are these and no others: a table edit that reopens one fails here first. */
+    @net.jqwik.api.Example
+    void finalStatesAreExactlyTheseAndHaveNoWayOut() {
+        assertThat(java.util.Arrays.stream(PaymentStatus.values()).filter(PaymentStatus::isFinal))
+                .containsExactlyInAnyOrder(PaymentStatus.CHARGED_BACK, PaymentStatus.DECLINED, PaymentStatus.FAILED,
+                        PaymentStatus.VOIDED, PaymentStatus.EXPIRED);
+        assertThat(java.util.Arrays.stream(OperationStatus.values()).filter(OperationStatus::isFinal))
+                .containsExactlyInAnyOrder(OperationStatus.SUCCEEDED, OperationStatus.FAILED);
+    }
+
     @Provide
     Arbitrary<List<OperationStatus>> operationMoves() {
         return Arbitraries.of(OperationStatus.UNKNOWN, OperationStatus.SUCCEEDED, OperationStatus.FAILED)
