@@ -4,7 +4,7 @@ import dev.kopek.events.BusinessEvent;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.outbox.EventTypes;
 import dev.kopek.outbox.OutboxProperties;
-import dev.kopek.outbox.receiver.WebhookSignature;
+import dev.kopek.client.WebhookSignature;
 import dev.kopek.outbox.store.Envelope;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

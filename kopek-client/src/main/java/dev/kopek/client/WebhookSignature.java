@@ -1,4 +1,4 @@
-package dev.kopek.outbox.receiver;
+package dev.kopek.client;
 
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
@@ -14,7 +14,8 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Kopek's webhook signature, for senders and receivers alike; plain JDK, no framework.
+ * Kopek's webhook signature, for senders and receivers alike; plain JDK, no framework. Kopek signs with this
+ * class, so a merchant that verifies with it checks exactly what was signed.
  *
  * <p>{@code Kopek-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>}. A receiver checks
  * it over the raw body bytes, before parsing, and refuses a timestamp more than five minutes from its own clock,
@@ -90,8 +91,10 @@ public final class WebhookSignature {
         if (timestamp == null || signatures.isEmpty()) {
             return Verdict.MALFORMED;
         }
-        long skewSeconds = Math.abs(now.getEpochSecond() - timestamp);
-        if (skewSeconds > tolerance.toSeconds()) {
+        // Compared without subtracting, so a timestamp near Long.MIN_VALUE cannot overflow into "recent".
+        long nowSeconds = now.getEpochSecond();
+        long toleranceSeconds = tolerance.toSeconds();
+        if (timestamp < nowSeconds - toleranceSeconds || timestamp > nowSeconds + toleranceSeconds) {
             return Verdict.TIMESTAMP_OUTSIDE_TOLERANCE;
         }
         byte[] expected = mac(secret, timestamp, body);

@@ -1,4 +1,4 @@
-package dev.kopek.outbox.receiver;
+package dev.kopek.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,156 @@
+package dev.kopek.client;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One operation, one key, many tries. Retries only what cannot have a different answer than "not finished yet":
+ * transport failures (the request may or may not have arrived: the key makes the retry safe), 409
+ * {@code request_in_progress}, 429 and 5xx. Everything else is an answer and is returned or thrown at once.
+ */
+final class Transport {
+
+    /** What came back: the status, the body and whether it is Kopek's stored answer to an earlier try. */
+    record Answer(int status, String body, boolean replayed) {
+    }
+
+    private final HttpClient http;
+    private final URI base;
+    private final String apiKey;
+    private final RetryPolicy policy;
+    private final Duration requestTimeout;
+    private final Clock clock;
+    private final JsonMapper json;
+
+    Transport(HttpClient http, URI base, String apiKey, RetryPolicy policy, Duration requestTimeout, Clock clock,
+            JsonMapper json) {
+        this.http = http;
+        this.base = base;
+        this.apiKey = apiKey;
+        this.policy = policy;
+        this.requestTimeout = requestTimeout;
+        this.clock = clock;
+        this.json = json;
+    }
+
+    /** Sends until a final answer, the attempt limit or the budget; throws for a refusal. */
+    Answer exchange(String method, String path, String body, OperationKey key) {
+        Instant deadline = clock.instant().plus(policy.totalBudget());
+        HttpRequest request = request(method, path, body, key);
+        for (int attempt = 1; ; attempt++) {
+            Failure failure;
+            try {
+                HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString(
+                        StandardCharsets.UTF_8));
+                if (!retryable(response)) {
+                    return answer(response);
+                }
+                failure = new Failure(response.statusCode(), problemCode(response.body()), null,
+                        retryAfter(response));
+            } catch (IOException e) {
+                failure = new Failure(0, null, e, Duration.ZERO);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new KopekException("interrupted while calling Kopek; retry with the same key", e);
+            }
+            Duration wait = wait(attempt, failure.retryAfter());
+            if (attempt >= policy.maxAttempts() || clock.instant().plus(wait).isAfter(deadline)) {
+                throw new RetriesExhaustedException(attempt, failure.status(), failure.code(), failure.cause());
+            }
+            sleep(wait);
+        }
+    }
+
+    private record Failure(int status, String code, IOException cause, Duration retryAfter) {
+    }
+
+    private HttpRequest request(String method, String path, String body, OperationKey key) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(requestTimeout)
+                .header("Authorization", "Bearer " + apiKey).header("Accept", "application/json")
+                .header("User-Agent", "kopek-client-java");
+        if (key != null) {
+            builder.header("Idempotency-Key", key.value());
+        }
+        HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8);
+        if (body != null) {
+            builder.header("Content-Type", "application/json");
+        }
+        return builder.method(method, publisher).build();
+    }
+
+    static boolean retryable(int status, String code) {
+        return status == 429 || (status >= 500 && status != 501)
+                || (status == 409 && "request_in_progress".equals(code));
+    }
+
+    private boolean retryable(HttpResponse<String> response) {
+        int status = response.statusCode();
+        return retryable(status, status == 409 ? problemCode(response.body()) : null);
+    }
+
+    private Answer answer(HttpResponse<String> response) {
+        int status = response.statusCode();
+        if (status < 400) {
+            boolean replayed = response.headers().firstValue("Idempotent-Replayed").map("true"::equals).orElse(false);
+            return new Answer(status, response.body(), replayed);
+        }
+        JsonNode problem = problem(response.body());
+        String code = text(problem, "code").orElse("http_" + status);
+        String detail = text(problem, "detail").orElse(null);
+        String requestId = response.headers().firstValue("X-Request-Id").or(() -> text(problem, "request_id"))
+                .orElse(null);
+        if (status == 422 && code.equals("idempotency_key_reused")) {
+            throw new IdempotencyKeyReusedException(detail, requestId);
+        }
+        throw new KopekApiException(status, code, detail, text(problem, "field").orElse(null), requestId);
+    }
+
+    private Duration wait(int attempt, Duration retryAfter) {
+        long ceiling = policy.ceilingMillis(attempt);
+        long jittered = ceiling == 0 ? 0 : ThreadLocalRandom.current().nextLong(ceiling + 1);
+        return retryAfter.toMillis() > jittered ? retryAfter : Duration.ofMillis(jittered);
+    }
+
+    private static Duration retryAfter(HttpResponse<String> response) {
+        return response.headers().firstValue("Retry-After").filter(v -> v.matches("[0-9]{1,5}"))
+                .map(v -> Duration.ofSeconds(Long.parseLong(v))).orElse(Duration.ZERO);
+    }
+
+    private String problemCode(String body) {
+        return text(problem(body), "code").orElse(null);
+    }
+
+    private JsonNode problem(String body) {
+        try {
+            return body == null || body.isBlank() ? json.createObjectNode() : json.readTree(body);
+        } catch (RuntimeException notJson) {
+            return json.createObjectNode();
+        }
+    }
+
+    private static Optional<String> text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || !value.isString() ? Optional.empty() : Optional.of(value.stringValue());
+    }
+
+    private static void sleep(Duration wait) {
+        try {
+            Thread.sleep(wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KopekException("interrupted while waiting to retry; retry with the same key", e);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package dev.kopek.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class KopekClientRetryTest {
+
+    private static final String PAYMENT = """
+            {"id":"pay_1","object":"payment","reference":"order-1","status":"captured","amount":1000,
+             "currency":"EUR","amount_captured":1000,"metadata":{},"created_at":"2026-01-01T00:00:00Z",
+             "some_field_from_a_newer_kopek":42}""";
+    private static final String PROCESSING = PAYMENT.replace("\"captured\"", "\"processing\"");
+    private static final RetryPolicy FAST = new RetryPolicy(Duration.ofSeconds(10), Duration.ofMillis(1),
+            Duration.ofMillis(20), 6);
+
+    private final StubServer psp = newStub();
+
+    @AfterEach
+    void close() throws Exception {
+        psp.close();
+    }
+
+    private KopekClient client(RetryPolicy policy) {
+        return KopekClient.builder(psp.uri(), "sk_test_key").retryPolicy(policy).requestTimeout(Duration.ofSeconds(5))
+                .build();
+    }
+
+    private static Result<Payment> pay(KopekClient client) {
+        return client.createPayment(OperationKey.of("order-1/pay"), NewPayment.of("order-1", 1000, "EUR", "pm_ok"));
+    }
+
+    @Test
+    void aDroppedConnectionIsRetriedWithTheSameKeyAndTheReplayIsTheAnswer() {
+        psp.drop().answer(201, PAYMENT, "Idempotent-Replayed", "true");
+
+        Result<Payment> result = pay(client(FAST));
+
+        assertThat(result).isInstanceOf(Result.Done.class);
+        assertThat(((Result.Done<Payment>) result).replayed()).isTrue();
+        assertThat(result.value().status()).isEqualTo("captured");
+        assertThat(psp.requests()).extracting(r -> r.header("Idempotency-Key")).containsExactly("order-1/pay",
+                "order-1/pay");
+        assertThat(psp.requests()).extracting(StubServer.Seen::body).allMatch(b -> b.contains("\"amount\":1000"));
+    }
+
+    @Test
+    void inProgressIsRetriedAfterRetryAfterWithTheSameKey() {
+        psp.answer(409, "{\"code\":\"request_in_progress\"}", "Retry-After", "1").answer(201, PAYMENT);
+        Instant started = Instant.now();
+
+        assertThat(pay(client(FAST)).value().id()).isEqualTo("pay_1");
+
+        assertThat(Duration.between(started, Instant.now())).isGreaterThanOrEqualTo(Duration.ofMillis(900));
+        assertThat(psp.requests()).extracting(r -> r.header("Idempotency-Key")).containsOnly("order-1/pay");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {429, 500, 502, 503, 504})
+    void overloadAndServerErrorsAreRetriedWithTheSameKey(int status) {
+        psp.answer(status, "{\"code\":\"x\"}").answer(201, PAYMENT);
+
+        assertThat(pay(client(FAST)).value().status()).isEqualTo("captured");
+        assertThat(psp.requests()).hasSize(2).extracting(r -> r.header("Idempotency-Key")).containsOnly("order-1/pay");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {400, 401, 403, 404, 402})
+    void refusalsAreNeverRetried(int status) {
+        psp.answer(status, "{\"code\":\"refused_" + status + "\",\"detail\":\"no\",\"field\":\"amount\"}");
+
+        assertThatThrownBy(() -> pay(client(FAST))).isInstanceOfSatisfying(KopekApiException.class, e -> {
+            assertThat(e.status()).isEqualTo(status);
+            assertThat(e.code()).isEqualTo("refused_" + status);
+            assertThat(e.field()).isEqualTo("amount");
+        });
+        assertThat(psp.requests()).hasSize(1);
+    }
+
+    @Test
+    void aBusinessConflictIsNotRetriedButInProgressIs() {
+        psp.answer(409, "{\"code\":\"intent_has_live_attempt\"}");
+
+        assertThatThrownBy(() -> pay(client(FAST))).isInstanceOfSatisfying(KopekApiException.class,
+                e -> assertThat(e.code()).isEqualTo("intent_has_live_attempt"));
+        assertThat(psp.requests()).hasSize(1);
+    }
+
+    @Test
+    void aReusedKeyIsATypedErrorAndNotRetried() {
+        psp.answer(422, "{\"code\":\"idempotency_key_reused\",\"detail\":\"other parameters\"}");
+
+        assertThatThrownBy(() -> pay(client(FAST))).isInstanceOf(IdempotencyKeyReusedException.class);
+        assertThat(psp.requests()).hasSize(1);
+    }
+
+    @Test
+    void anUnknownOutcomeIsPendingNotAFailure() {
+        psp.answer(202, PROCESSING);
+
+        Result<Payment> result = pay(client(FAST));
+
+        assertThat(result).isInstanceOf(Result.Pending.class);
+        assertThat(result.value().isProcessing()).isTrue();
+    }
+
+    @Test
+    void theBudgetEndsRetriesWithoutEverChangingTheKey() {
+        for (int i = 0; i < 6; i++) {
+            psp.answer(503, "{\"code\":\"unavailable\"}");
+        }
+
+        assertThatThrownBy(() -> pay(client(FAST))).isInstanceOfSatisfying(RetriesExhaustedException.class, e -> {
+            assertThat(e.attempts()).isEqualTo(6);
+            assertThat(e.lastStatus()).isEqualTo(503);
+        });
+        assertThat(psp.requests()).hasSize(6).extracting(r -> r.header("Idempotency-Key")).containsOnly("order-1/pay");
+    }
+
+    @Test
+    void awaitPollsUntilTheOutcomeIsKnown() {
+        psp.answer(200, PROCESSING).answer(200, PROCESSING).answer(200, PAYMENT);
+
+        Payment payment = client(FAST).awaitPayment("pay_1", Duration.ofSeconds(10));
+
+        assertThat(payment.status()).isEqualTo("captured");
+        assertThat(psp.requests()).extracting(StubServer.Seen::path).containsOnly("/v1/payments/pay_1");
+    }
+
+    @Test
+    void keysAndIdsAreCheckedBeforeAnythingIsSent() {
+        assertThatThrownBy(() -> OperationKey.of("")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> OperationKey.of("a\u0000b")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> OperationKey.of("x".repeat(256))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> client(FAST).payment("../admin")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(psp.requests()).isEmpty();
+        assertThat(List.of(OperationKey.generate(), OperationKey.generate())).doesNotHaveDuplicates();
+    }
+
+    private static StubServer newStub() {
+        try {
+            return new StubServer();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
