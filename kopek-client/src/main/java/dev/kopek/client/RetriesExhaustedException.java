@@ -10,6 +10,7 @@ public final class RetriesExhaustedException extends KopekException {
 
     private final int attempts;
     private final int lastStatus;
+    private final String lastCode;
 
     RetriesExhaustedException(int attempts, int lastStatus, String lastProblem, Throwable cause) {
         super("no final answer after " + attempts + " tries (last: "
@@ -17,6 +18,7 @@ public final class RetriesExhaustedException extends KopekException {
                 + "the same idempotency key", cause);
         this.attempts = attempts;
         this.lastStatus = lastStatus;
+        this.lastCode = lastProblem;
     }
 
     public int attempts() {
@@ -26,5 +28,10 @@ public final class RetriesExhaustedException extends KopekException {
     /** The last HTTP status seen, or 0 when the last try failed in transport. */
     public int lastStatus() {
         return lastStatus;
+    }
+
+    /** The last problem {@code code} seen ({@code rate_limited}, {@code request_in_progress}, ...), or null. */
+    public String lastCode() {
+        return lastCode;
     }
 }

@@ -17,7 +17,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * One operation, one key, many tries. Retries only what cannot have a different answer than "not finished yet":
  * transport failures (the request may or may not have arrived: the key makes the retry safe), 409
- * {@code request_in_progress}, 429 and 5xx. Everything else is an answer and is returned or thrown at once.
+ * {@code request_in_progress}, 429 ({@code rate_limited}) and 5xx. A {@code Retry-After} (in seconds, as Kopek
+ * sends it) is a floor under the jittered backoff, and a wait that would end past the budget ends the retries at
+ * once rather than retrying early. Everything else is an answer and is returned or thrown at once.
  */
 final class Transport {
 
@@ -32,9 +34,10 @@ final class Transport {
     private final Duration requestTimeout;
     private final Clock clock;
     private final JsonMapper json;
+    private final Pause pause;
 
     Transport(HttpClient http, URI base, String apiKey, RetryPolicy policy, Duration requestTimeout, Clock clock,
-            JsonMapper json) {
+            JsonMapper json, Pause pause) {
         this.http = http;
         this.base = base;
         this.apiKey = apiKey;
@@ -42,6 +45,7 @@ final class Transport {
         this.requestTimeout = requestTimeout;
         this.clock = clock;
         this.json = json;
+        this.pause = pause;
     }
 
     /** Sends until a final answer, the attempt limit or the budget; throws for a refusal. */
@@ -68,7 +72,7 @@ final class Transport {
             if (attempt >= policy.maxAttempts() || clock.instant().plus(wait).isAfter(deadline)) {
                 throw new RetriesExhaustedException(attempt, failure.status(), failure.code(), failure.cause());
             }
-            sleep(wait);
+            pause.pause(wait);
         }
     }
 
@@ -143,14 +147,5 @@ final class Transport {
     private static Optional<String> text(JsonNode node, String field) {
         JsonNode value = node.get(field);
         return value == null || !value.isString() ? Optional.empty() : Optional.of(value.stringValue());
-    }
-
-    private static void sleep(Duration wait) {
-        try {
-            Thread.sleep(wait);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KopekException("interrupted while waiting to retry; retry with the same key", e);
-        }
     }
 }

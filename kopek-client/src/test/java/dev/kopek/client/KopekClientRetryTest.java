@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,6 +21,7 @@ class KopekClientRetryTest {
             Duration.ofMillis(20), 6);
 
     private final StubServer psp = newStub();
+    private final List<Duration> waits = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @AfterEach
     void close() throws Exception {
@@ -30,7 +30,7 @@ class KopekClientRetryTest {
 
     private KopekClient client(RetryPolicy policy) {
         return KopekClient.builder(psp.uri(), "sk_test_key").retryPolicy(policy).requestTimeout(Duration.ofSeconds(5))
-                .build();
+                .pause(waits::add).build();
     }
 
     private static Result<Payment> pay(KopekClient client) {
@@ -54,12 +54,65 @@ class KopekClientRetryTest {
     @Test
     void inProgressIsRetriedAfterRetryAfterWithTheSameKey() {
         psp.answer(409, "{\"code\":\"request_in_progress\"}", "Retry-After", "1").answer(201, PAYMENT);
-        Instant started = Instant.now();
 
         assertThat(pay(client(FAST)).value().id()).isEqualTo("pay_1");
 
-        assertThat(Duration.between(started, Instant.now())).isGreaterThanOrEqualTo(Duration.ofMillis(900));
+        assertThat(waits).containsExactly(Duration.ofSeconds(1));
         assertThat(psp.requests()).extracting(r -> r.header("Idempotency-Key")).containsOnly("order-1/pay");
+    }
+
+    @Test
+    void rateLimitedWaitsAtLeastRetryAfterThenRetriesWithTheSameKey() {
+        psp.answer(429, "{\"code\":\"rate_limited\",\"status\":429}", "Retry-After", "3")
+                .answer(429, "{\"code\":\"rate_limited\",\"status\":429}", "Retry-After", "2")
+                .answer(201, PAYMENT);
+
+        assertThat(pay(client(FAST)).value().status()).isEqualTo("captured");
+
+        assertThat(waits).containsExactly(Duration.ofSeconds(3), Duration.ofSeconds(2));
+        assertThat(psp.requests()).hasSize(3).extracting(r -> r.header("Idempotency-Key"))
+                .containsOnly("order-1/pay");
+    }
+
+    @Test
+    void aRetryAfterPastTheBudgetEndsTheRetriesInsteadOfRetryingEarly() {
+        psp.answer(429, "{\"code\":\"rate_limited\"}", "Retry-After", "60");
+
+        assertThatThrownBy(() -> pay(client(FAST))).isInstanceOfSatisfying(RetriesExhaustedException.class, e -> {
+            assertThat(e.attempts()).isEqualTo(1);
+            assertThat(e.lastStatus()).isEqualTo(429);
+            assertThat(e.lastCode()).isEqualTo("rate_limited");
+        });
+        assertThat(waits).isEmpty();
+        assertThat(psp.requests()).hasSize(1);
+    }
+
+    @Test
+    void readsAreRetriedOnRateLimitsToo() {
+        psp.answer(429, "{\"code\":\"rate_limited\"}", "Retry-After", "1").answer(200, PAYMENT);
+
+        assertThat(client(FAST).payment("pay_1").id()).isEqualTo("pay_1");
+
+        assertThat(waits).containsExactly(Duration.ofSeconds(1));
+        assertThat(psp.requests()).extracting(r -> r.header("Idempotency-Key")).containsOnlyNulls();
+    }
+
+    @Test
+    void aReplayedEndpointCreationHasNoSecret() {
+        String created = """
+                {"id":"we_1","object":"webhook_endpoint","url":"https://shop.example/hooks","event_types":["*"],
+                 "status":"enabled","secret":"whsec_abc","secret_shown_once":true}""";
+        psp.answer(201, created).answer(201, created.replace("\"whsec_abc\"", "null"), "Idempotent-Replayed", "true");
+        KopekClient kopek = client(FAST);
+        OperationKey key = OperationKey.of("hooks/create");
+
+        Result<WebhookEndpoint> first = kopek.createWebhookEndpoint(key, "https://shop.example/hooks", List.of("*"));
+        Result<WebhookEndpoint> again = kopek.createWebhookEndpoint(key, "https://shop.example/hooks", List.of("*"));
+
+        assertThat(first.value().secret()).isEqualTo("whsec_abc");
+        assertThat(((Result.Done<WebhookEndpoint>) again).replayed()).isTrue();
+        assertThat(again.value().secret()).isNull();
+        assertThat(psp.requests()).extracting(r -> r.header("Idempotency-Key")).containsOnly("hooks/create");
     }
 
     @ParameterizedTest

@@ -15,9 +15,12 @@ import dev.kopek.client.Payment;
 import dev.kopek.client.Refund;
 import dev.kopek.client.Result;
 import dev.kopek.client.RetryPolicy;
+import dev.kopek.client.WebhookDelivery;
+import dev.kopek.client.WebhookEndpoint;
 import dev.kopek.support.IntegrationTest;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -102,5 +105,57 @@ class KopekClientTest extends IntegrationTest {
         assertThat(kopek.balance().held()).isNotNull();
         assertThat(kopek.ledgerTransactions(captured.id(), null, 50).data())
                 .extracting(LedgerTransaction::paymentId).containsOnly(captured.id());
+    }
+
+    @Test
+    void voidsAndLedgerTransactionsByIdAreTyped() {
+        KopekClient kopek = clientFor(baseUri());
+        String reference = newReference();
+        Payment authorized = kopek.createPayment(OperationKey.of(reference + "/pay"),
+                NewPayment.of(reference, 2_500, "EUR", "pm_ok").withManualCapture()).value();
+
+        Payment voided = kopek.voidPayment(OperationKey.of(reference + "/void"), authorized.id()).value();
+
+        assertThat(voided.status()).isEqualTo("voided");
+        assertThat(kopek.payment(authorized.id()).status()).isEqualTo("voided");
+        var journal = kopek.ledgerTransactions(authorized.id(), null, 50).data();
+        assertThat(journal).isNotEmpty();
+        LedgerTransaction first = journal.get(0);
+        assertThat(kopek.ledgerTransaction(first.id()).entries()).isEqualTo(first.entries());
+    }
+
+    @Test
+    void webhookEndpointsAreHttpsTheirSecretIsShownOnceAndDeliveriesAreTyped() {
+        KopekClient kopek = clientFor(baseUri());
+        OperationKey create = OperationKey.of("hooks/" + UUID.randomUUID());
+        String url = "https://hooks.example.test/kopek";
+
+        Result<WebhookEndpoint> created = kopek.createWebhookEndpoint(create, url, List.of("*"));
+        Result<WebhookEndpoint> replayed = kopek.createWebhookEndpoint(create, url, List.of("*"));
+
+        assertThat(created.value().secret()).startsWith("whsec_");
+        assertThat(replayed).isInstanceOfSatisfying(Result.Done.class, done -> assertThat(done.replayed()).isTrue());
+        assertThat(replayed.value().id()).isEqualTo(created.value().id());
+        assertThat(replayed.value().secret()).as("a replay never shows the sealed secret again").isNull();
+        assertThatThrownBy(() -> kopek.createWebhookEndpoint(OperationKey.generate(), "http://hooks.example.test/k",
+                List.of("*"))).isInstanceOfSatisfying(KopekApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.code()).isEqualTo("insecure_url");
+                    assertThat(e.field()).isEqualTo("url");
+                });
+
+        String endpoint = created.value().id();
+        String reference = newReference();
+        kopek.createPayment(OperationKey.of(reference + "/pay"), NewPayment.of(reference, 900, "EUR", "pm_ok"));
+        List<WebhookDelivery> deliveries = kopek.deliveries(endpoint, 10);
+        assertThat(deliveries).isNotEmpty().allSatisfy(d -> assertThat(d.endpoint()).isEqualTo(endpoint));
+        WebhookDelivery one = kopek.delivery(endpoint, deliveries.get(0).id());
+        assertThat(one.attemptHistory()).isNotNull();
+        assertThat(kopek.redeliver(OperationKey.of(reference + "/redeliver"), endpoint, one.id()).value().id())
+                .isEqualTo(one.id());
+
+        assertThat(kopek.webhookEndpoints()).extracting(WebhookEndpoint::id).containsExactly(endpoint);
+        assertThat(kopek.webhookEndpoint(endpoint).secret()).isNull();
+        assertThat(kopek.deleteWebhookEndpoint(endpoint).status()).isEqualTo("deleted");
     }
 }

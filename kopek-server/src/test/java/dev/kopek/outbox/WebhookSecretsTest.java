@@ -2,7 +2,7 @@ package dev.kopek.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kopek.outbox.receiver.WebhookSignature;
+import dev.kopek.client.WebhookSignature;
 import dev.kopek.outbox.webhooks.Endpoint;
 import dev.kopek.outbox.webhooks.EndpointSecretSealing;
 import dev.kopek.platform.SecretBox;
