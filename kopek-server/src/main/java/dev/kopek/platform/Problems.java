@@ -7,7 +7,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 public final class Problems {
 
-    public static final String TYPE_BASE = "https://kopek.dev/problems/";
+    /**
+     * Every problem's {@code type} is this Kopek's own page about its code ({@code GET /problems/{code}}, catalogue
+     * {@link ProblemCode}): a relative reference, resolved against the request's URI as RFC 9457 allows, so it
+     * points at a page that exists wherever Kopek runs.
+     */
+    public static final String TYPE_BASE = "/problems/";
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     private Problems() {
