@@ -116,6 +116,8 @@ final class KopekDocument implements OpenApiCustomizer {
     }
 
     private static Operation delivery(String type) {
+        Schema<String> signature = new Schema<>();
+        signature.addType("string");
         Schema<Object> constType = new Schema<>();
         constType.setConst(type);
         Schema<Object> typed = new Schema<>();
@@ -134,7 +136,7 @@ final class KopekDocument implements OpenApiCustomizer {
                 .addParametersItem(new Parameter().in("header").name("Kopek-Signature").required(true)
                         .description("t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\" with the endpoint's "
                                 + "secret>; several v1 during a secret rotation")
-                        .schema(new Schema<String>().addType("string")))
+                        .schema(signature))
                 .requestBody(new RequestBody().required(true).content(new Content()
                         .addMediaType("application/json", new MediaType().schema(body))))
                 .responses(new ApiResponses().addApiResponse("2XX", new ApiResponse()
