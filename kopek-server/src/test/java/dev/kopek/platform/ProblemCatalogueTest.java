@@ -19,16 +19,19 @@ import org.junit.jupiter.api.Test;
 /**
  * Every {@code code} the code can answer is in {@link ProblemCode}, and every entry there is a code the code can
  * answer. The codes are found where problems are made: the {@link ApiProblem} and {@link Problems} factories, the
- * refusal records of the payment, refund and access code, a {@code String code = …} chosen between literals, an
+ * refusal records of the payment, refund and access code (and the capture/void {@code declinedOr} helper), a
+ * {@code String code = …} chosen between literals, an
  * {@code "invalid_" + field} built from the field names its file checks, and every status
  * {@link Problems#codeFor} names.
  */
 class ProblemCatalogueTest {
 
     private static final Pattern FACTORY_CALL = Pattern.compile("(?:ApiProblem\\.(?:of|badRequest|withHeaders)"
-            + "|Problems\\.(?:json|detail)|Refused|conflict|unauthorized|forbidden)\\(\\s*(?:[^\";]{0,80}?,\\s*)?"
+            + "|Problems\\.(?:json|detail)|Refused|conflict|unauthorized|forbidden|declinedOr)"
+            + "\\(\\s*(?:[^\";]{0,80}?,\\s*)?"
             + "\"([a-z][a-z0-9_]*)\"", Pattern.DOTALL);
-    private static final Pattern CHOSEN_CODE = Pattern.compile("String code = ([^;]+);");
+    /** A code chosen between literals ({@code String code = a ? "x" : "y";}); other assignments read data. */
+    private static final Pattern CHOSEN_CODE = Pattern.compile("String code = ([^;]*\\?[^;]*);");
     private static final Pattern LITERAL = Pattern.compile("\"([a-z][a-z0-9_]*)\"");
     private static final Pattern FIELD_HELPER = Pattern.compile("\\w+\\(body, \"([a-z_]+)\"");
 
