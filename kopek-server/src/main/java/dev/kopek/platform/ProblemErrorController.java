@@ -24,6 +24,9 @@ class ProblemErrorController implements ErrorController {
     @RequestMapping("${server.error.path:${error.path:/error}}")
     ResponseEntity<String> error(HttpServletRequest request) {
         ApiProblem problem = apiProblem(request.getAttribute(RequestDispatcher.ERROR_EXCEPTION));
+        if (problem == null && request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable failure) {
+            problem = DatabaseBusy.problemFor(failure);
+        }
         if (problem != null) {
             var response = ResponseEntity.status(problem.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
             problem.headers().forEach(response::header);

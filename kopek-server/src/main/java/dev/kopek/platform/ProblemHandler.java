@@ -44,6 +44,10 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
+        ApiProblem busy = DatabaseBusy.problemFor(e);
+        if (busy != null) {
+            return apiProblem(busy);
+        }
         log.error("unexpected error", e);
         return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR)
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
