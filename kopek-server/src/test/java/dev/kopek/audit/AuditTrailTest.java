@@ -107,8 +107,10 @@ class AuditTrailTest extends IntegrationTest {
 
         Api shop = newMerchant();
         Api.Response payment = shop.pay(Api.newKey(), Api.payment(newReference(), 10_000, "RUB", "pm_ok"));
-        String transaction = shop.get("/v1/ledger/transactions?payment_id=" + payment.text("id")).json().get("data")
-                .get(0).get("id").asString();
+        assertThat(payment.status()).as(payment.body()).isEqualTo(201);
+        Api.Response journal = shop.get("/v1/ledger/transactions?payment_id=" + payment.text("id"));
+        assertThat(journal.status()).as(journal.body()).isEqualTo(200);
+        String transaction = journal.json().get("data").get(0).get("id").asString();
         assertThat(admin().post("/v1/admin/ledger/transactions/" + transaction + "/reversal", null,
                 "{\"reason\":\"test\"}").status()).isEqualTo(201);
         assertThat(actions(transaction)).containsExactly("ledger_transaction.reversed");
