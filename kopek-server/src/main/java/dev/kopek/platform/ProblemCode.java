@@ -149,6 +149,9 @@ public enum ProblemCode {
     TOO_MANY_REQUESTS(Action.WAIT_THEN_RETRY, "Too many requests; wait Retry-After seconds.", 429),
     HEADERS_TOO_LARGE(Action.FIX_REQUEST, "The request's headers are too large.", 431),
     NOT_IMPLEMENTED(Action.FIX_REQUEST, "This is not something Kopek does; retrying will not change it.", 501),
+    DATABASE_UNAVAILABLE(Action.RETRY_SAME_KEY, "Kopek could not get a database connection in time (the pool is "
+            + "exhausted under load, or PostgreSQL is restarting). Nothing was written by this request; retry with the "
+            + "same Idempotency-Key after Retry-After seconds.", 503),
     SERVICE_UNAVAILABLE(Action.RETRY_SAME_KEY, "Kopek cannot serve right now (its database is unreachable, or it "
             + "is shutting down). Nothing is known to have failed.", 503),
     HTTP_VERSION_NOT_SUPPORTED(Action.FIX_REQUEST, "Use HTTP/1.1 (or HTTP/2).", 400, 505),
