@@ -51,6 +51,16 @@ public final class AcquirerSimulator implements AutoCloseable {
      * @throws UncheckedIOException when the port cannot be bound
      */
     public static AcquirerSimulator start(int port) {
+        return start(loopback(), port);
+    }
+
+    /**
+     * Starts a simulator on the given address: loopback for tests and the demo, another address (or
+     * {@code 0.0.0.0}) when it runs in a container that Kopek reaches over a network.
+     *
+     * @throws UncheckedIOException when the address cannot be bound
+     */
+    public static AcquirerSimulator start(InetAddress address, int port) {
         Simulation simulation = new Simulation(Clock.systemUTC());
         Router router = new Router();
         new ChargeEndpoints(simulation).register(router);
@@ -61,11 +71,11 @@ public final class AcquirerSimulator implements AutoCloseable {
         new SettlementEndpoints(simulation).register(router);
         HttpServer server;
         try {
-            InetAddress loopback = InetAddress.getByAddress(LOOPBACK);
-            server = HttpServer.create(new InetSocketAddress(loopback, port), BACKLOG);
+            server = HttpServer.create(new InetSocketAddress(address, port), BACKLOG);
         } catch (IOException e) {
             simulation.close();
-            throw new UncheckedIOException("cannot bind the acquirer simulator to 127.0.0.1:" + port, e);
+            throw new UncheckedIOException("cannot bind the acquirer simulator to " + address.getHostAddress() + ":"
+                    + port, e);
         }
         // One virtual thread per exchange: pm_slow and hangs just park, they never starve other requests.
         ExecutorService executor = Executors.newThreadPerTaskExecutor(
@@ -80,8 +90,20 @@ public final class AcquirerSimulator implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
+    /** Where a client on this machine reaches it: loopback when it listens on every address. */
     public URI baseUri() {
-        return URI.create("http://127.0.0.1:" + port());
+        InetAddress bound = server.getAddress().getAddress();
+        InetAddress reachable = bound.isAnyLocalAddress() ? loopback() : bound;
+        String host = reachable.getHostAddress();
+        return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port());
+    }
+
+    private static InetAddress loopback() {
+        try {
+            return InetAddress.getByAddress(LOOPBACK);
+        } catch (IOException e) {
+            throw new IllegalStateException("127.0.0.1 is always a valid address", e);
+        }
     }
 
     /**

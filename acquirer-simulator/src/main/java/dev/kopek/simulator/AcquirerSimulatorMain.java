@@ -1,21 +1,25 @@
 package dev.kopek.simulator;
 
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Standalone entry point: {@code java -jar acquirer-simulator-exec.jar --port N [--key-window-seconds S]}.
- * Runs until SIGTERM or Ctrl-C, then closes the server through a shutdown hook.
+ * Standalone entry point: {@code java -jar acquirer-simulator-exec.jar [--bind ADDRESS] --port N
+ * [--key-window-seconds S]}. It listens on 127.0.0.1 unless {@code --bind} names another address ({@code 0.0.0.0} in
+ * a container). Runs until SIGTERM or Ctrl-C, then closes the server through a shutdown hook.
  */
 public final class AcquirerSimulatorMain {
     static final int DEFAULT_PORT = 9090;
-    private static final String USAGE = "usage: acquirer-simulator [--port N] [--key-window-seconds S]";
+    static final String DEFAULT_BIND = "127.0.0.1";
+    private static final String USAGE = "usage: acquirer-simulator [--bind ADDRESS] [--port N] [--key-window-seconds S]";
 
     private AcquirerSimulatorMain() {
     }
 
     /** Parsed command line. */
-    record Options(int port, Long keyWindowSeconds) {
+    record Options(String bind, int port, Long keyWindowSeconds) {
     }
 
     public static void main(String[] args) throws InterruptedException {
@@ -43,7 +47,7 @@ public final class AcquirerSimulatorMain {
     }
 
     static AcquirerSimulator start(Options options) {
-        AcquirerSimulator simulator = AcquirerSimulator.start(options.port());
+        AcquirerSimulator simulator = AcquirerSimulator.start(address(options.bind()), options.port());
         if (options.keyWindowSeconds() != null) {
             simulator.configure(simulator.config().withKeyWindowSeconds(options.keyWindowSeconds()));
         }
@@ -51,17 +55,34 @@ public final class AcquirerSimulatorMain {
     }
 
     static Options parse(String[] args) {
+        String bind = DEFAULT_BIND;
         int port = DEFAULT_PORT;
         Long keyWindow = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
+                case "--bind" -> bind = text(arg, args, ++i);
                 case "--port" -> port = (int) number(arg, args, ++i, 0, 65_535);
                 case "--key-window-seconds" -> keyWindow = number(arg, args, ++i, 0, Long.MAX_VALUE);
                 default -> throw new IllegalArgumentException("unknown argument " + arg);
             }
         }
-        return new Options(port, keyWindow);
+        return new Options(bind, port, keyWindow);
+    }
+
+    private static String text(String name, String[] args, int index) {
+        if (index >= args.length || args[index].isBlank()) {
+            throw new IllegalArgumentException(name + " needs a value");
+        }
+        return args[index];
+    }
+
+    private static InetAddress address(String bind) {
+        try {
+            return InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new UncheckedIOException("cannot resolve --bind " + bind, e);
+        }
     }
 
     private static long number(String name, String[] args, int index, long min, long max) {
