@@ -6,8 +6,6 @@ import dev.kopek.outbox.store.OutboxStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,13 +14,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -36,28 +33,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(KafkaConfigured.class)
+@EnableConfigurationProperties(KafkaProperties.class)
 class RelayConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(RelayConfiguration.class);
-    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(10);
 
     @Bean(destroyMethod = "destroy")
-    DefaultKafkaProducerFactory<String, String> outboxProducerFactory(KafkaSettings kafka) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        config.put(ProducerConfig.CLIENT_ID_CONFIG, "kopek-outbox");
-        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-        // acks=all + idempotence: an acknowledged record is on every in-sync replica, and the producer's own
-        // retries neither duplicate nor reorder records of one partition.
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) kafka.deliveryTimeout().toMillis());
-        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-        return new DefaultKafkaProducerFactory<>(config);
+    DefaultKafkaProducerFactory<String, String> outboxProducerFactory(KafkaProperties spring, KafkaSettings kafka) {
+        return new DefaultKafkaProducerFactory<>(KafkaClientSettings.producer(spring, kafka));
     }
 
     @Bean
@@ -67,9 +50,9 @@ class RelayConfiguration {
 
     @Bean
     KafkaPublisher outboxKafkaPublisher(KafkaTemplate<String, String> outboxKafkaTemplate, KafkaSettings kafka,
-            OutboxProperties properties, MeterRegistry meters, Clock clock) {
+            KafkaProperties spring, OutboxProperties properties, MeterRegistry meters, Clock clock) {
         if (kafka.createTopic()) {
-            createTopic(kafka);
+            createTopic(KafkaClientSettings.admin(spring, kafka), kafka);
         }
         return new KafkaPublisher(outboxKafkaTemplate, kafka,
                 kafka.deliveryTimeout().plus(properties.relay().ackTimeout()), meters, clock);
@@ -92,12 +75,10 @@ class RelayConfiguration {
         return new CdcRelay(dataSource, pollingRelay, publisher, store, properties.cdc(), clock);
     }
 
-    private static void createTopic(KafkaSettings kafka) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis()))) {
+    private static void createTopic(Map<String, Object> adminConfig, KafkaSettings kafka) {
+        try (Admin admin = Admin.create(adminConfig)) {
             admin.createTopics(List.of(new NewTopic(kafka.topic(), Optional.of(kafka.topicPartitions()),
-                    Optional.empty()))).all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    Optional.empty()))).all().get(KafkaClientSettings.adminTimeout().toMillis(), TimeUnit.MILLISECONDS);
             log.info("created Kafka topic {} with {} partitions", kafka.topic(), kafka.topicPartitions());
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
@@ -105,7 +86,7 @@ class RelayConfiguration {
                         e.getCause());
             }
         } catch (TimeoutException e) {
-            log.warn("Kafka did not answer within {} while creating topic {}", ADMIN_TIMEOUT, kafka.topic());
+            log.warn("Kafka did not answer within {} while creating topic {}", KafkaClientSettings.adminTimeout(), kafka.topic());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
