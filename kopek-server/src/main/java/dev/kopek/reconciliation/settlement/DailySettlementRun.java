@@ -1,5 +1,6 @@
 package dev.kopek.reconciliation.settlement;
 
+import dev.kopek.audit.Actor;
 import dev.kopek.platform.Db;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.reconciliation.ReconciliationProperties;
@@ -16,23 +17,28 @@ import org.springframework.stereotype.Component;
  * The daily run: reconciles yesterday and re-checks the day before. Every instance has the schedule; the first to
  * insert today's row in {@code settlement_schedule} runs it, so a day is counted as one sighting, not one per
  * instance. Off where {@code kopek.reconciler.enabled} (this instance runs no workers) or
- * {@code kopek.settlement.enabled} is false.
+ * {@code kopek.settlement.enabled} is false. Each run is audited like an admin's, its actor Kopek itself
+ * ({@code system:daily-settlement}).
  */
 @Component
 public class DailySettlementRun {
 
     private static final Logger log = LoggerFactory.getLogger(DailySettlementRun.class);
 
+    static final Actor ACTOR = Actor.system("daily-settlement");
+
     private final SettlementReconciliation reconciliation;
+    private final SettlementAudit audit;
     private final PaymentProvider psp;
     private final JdbcClient jdbc;
     private final SettlementProperties properties;
     private final ReconciliationProperties workers;
     private final Clock clock;
 
-    DailySettlementRun(SettlementReconciliation reconciliation, PaymentProvider psp, JdbcClient jdbc,
-            SettlementProperties properties, ReconciliationProperties workers, Clock clock) {
+    DailySettlementRun(SettlementReconciliation reconciliation, SettlementAudit audit, PaymentProvider psp,
+            JdbcClient jdbc, SettlementProperties properties, ReconciliationProperties workers, Clock clock) {
         this.reconciliation = reconciliation;
+        this.audit = audit;
         this.psp = psp;
         this.jdbc = jdbc;
         this.properties = properties;
@@ -62,6 +68,7 @@ public class DailySettlementRun {
             return Optional.empty();
         }
         RunResult result = reconciliation.run(yesterday, Trigger.SCHEDULED);
+        audit.recordRun(ACTOR, yesterday, result);
         switch (result) {
             case RunResult.Completed completed -> log.info("settlement: daily run for {} done, {} passes",
                     yesterday, completed.passes().size());

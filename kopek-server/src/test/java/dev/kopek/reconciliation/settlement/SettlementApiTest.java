@@ -58,6 +58,25 @@ class SettlementApiTest extends SettlementSupport {
         assertThat(daily.runIfDue()).as("claimed for today already").isEmpty();
     }
 
+    @Test
+    void dailyRunIsAuditedWithKopekAsTheActor() {
+        LocalDate day = freshDay();
+        moveToDayAfter(day);
+        daily.runIfDue().orElseThrow();
+
+        var events = jdbc.sql("""
+                SELECT actor_kind, actor_id, actor_name, request_id, after ->> 'outcome' AS outcome,
+                       jsonb_array_length(after -> 'passes') AS passes
+                FROM audit_events WHERE action = 'settlement.run' AND target_type = 'settlement_date'
+                                    AND target_id = :day
+                """).param("day", day.toString()).query().listOfRows();
+        assertThat(events).hasSize(1);
+        assertThat(events.getFirst()).containsEntry("actor_kind", "system")
+                .containsEntry("actor_id", "system:daily-settlement").containsEntry("actor_name", "daily-settlement")
+                .containsEntry("outcome", "completed").containsEntry("passes", 2);
+        assertThat(events.getFirst().get("request_id")).isNull();
+    }
+
     private static void assertProblem(Api.Response response, int status, String code, String field) {
         assertThat(response.status()).as(response.body()).isEqualTo(status);
         assertThat(response.header("Content-Type")).startsWith("application/problem+json");

@@ -1,7 +1,6 @@
 package dev.kopek.reconciliation.settlement.web;
 
 import dev.kopek.audit.Actor;
-import dev.kopek.audit.AuditTrail;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.PrefixedId;
@@ -11,10 +10,10 @@ import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
 import dev.kopek.reconciliation.settlement.BreakStatus;
 import dev.kopek.reconciliation.settlement.BreakType;
-import dev.kopek.reconciliation.settlement.PassSummary;
 import dev.kopek.reconciliation.settlement.ReconBreak;
 import dev.kopek.reconciliation.settlement.ReconBreaks;
 import dev.kopek.reconciliation.settlement.RunResult;
+import dev.kopek.reconciliation.settlement.SettlementAudit;
 import dev.kopek.reconciliation.settlement.SettlementReconciliation;
 import dev.kopek.reconciliation.settlement.Trigger;
 import jakarta.servlet.http.HttpServletRequest;
@@ -55,12 +54,12 @@ class SettlementController {
 
     private final SettlementReconciliation reconciliation;
     private final ReconBreaks breaks;
-    private final AuditTrail audit;
+    private final SettlementAudit settlementAudit;
 
-    SettlementController(SettlementReconciliation reconciliation, ReconBreaks breaks, AuditTrail audit) {
+    SettlementController(SettlementReconciliation reconciliation, ReconBreaks breaks, SettlementAudit settlementAudit) {
         this.reconciliation = reconciliation;
         this.breaks = breaks;
-        this.audit = audit;
+        this.settlementAudit = settlementAudit;
     }
 
     @PostMapping("/settlements/runs")
@@ -75,7 +74,7 @@ class SettlementController {
             throw ApiProblem.badRequest("invalid_date", "date", "date is required: a settlement date as yyyy-mm-dd.");
         }
         RunResult result = reconciliation.run(day, Trigger.ADMIN);
-        recordRun(actor, day, result);
+        settlementAudit.recordRun(actor, day, result);
         return switch (result) {
             case RunResult.Completed completed -> SettlementJson.run(completed);
             case RunResult.DateNotClosed notClosed -> throw ApiProblem.of(HttpStatus.UNPROCESSABLE_ENTITY,
@@ -85,28 +84,6 @@ class SettlementController {
                     "settlement_file_unavailable", "The PSP's settlement file of " + failed.date()
                             + " could not be fetched or read; nothing was matched. Try again later.");
         };
-    }
-
-    /**
-     * A run fetches the PSP's file and commits pass by pass, so it cannot share one transaction with its audit
-     * event (L3: no network call inside a transaction); the event is written right after, with what the run did.
-     */
-    private void recordRun(Actor actor, LocalDate day, RunResult result) {
-        Map<String, Object> after = new LinkedHashMap<>();
-        switch (result) {
-            case RunResult.Completed completed -> {
-                after.put("outcome", "completed");
-                after.put("passes", completed.passes().stream().map(SettlementJson::pass).toList());
-            }
-            case RunResult.FileUnavailable failed -> after.put("outcome", "file_unavailable");
-            case RunResult.DateNotClosed notClosed -> {
-                return;
-            }
-        }
-        audit.inTransaction(status -> {
-            audit.record(actor, "settlement.run", "settlement_date", day.toString(), null, after);
-            return null;
-        });
     }
 
     @GetMapping("/recon-breaks")
@@ -156,27 +133,7 @@ class SettlementController {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("object", "settlement_run");
             json.put("date", completed.date().toString());
-            json.put("passes", completed.passes().stream().map(SettlementJson::pass).toList());
-            return json;
-        }
-
-        static Map<String, Object> pass(PassSummary pass) {
-            Map<String, Object> file = new LinkedHashMap<>();
-            file.put("id", PrefixedId.format("sfile", pass.file().id()));
-            file.put("version", pass.file().version());
-            file.put("sha256", pass.file().sha256());
-            file.put("rows", pass.file().rowCount());
-            file.put("loaded_at", pass.file().loadedAt().toString());
-            Map<String, Object> json = new LinkedHashMap<>();
-            json.put("id", PrefixedId.format("srun", pass.runId()));
-            json.put("settlement_date", pass.date().toString());
-            json.put("recheck", pass.recheck());
-            json.put("file", file);
-            json.put("breaks_seen", pass.seen());
-            json.put("new_candidates", pass.newCandidates());
-            json.put("reported", pass.reported());
-            json.put("cleared", pass.cleared());
-            json.put("resolved", pass.resolved());
+            json.put("passes", completed.passes().stream().map(SettlementAudit::pass).toList());
             return json;
         }
 
