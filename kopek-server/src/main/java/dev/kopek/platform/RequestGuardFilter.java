@@ -12,15 +12,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.Enumeration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
+import org.springframework.web.cors.CorsUtils;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * The first thing every request meets. It refuses, with 400 problem+json and before anything else runs, a query
  * string that does not decode strictly (a bare {@code %}, {@code %FF}, {@code %C3%28}: Tomcat would throw while
  * a handler reads it, a 500), a control character in any query parameter name or value (PostgreSQL refuses NUL,
- * and nothing Kopek stores has any use for the others), and a control character in a header value. On the way
- * out it gives a body-less refusal its problem+json.
+ * and nothing Kopek stores has any use for the others), a control character in a header value, and every CORS
+ * preflight. On the way out it gives a body-less refusal its problem+json.
+ *
+ * <p>Kopek's API is called by merchants' servers with secret keys; no browser page of another origin may call it, so
+ * no origin is ever allowed. A preflight is refused here, quietly (a 403 problem, no log line: anyone can send them
+ * by the thousand), before authentication or any handler could answer it, so its answer is the same for every path
+ * and says nothing about which routes exist.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 1)
@@ -92,6 +99,10 @@ class RequestGuardFilter extends OncePerRequestFilter {
     }
 
     private static ApiProblem check(HttpServletRequest request) {
+        if (CorsUtils.isPreFlightRequest(request)) {
+            return ApiProblem.of(HttpStatus.FORBIDDEN, "cors_not_allowed", "Kopek's API is called from servers;"
+                    + " no browser origin may call it, so cross-origin preflights are refused.");
+        }
         ApiProblem query = QueryStrings.check(request.getQueryString());
         if (query != null) {
             return query;
