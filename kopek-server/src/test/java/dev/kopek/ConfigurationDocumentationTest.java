@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -64,7 +65,7 @@ class ConfigurationDocumentationTest {
     void composeFileSetsOnlyVariablesThatExist() throws IOException {
         Set<String> read = variablesOf(applicationYml()).keySet();
         Set<String> set = VARIABLE.matcher(Files.readString(Path.of("..", "deploy", "compose.yaml"))).results()
-                .map(Matcher::group).collect(Collectors.toCollection(TreeSet::new));
+                .map(MatchResult::group).collect(Collectors.toCollection(TreeSet::new));
 
         assertThat(set).contains("KOPEK_BIND_ADDRESS", "KOPEK_DB_URL", "KOPEK_SECRETS_KEY");
         assertThat(difference(set, read)).as("set by deploy/compose.yaml, read nowhere").isEmpty();
@@ -106,7 +107,7 @@ class ConfigurationDocumentationTest {
     private static Set<String> documentedVariables() {
         Set<String> variables = new TreeSet<>();
         for (String cell : firstCells()) {
-            VARIABLE.matcher(cell).results().map(Matcher::group).forEach(variables::add);
+            VARIABLE.matcher(cell).results().map(MatchResult::group).forEach(variables::add);
         }
         return variables;
     }
@@ -190,7 +191,7 @@ class ConfigurationDocumentationTest {
         try (Stream<Path> files = Files.walk(Path.of("src", "main", "java"))) {
             return files.filter(f -> f.toString().endsWith(".java")).flatMap(f -> {
                 try {
-                    return SETTING.matcher(Files.readString(f)).results().map(Matcher::group);
+                    return SETTING.matcher(Files.readString(f)).results().map(MatchResult::group);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
