@@ -77,6 +77,19 @@ class ContainerImageTest {
         assertThat(user.split(":")[0]).isNotIn("", "0", "root");
     }
 
+    /**
+     * PostgreSQL's initdb (the embedded database of the demo) refuses a user id without a name, so the image carries
+     * its own /etc/passwd and /etc/group naming 10001 (found by running the image: "could not look up effective user
+     * ID 10001: user does not exist").
+     */
+    @Test
+    void theUserHasANameForPostgres() {
+        String passwd = new String(layers.get("etc/passwd").content(), StandardCharsets.UTF_8);
+        String group = new String(layers.get("etc/group").content(), StandardCharsets.UTF_8);
+        assertThat(passwd.lines()).contains("kopek:x:10001:10001:Kopek:/var/lib/kopek:/usr/sbin/nologin");
+        assertThat(group.lines()).contains("kopek:x:10001:");
+    }
+
     @Test
     void exposesTheHttpPortAndListensOnEveryAddress() throws IOException {
         String yml = Files.readString(Path.of("src/main/resources/application.yml"));
