@@ -37,6 +37,8 @@ public enum ProblemCode {
             + "the credentials are for another audience.", 403),
     REQUEST_REJECTED(Action.FIX_REQUEST, "The request line or a header is malformed or unusual (encoded slashes, "
             + "dot segments, control characters, an unusual method) and was refused before routing.", 400),
+    CORS_NOT_ALLOWED(Action.FIX_REQUEST, "A CORS preflight: Kopek's API is called from servers with secret keys, "
+            + "so no browser origin may call it. Call it from your backend.", 403),
     INVALID_SIGNATURE(Action.FIX_REQUEST, "A PSP notification's signature is missing, wrong or outside the time "
             + "tolerance; nothing was stored.", 401),
 
