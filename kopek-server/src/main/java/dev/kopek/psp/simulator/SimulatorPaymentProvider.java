@@ -4,6 +4,7 @@ import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.IdempotencyContract;
 import dev.kopek.psp.LookupResult;
+import dev.kopek.psp.OneRetry;
 import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.OutboundHeaders;
 import dev.kopek.psp.PaymentProvider;
@@ -20,9 +21,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -32,7 +30,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class SimulatorPaymentProvider implements PaymentProvider {
 
-    private static final Logger log = LoggerFactory.getLogger(SimulatorPaymentProvider.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final URI base;
@@ -99,45 +96,9 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
         return lookupAt(path, request.providerKey());
     }
 
-    @FunctionalInterface
-    private interface Call {
-        ChargeOutcome send(Duration timeout) throws IOException;
-    }
 
-    private ChargeOutcome withOneRetry(Call call) {
-        long deadline = System.nanoTime() + properties.budget().toNanos();
-        try {
-            return call.send(properties.readTimeout());
-        } catch (IOException first) {
-            long pauseMillis = ThreadLocalRandom.current().nextLong(properties.retryPauseMin().toMillis(),
-                    properties.retryPauseMax().toMillis() + 1);
-            long leftMillis = (deadline - System.nanoTime()) / 1_000_000 - pauseMillis;
-            if (leftMillis < properties.connectTimeout().toMillis()) {
-                return new ChargeOutcome.Unknown("transport failure, no budget left to retry: " + describe(first));
-            }
-            log.info("psp charge transport failure ({}), retrying once with the same key", describe(first));
-            if (!pause(pauseMillis)) {
-                return new ChargeOutcome.Unknown("interrupted before retry: " + describe(first));
-            }
-            Duration timeout = Duration.ofMillis(Math.min(leftMillis, properties.readTimeout().toMillis()));
-            try {
-                return afterTransportFailure(call.send(timeout), first);
-            } catch (IOException second) {
-                return new ChargeOutcome.Unknown("transport failure after one retry: " + describe(second));
-            }
-        }
-    }
-
-    /**
-     * Classifies the pair of tries, not the last answer (L5): after the first try was lost in transport, a
-     * refusal of the retry (400/401/403/422) proves only that the retry did nothing. The first may have reached
-     * the PSP and moved money, so the pair is unknown and is resolved by a lookup with the same key.
-     */
-    static ChargeOutcome afterTransportFailure(ChargeOutcome retried, IOException first) {
-        return retried instanceof ChargeOutcome.Failed refused
-                ? new ChargeOutcome.Unknown("transport failure (" + describe(first) + "), then the retry was refused ("
-                        + refused.reason() + "): the first try may have moved money")
-                : retried;
+    private ChargeOutcome withOneRetry(OneRetry.Call call) {
+        return OneRetry.send(properties, "psp charge", call);
     }
 
     @Override
@@ -281,17 +242,7 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
         }
     }
 
-    private static boolean pause(long millis) {
-        try {
-            Thread.sleep(millis);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
     private static String describe(IOException e) {
-        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        return OneRetry.describe(e);
     }
 }

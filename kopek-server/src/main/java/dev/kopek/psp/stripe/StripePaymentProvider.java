@@ -6,6 +6,7 @@ import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.IdempotencyContract;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationCheck;
+import dev.kopek.psp.OneRetry;
 import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.OutboundHeaders;
 import dev.kopek.psp.PaymentProvider;
@@ -25,9 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -42,7 +40,6 @@ import tools.jackson.databind.JsonNode;
 public final class StripePaymentProvider implements PaymentProvider {
 
     static final Duration KEY_WINDOW = Duration.ofHours(24);
-    private static final Logger log = LoggerFactory.getLogger(StripePaymentProvider.class);
     private static final int KNOWN_INTENTS = 10_000;
 
     private final StripeProperties stripe;
@@ -243,12 +240,8 @@ public final class StripePaymentProvider implements PaymentProvider {
         }
     }
 
-    @FunctionalInterface
-    private interface Call {
-        ChargeOutcome send(Duration timeout) throws IOException;
-    }
 
-    private ChargeOutcome once(Call call) {
+    private ChargeOutcome once(OneRetry.Call call) {
         try {
             return call.send(limits.readTimeout());
         } catch (IOException e) {
@@ -256,36 +249,8 @@ public final class StripePaymentProvider implements PaymentProvider {
         }
     }
 
-    private ChargeOutcome withOneRetry(Call call) {
-        long deadline = System.nanoTime() + limits.budget().toNanos();
-        try {
-            return call.send(limits.readTimeout());
-        } catch (IOException first) {
-            long pauseMillis = ThreadLocalRandom.current().nextLong(limits.retryPauseMin().toMillis(),
-                    limits.retryPauseMax().toMillis() + 1);
-            long leftMillis = (deadline - System.nanoTime()) / 1_000_000 - pauseMillis;
-            if (leftMillis < limits.connectTimeout().toMillis()) {
-                return new ChargeOutcome.Unknown("transport failure, no budget left to retry: " + describe(first));
-            }
-            log.info("stripe transport failure ({}), retrying once with the same key", describe(first));
-            if (!pause(pauseMillis)) {
-                return new ChargeOutcome.Unknown("interrupted before retry: " + describe(first));
-            }
-            Duration timeout = Duration.ofMillis(Math.min(leftMillis, limits.readTimeout().toMillis()));
-            try {
-                return afterTransportFailure(call.send(timeout), first);
-            } catch (IOException second) {
-                return new ChargeOutcome.Unknown("transport failure after one retry: " + describe(second));
-            }
-        }
-    }
-
-    /** After a lost first try, a refusal of the retry proves only that the retry did nothing (L5). */
-    static ChargeOutcome afterTransportFailure(ChargeOutcome retried, IOException first) {
-        return retried instanceof ChargeOutcome.Failed refused
-                ? new ChargeOutcome.Unknown("transport failure (" + describe(first) + "), then the retry was refused ("
-                        + refused.reason() + "): the first try may have moved money")
-                : retried;
+    private ChargeOutcome withOneRetry(OneRetry.Call call) {
+        return OneRetry.send(limits, "stripe", call);
     }
 
     private void remember(String providerKey, String body) {
@@ -331,17 +296,7 @@ public final class StripePaymentProvider implements PaymentProvider {
         }
     }
 
-    private static boolean pause(long millis) {
-        try {
-            Thread.sleep(millis);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
     static String describe(IOException e) {
-        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        return OneRetry.describe(e);
     }
 }
