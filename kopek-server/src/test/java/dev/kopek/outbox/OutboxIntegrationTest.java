@@ -82,7 +82,7 @@ abstract class OutboxIntegrationTest {
     }
 
     protected static String newReference() {
-        return "order-" + UUID.randomUUID();
+        return Api.unique("order");
     }
 
     /** Publishes whatever is unpublished, so a test starts from an empty outbox. */

@@ -45,7 +45,7 @@ class SmallPoolTest {
             String batch = UUID.randomUUID().toString().substring(0, 8);
 
             List<Api.Response> answers = dev.kopek.support.Race.of(50,
-                    i -> api.pay(Api.newKey(), Api.payment(batch + "-" + UUID.randomUUID(), 100, "EUR", "pm_ok")));
+                    i -> api.pay(Api.newKey(), Api.payment(Api.unique(batch), 100, "EUR", "pm_ok")));
 
             assertThat(answers).allSatisfy(a -> {
                 assertThat(a.status()).isEqualTo(201);

@@ -67,7 +67,7 @@ class TwoInstancesTest {
         Api viaFirst = new Api(uri(first), secret);
         Api viaSecond = new Api(uri(second), secret);
         String key = UUID.randomUUID().toString();
-        String reference = "order-" + UUID.randomUUID();
+        String reference = Api.unique("order");
         String body = Api.payment(reference, 499_000, "RUB", "pm_ok");
 
         Api.Response a;

@@ -10,7 +10,6 @@ import dev.kopek.support.SharedSimulator;
 import dev.kopek.support.TestDatabase;
 import java.net.URI;
 import java.sql.Connection;
-import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -42,7 +41,7 @@ class DatabaseBusyTest {
             Api api = new Api(URI.create("http://127.0.0.1:"
                     + ((WebServerApplicationContext) kopek).getWebServer().getPort()),
                     merchants.issueKey(merchants.create("Busy merchant").id()).secret());
-            String reference = "busy-" + UUID.randomUUID();
+            String reference = Api.unique("busy");
             String key = Api.newKey();
 
             DataSource pool = kopek.getBean(DataSource.class);

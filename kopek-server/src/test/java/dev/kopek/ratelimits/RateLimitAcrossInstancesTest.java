@@ -61,7 +61,7 @@ class RateLimitAcrossInstancesTest {
     void theGlobalBucketHoldsAcrossInstancesAndMerchants() throws Exception {
         List<Api> clients = List.of(new Api(uri(first), newKey()), new Api(uri(second), newKey()),
                 new Api(uri(first), newKey()), new Api(uri(second), newKey()));
-        String prefix = "global-" + UUID.randomUUID() + "-";
+        String prefix = Api.unique("global") + "-";
 
         List<Integer> answers = Race.of(24, i -> clients.get(i % 4)
                 .pay(Api.newKey(), Api.payment(prefix + i, 500, "EUR", "pm_ok")).status());

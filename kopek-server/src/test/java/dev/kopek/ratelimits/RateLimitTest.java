@@ -71,8 +71,8 @@ class RateLimitTest extends IntegrationTest {
         Api flooder = flooding.api();
         Api neighbour = newMerchant();
         setLimits(flooding.id(), "{\"writes\": " + SLOW.formatted(5) + "}");
-        String floodPrefix = "flood-" + UUID.randomUUID() + "-";
-        String calmPrefix = "calm-" + UUID.randomUUID() + "-";
+        String floodPrefix = Api.unique("flood") + "-";
+        String calmPrefix = Api.unique("calm") + "-";
 
         List<Integer> answers = Race.of(80, i -> i % 4 == 0
                 ? neighbour.pay(Api.newKey(), Api.payment(calmPrefix + i, 700, "EUR", "pm_ok")).status()

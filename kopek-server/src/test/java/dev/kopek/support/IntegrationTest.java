@@ -123,14 +123,9 @@ public abstract class IntegrationTest {
         return new Api(baseUri(), ADMIN_TOKEN);
     }
 
-    /**
-     * A fresh payment intent. The UUID's hyphens are replaced because Kopek refuses a value that holds a card number
-     * and reads hyphens as separators: digit groups of a random UUID joined by hyphens are 13–19 digits passing
-     * Luhn often enough (a few in a thousand) to fail a test with 400 card_data_not_accepted. Without separators no
-     * digit run is longer than 12.
-     */
+    /** A fresh payment intent (see {@link Api#unique} for why it is not a plain UUID). */
     protected static String newReference() {
-        return "order-" + UUID.randomUUID().toString().replace('-', 'x');
+        return Api.unique("order");
     }
 
     /** Money actually moved at the PSP for this intent: the oracle. */
