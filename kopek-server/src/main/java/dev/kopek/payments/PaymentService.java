@@ -14,10 +14,15 @@ import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.PaymentProvider;
+import dev.kopek.psp.PspCircuit;
+import dev.kopek.platform.ApiProblem;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -37,11 +42,12 @@ public class PaymentService {
     private final TransactionTemplate tx;
     private final AfterPspCall afterPspCall;
     private final PaymentEvents events;
+    private final PspCircuit circuit;
     private final Clock clock;
 
     PaymentService(IdempotencyKeys keys, PaymentStore payments, PaymentResumer resumer,
             PaymentProvider psp, TransactionTemplate tx,
-            Optional<AfterPspCall> afterPspCall, PaymentEvents events, Clock clock) {
+            Optional<AfterPspCall> afterPspCall, PaymentEvents events, PspCircuit circuit, Clock clock) {
         this.keys = keys;
         this.payments = payments;
         this.resumer = resumer;
@@ -49,10 +55,12 @@ public class PaymentService {
         this.tx = tx;
         this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
         this.events = events;
+        this.circuit = circuit;
         this.clock = clock;
     }
 
     public PaymentAnswer create(MerchantId merchant, String idempotencyKey, PaymentRequest request) {
+        refuseWhileThePspIsDown();
         ClientKey ck = new ClientKey(merchant, OPERATION, idempotencyKey);
         PaymentId newId = new PaymentId(TimeOrderedIds.next(clock));
         String fingerprint = dev.kopek.idempotency.Fingerprint.of(request.canonicalFields());
@@ -84,6 +92,20 @@ public class PaymentService {
             case Claim.Awaiting awaiting -> new PaymentAnswer.Processing(payment(awaiting.resourceId()));
             case Claim.Mismatch mismatch -> new PaymentAnswer.KeyReused();
         };
+    }
+
+    /**
+     * While the PSP's circuit is open a new payment is refused before its key is claimed: nothing is stored, the
+     * PSP is not called, and the answer is 503, never a decline. The client retries with the same key later.
+     */
+    private void refuseWhileThePspIsDown() {
+        Optional<Duration> wait = circuit.refusal();
+        if (wait.isPresent()) {
+            long seconds = Math.max(1, (wait.get().toMillis() + 999) / 1000);
+            throw ApiProblem.withHeaders(HttpStatus.SERVICE_UNAVAILABLE, "psp_unavailable", "The PSP is failing;"
+                    + " no payment was attempted and nothing was stored. Retry after " + seconds + " s with the"
+                    + " same Idempotency-Key.", Map.of("Retry-After", Long.toString(seconds)));
+        }
     }
 
     /** What phase 1 decided, and the PENDING attempt when it inserted one. */

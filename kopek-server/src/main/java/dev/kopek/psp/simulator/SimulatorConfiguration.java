@@ -1,10 +1,12 @@
 package dev.kopek.psp.simulator;
 
 import dev.kopek.platform.LogContext;
+import dev.kopek.psp.CircuitBreakingPaymentProvider;
 import dev.kopek.psp.ObservedPaymentProvider;
 import dev.kopek.psp.OutboundHeaders;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PspCallLog;
+import dev.kopek.psp.PspCircuit;
 import dev.kopek.psp.PspProperties;
 import dev.kopek.simulator.AcquirerSimulator;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -43,12 +45,13 @@ class SimulatorConfiguration {
     @Bean
     @ConditionalOnProperty(name = "kopek.psp.provider", havingValue = "simulator", matchIfMissing = true)
     PaymentProvider paymentProvider(PspProperties properties, ObjectProvider<AcquirerSimulator> inProcess,
-            Clock clock, OutboundHeaders outboundHeaders, MeterRegistry meters, PspCallLog callLog) {
+            Clock clock, OutboundHeaders outboundHeaders, MeterRegistry meters, PspCallLog callLog,
+            PspCircuit circuit) {
         URI base = properties.simulatorUrl() != null && !properties.simulatorUrl().isBlank()
                 ? URI.create(properties.simulatorUrl())
                 : inProcess.getObject().baseUri();
-        return new ObservedPaymentProvider(new SimulatorPaymentProvider(base, properties, clock, outboundHeaders),
-                meters, callLog, clock);
+        return new CircuitBreakingPaymentProvider(new ObservedPaymentProvider(
+                new SimulatorPaymentProvider(base, properties, clock, outboundHeaders), meters, callLog, clock), circuit);
     }
 
     /**

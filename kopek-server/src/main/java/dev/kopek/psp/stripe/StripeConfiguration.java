@@ -1,9 +1,11 @@
 package dev.kopek.psp.stripe;
 
+import dev.kopek.psp.CircuitBreakingPaymentProvider;
 import dev.kopek.psp.ObservedPaymentProvider;
 import dev.kopek.psp.OutboundHeaders;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PspCallLog;
+import dev.kopek.psp.PspCircuit;
 import dev.kopek.psp.PspProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -20,11 +22,12 @@ class StripeConfiguration {
 
     @Bean
     PaymentProvider paymentProvider(StripeProperties stripe, PspProperties limits, Clock clock,
-            OutboundHeaders outboundHeaders, MeterRegistry meters, PspCallLog callLog) {
+            OutboundHeaders outboundHeaders, MeterRegistry meters, PspCallLog callLog,
+            PspCircuit circuit) {
         if (stripe.secretKey().isBlank()) {
             throw new IllegalStateException("kopek.psp.provider=stripe needs KOPEK_STRIPE_SECRET_KEY");
         }
-        return new ObservedPaymentProvider(new StripePaymentProvider(stripe, limits, clock, outboundHeaders), meters,
-                callLog, clock);
+        return new CircuitBreakingPaymentProvider(new ObservedPaymentProvider(
+                new StripePaymentProvider(stripe, limits, clock, outboundHeaders), meters, callLog, clock), circuit);
     }
 }

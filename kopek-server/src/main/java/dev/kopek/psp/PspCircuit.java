@@ -1,0 +1,93 @@
+package dev.kopek.psp;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The circuit breaker of one adapter (resilience4j). Calls whose outcome proves nothing (unknown: timeouts, resets,
+ * 5xx, 409, 429) count as failures; every other answer, declines included, shows the PSP working. Above the failure
+ * threshold the circuit opens: new payments are refused before a key is claimed or the PSP is called
+ * ({@link #refusal()}), never declined; attempts already in flight still resolve through lookup and the reconciler,
+ * whose calls are not gated. After the wait it lets new payments through again (half-open) and closes once they
+ * succeed.
+ */
+public final class PspCircuit {
+
+    private final CircuitBreaker breaker;
+    private final Duration wait;
+    private final Counter refused;
+
+    /** The breaker reads Kopek's clock, so its wait is measured like every other time in Kopek (and tests move it). */
+    public PspCircuit(String adapter, PspCircuitProperties properties, MeterRegistry meters, Clock clock) {
+        this.wait = properties.waitInOpen();
+        this.breaker = CircuitBreaker.of(adapter, CircuitBreakerConfig.custom()
+                .clock(clock)
+                .failureRateThreshold(properties.failureRatePercent())
+                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                .slidingWindowSize(properties.windowCalls())
+                .minimumNumberOfCalls(properties.minimumCalls())
+                .waitDurationInOpenState(properties.waitInOpen())
+                .permittedNumberOfCallsInHalfOpenState(properties.halfOpenCalls())
+                // A half-open permit taken by a request that never reached the PSP (a replay) yields no result;
+                // reopening after the wait keeps the circuit from waiting for it for ever.
+                .maxWaitDurationInHalfOpenState(properties.waitInOpen())
+                .build());
+        Gauge.builder("kopek.psp.circuit.state", this, PspCircuit::stateCode)
+                .description("PSP circuit: 0 closed, 1 open, 2 half-open").tag("adapter", adapter).register(meters);
+        this.refused = Counter.builder("kopek.psp.circuit.refused")
+                .description("new payments refused while the PSP's circuit was open").tag("adapter", adapter)
+                .register(meters);
+    }
+
+    /** Empty when a new payment may go to the PSP; otherwise how long to wait before trying again. */
+    public Optional<Duration> refusal() {
+        // Closed: always permitted. Open: refused until the wait is over, then half-open. Half-open: each new
+        // payment takes one of the trial permits; its PSP call's outcome is recorded by the adapter's wrapper.
+        if (breaker.tryAcquirePermission()) {
+            return Optional.empty();
+        }
+        refused.increment();
+        return Optional.of(wait);
+    }
+
+    void record(ChargeOutcome outcome, long nanos) {
+        switch (outcome) {
+            case ChargeOutcome.Unknown unknown -> breaker.onError(nanos, TimeUnit.NANOSECONDS,
+                    new PspUnavailable(unknown.reason()));
+            case ChargeOutcome.Succeeded s -> breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
+            case ChargeOutcome.Authorized a -> breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
+            case ChargeOutcome.Declined d -> breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
+            case ChargeOutcome.Failed f -> breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** {@code closed}, {@code open}, {@code half_open} (or resilience4j's other states, in lower case). */
+    public String state() {
+        return breaker.getState().name().toLowerCase(Locale.ROOT);
+    }
+
+    private double stateCode() {
+        return switch (breaker.getState()) {
+            case CLOSED, DISABLED, METRICS_ONLY -> 0;
+            case OPEN, FORCED_OPEN -> 1;
+            case HALF_OPEN -> 2;
+        };
+    }
+
+    /** Why a call counted as a failure; never thrown. */
+    private static final class PspUnavailable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        PspUnavailable(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.kopek.psp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kopek.support.Api;
+import dev.kopek.support.IntegrationTest;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Issue 15 §3: the simulator's 5xx faults open the circuit; a new payment is then refused with 503
+ * {@code psp_unavailable} and {@code Retry-After} before its key is claimed or the PSP is called; payments already in
+ * flight still resolve through the reconciler's lookups; once the wait is over and the PSP answers again, the circuit
+ * closes.
+ */
+class PspCircuitTest extends IntegrationTest {
+
+    @DynamicPropertySource
+    static void circuit(DynamicPropertyRegistry registry) {
+        registry.add("kopek.psp.circuit.window-calls", () -> "4");
+        registry.add("kopek.psp.circuit.minimum-calls", () -> "4");
+        registry.add("kopek.psp.circuit.failure-rate-percent", () -> "50");
+        registry.add("kopek.psp.circuit.wait-in-open", () -> "10m");
+        registry.add("kopek.psp.circuit.half-open-calls", () -> "2");
+    }
+
+    @Autowired
+    MeterRegistry meters;
+
+    private static String payment(String reference, String method) {
+        return Api.payment(reference, 1_000, "EUR", method);
+    }
+
+    @Test
+    void failuresOpenTheCircuitRefusedPaymentsStoreNothingAndItClosesWhenThePspRecovers() {
+        Api api = newMerchant();
+        List<String> inFlight = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            String reference = newReference();
+            assertThat(api.pay(Api.newKey(), payment(reference, "pm_5xx_no_charge")).status()).isEqualTo(202);
+            inFlight.add(reference);
+        }
+        assertThat(admin().get("/v1/ops/psp").text("circuit")).isEqualTo("open");
+        assertThat(meters.get("kopek.psp.circuit.state").gauge().value()).isEqualTo(1);
+
+        String key = Api.newKey();
+        String reference = newReference();
+        Api.Response refused = api.pay(key, payment(reference, "pm_ok"));
+
+        assertThat(refused.status()).isEqualTo(503);
+        assertThat(refused.text("code")).isEqualTo("psp_unavailable");
+        assertThat(refused.header("Retry-After")).isEqualTo("600");
+        assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(jdbc.sql("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = :key")
+                .param("key", key).query(Long.class).single()).as("no key claimed").isZero();
+        assertThat(recordsAtPsp(reference)).as("the PSP was not called").isEmpty();
+
+        clock.advance(Duration.ofSeconds(31));
+        reconciler.reconcileOnce();
+        for (String stuck : inFlight) {
+            String providerKey = jdbc.sql("SELECT provider_key FROM payments WHERE reference = :r")
+                    .param("r", stuck).query(String.class).single();
+            assertThat(SIMULATOR.lookups(providerKey)).as("in flight, still looked up while open").isPositive();
+        }
+
+        clock.advance(Duration.ofMinutes(10));
+        Api.Response first = api.pay(key, payment(reference, "pm_ok"));
+        Api.Response second = api.pay(Api.newKey(), payment(newReference(), "pm_ok"));
+
+        assertThat(first.status()).as("the same key, retried after the wait").isEqualTo(201);
+        assertThat(first.text("status")).isEqualTo("captured");
+        assertThat(second.status()).isEqualTo(201);
+        assertThat(admin().get("/v1/ops/psp").text("circuit")).isEqualTo("closed");
+        assertThat(meters.get("kopek.psp.circuit.state").gauge().value()).isZero();
+        assertThat(chargesAtPsp(reference)).isEqualTo(1);
+    }
+}
