@@ -65,10 +65,6 @@ public abstract class IntegrationTest {
         registry.add("kopek.refunds.dispatch", () -> "false");
         registry.add("kopek.admin-token", () -> ADMIN_TOKEN);
         registry.add("kopek.secrets-key", () -> SECRETS_KEY);
-        // Tests provoke unknown outcomes on purpose; only PspCircuitTest may open the PSP's circuit.
-        registry.add("kopek.psp.circuit.failure-rate-percent", () -> "100");
-        registry.add("kopek.psp.circuit.window-calls", () -> "1000");
-        registry.add("kopek.psp.circuit.minimum-calls", () -> "1000");
         // Webhook tests post to a receiver on 127.0.0.1 over plain http, as the demo may.
         registry.add("kopek.outbox.webhooks.allow-http-loopback", () -> "true");
         // Far above any test's load: tests that are not about rate limits must never see a 429. RateLimitTest sets
