@@ -27,6 +27,9 @@ public enum ProblemCode {
             400),
     RATE_LIMITED(Action.WAIT_THEN_RETRY, "Too many requests for this merchant (or for Kopek). The request did "
             + "nothing and stored nothing; its Idempotency-Key was not used.", 429),
+    PSP_UNAVAILABLE(Action.RETRY_SAME_KEY, "The PSP is failing and its circuit is open: the payment was not "
+            + "attempted and nothing was stored. This is not a decline; retry with the same Idempotency-Key after "
+            + "Retry-After seconds.", 503),
 
     // ---- credentials and access
     MISSING_API_KEY(Action.FIX_REQUEST, "The route needs credentials: Authorization: Bearer <API key or admin "
