@@ -41,13 +41,23 @@ class PspCircuitTest extends IntegrationTest {
     void failuresOpenTheCircuitRefusedPaymentsStoreNothingAndItClosesWhenThePspRecovers() {
         Api api = newMerchant();
         List<String> inFlight = new ArrayList<>();
+        List<String> chargedInFlight = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             String reference = newReference();
-            assertThat(api.pay(Api.newKey(), payment(reference, "pm_5xx_no_charge")).status()).isEqualTo(202);
+            String method = i % 2 == 0 ? "pm_5xx_no_charge" : "pm_5xx_after_charge";
+            assertThat(api.pay(Api.newKey(), payment(reference, method)).status()).isEqualTo(202);
             inFlight.add(reference);
+            if (i % 2 == 1) {
+                chargedInFlight.add(reference);
+            }
         }
         assertThat(admin().get("/v1/ops/psp").text("circuit")).isEqualTo("open");
         assertThat(meters.get("kopek.psp.circuit.state").gauge().value()).isEqualTo(1);
+        Api anonymous = new Api(baseUri(), null);
+        Api.Response health = anonymous.get("/actuator/health/psp");
+        assertThat(health.status()).isEqualTo(503);
+        assertThat(health.text("status")).isEqualTo("CIRCUIT_OPEN");
+        assertThat(anonymous.get("/actuator/health").text("status")).as("Kopek itself stays up").isEqualTo("UP");
 
         String key = Api.newKey();
         String reference = newReference();
@@ -68,6 +78,12 @@ class PspCircuitTest extends IntegrationTest {
                     .param("r", stuck).query(String.class).single();
             assertThat(SIMULATOR.lookups(providerKey)).as("in flight, still looked up while open").isPositive();
         }
+        for (String charged : chargedInFlight) {
+            assertThat(jdbc.sql("SELECT status FROM payments WHERE reference = :r").param("r", charged)
+                    .query(String.class).single()).as("resolved by lookup while open").isEqualTo("CAPTURED");
+            assertThat(chargesAtPsp(charged)).isEqualTo(1);
+        }
+        assertThat(admin().get("/v1/ops/psp").text("circuit")).isEqualTo("open");
 
         clock.advance(Duration.ofMinutes(10));
         Api.Response first = api.pay(key, payment(reference, "pm_ok"));
@@ -78,6 +94,7 @@ class PspCircuitTest extends IntegrationTest {
         assertThat(second.status()).isEqualTo(201);
         assertThat(admin().get("/v1/ops/psp").text("circuit")).isEqualTo("closed");
         assertThat(meters.get("kopek.psp.circuit.state").gauge().value()).isZero();
+        assertThat(anonymous.get("/actuator/health/psp").status()).isEqualTo(200);
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
     }
 }
