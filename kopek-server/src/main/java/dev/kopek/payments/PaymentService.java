@@ -11,6 +11,7 @@ import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentRequest;
 import dev.kopek.payments.domain.PaymentStatus;
 import dev.kopek.payments.jdbc.PaymentStore;
+import dev.kopek.platform.ConnectionWait;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.PaymentProvider;
@@ -44,10 +45,12 @@ public class PaymentService {
     private final PaymentEvents events;
     private final PspCircuit circuit;
     private final Clock clock;
+    private final ConnectionWait connectionWait;
 
     PaymentService(IdempotencyKeys keys, PaymentStore payments, PaymentResumer resumer,
             PaymentProvider psp, TransactionTemplate tx,
-            Optional<AfterPspCall> afterPspCall, PaymentEvents events, PspCircuit circuit, Clock clock) {
+            Optional<AfterPspCall> afterPspCall, PaymentEvents events, PspCircuit circuit, Clock clock,
+            ConnectionWait connectionWait) {
         this.keys = keys;
         this.payments = payments;
         this.resumer = resumer;
@@ -57,6 +60,7 @@ public class PaymentService {
         this.events = events;
         this.circuit = circuit;
         this.clock = clock;
+        this.connectionWait = connectionWait;
     }
 
     public PaymentAnswer create(MerchantId merchant, String idempotencyKey, PaymentRequest request) {
@@ -66,7 +70,7 @@ public class PaymentService {
         String fingerprint = dev.kopek.idempotency.Fingerprint.of(request.canonicalFields());
         PhaseOne phaseOne;
         try {
-            phaseOne = tx.execute(status -> {
+            phaseOne = connectionWait.patiently(() -> tx.execute(status -> {
                 Claim c = keys.claim(ck, fingerprint, newId.value());
                 if (c instanceof Claim.Owned owned && !owned.reclaimed()) {
                     Payment inserted = payments.insertPending(newId, merchant, request, idempotencyKey,
@@ -75,7 +79,7 @@ public class PaymentService {
                     return new PhaseOne(c, inserted);
                 }
                 return new PhaseOne(c, null);
-            });
+            }));
         } catch (DuplicateKeyException e) {
             if (ConstraintNames.of(e).equals(PaymentStore.LIVE_ATTEMPT_INDEX)) {
                 return new PaymentAnswer.LiveAttemptExists(request.reference());

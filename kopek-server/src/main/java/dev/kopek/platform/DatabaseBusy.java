@@ -24,14 +24,23 @@ final class DatabaseBusy {
 
     /** The 503 to answer when the failure, or one of its causes, is a connection the pool could not give. */
     static ApiProblem problemFor(Throwable failure) {
+        Throwable cause = noConnection(failure);
+        if (cause == null) {
+            return null;
+        }
+        log.warn("no database connection within the pool's timeout: {}", cause.getMessage());
+        return ApiProblem.withHeaders(HttpStatus.SERVICE_UNAVAILABLE, "database_unavailable",
+                "The database is busy or unavailable; retry with the same Idempotency-Key after "
+                        + "Retry-After seconds.",
+                Map.of(HttpHeaders.RETRY_AFTER, "1"));
+    }
+
+    /** The cause that says the pool gave no connection within its timeout, or null when it is another failure. */
+    static Throwable noConnection(Throwable failure) {
         Throwable cause = failure;
         for (int depth = 0; cause != null && depth < 10; depth++) {
             if (cause instanceof CannotGetJdbcConnectionException || cause instanceof SQLTransientConnectionException) {
-                log.warn("no database connection within the pool's timeout: {}", cause.getMessage());
-                return ApiProblem.withHeaders(HttpStatus.SERVICE_UNAVAILABLE, "database_unavailable",
-                        "The database is busy or unavailable; retry with the same Idempotency-Key after "
-                                + "Retry-After seconds.",
-                        Map.of(HttpHeaders.RETRY_AFTER, "1"));
+                return cause;
             }
             cause = cause.getCause();
         }

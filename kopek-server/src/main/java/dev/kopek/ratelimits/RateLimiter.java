@@ -1,6 +1,7 @@
 package dev.kopek.ratelimits;
 
 import dev.kopek.money.MerchantId;
+import dev.kopek.platform.ConnectionWait;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -25,12 +26,15 @@ public class RateLimiter {
     private final RateLimitProperties properties;
     private final MeterRegistry meters;
     private final Clock clock;
+    private final ConnectionWait connectionWait;
 
-    RateLimiter(BucketStore buckets, RateLimitProperties properties, MeterRegistry meters, Clock clock) {
+    RateLimiter(BucketStore buckets, RateLimitProperties properties, MeterRegistry meters, Clock clock,
+            ConnectionWait connectionWait) {
         this.buckets = buckets;
         this.properties = properties;
         this.meters = meters;
         this.clock = clock;
+        this.connectionWait = connectionWait;
     }
 
     /** The answer for one request. */
@@ -47,6 +51,16 @@ public class RateLimiter {
         if (!properties.enabled()) {
             return new Decision.Granted();
         }
+        // A write may be a payment: its token waits for a connection like the payment's own transactions do.
+        Decision decision = kind == Kind.WRITE ? connectionWait.patiently(() -> draw(merchant, kind))
+                : draw(merchant, kind);
+        if (decision instanceof Decision.Limited limited) {
+            refusals(merchant, kind, limited.scope()).increment();
+        }
+        return decision;
+    }
+
+    private Decision draw(MerchantId merchant, Kind kind) {
         Instant now = clock.instant();
         String mine = kind.label() + ":m:" + merchant.value();
         String global = kind.label() + ":g:" + ThreadLocalRandom.current().nextInt(properties.globalShards());
@@ -59,11 +73,7 @@ public class RateLimiter {
             buckets.createFull(List.of(mine, global), List.of(merchantBurst, globalShare.burst()), now);
             taken = buckets.take(mine, merchant, kind, merchantDefault, global, globalShare, now);
         }
-        Decision decision = decide(taken, mine);
-        if (decision instanceof Decision.Limited limited) {
-            refusals(merchant, kind, limited.scope()).increment();
-        }
-        return decision;
+        return decide(taken, mine);
     }
 
     private static Decision decide(List<BucketStore.Taken> taken, String mine) {
