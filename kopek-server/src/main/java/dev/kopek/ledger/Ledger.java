@@ -6,7 +6,6 @@ import dev.kopek.ledger.domain.Line;
 import dev.kopek.ledger.domain.Posting;
 import dev.kopek.ledger.domain.PostingRules;
 import dev.kopek.ledger.jdbc.AccountStore;
-import dev.kopek.ledger.jdbc.FeeStore;
 import dev.kopek.ledger.jdbc.JournalStore;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.TimeOrderedIds;
@@ -41,14 +40,12 @@ public class Ledger {
 
     private final JournalStore journal;
     private final AccountStore accounts;
-    private final FeeStore fees;
     private final Clock clock;
     private final MeterRegistry meters;
 
-    Ledger(JournalStore journal, AccountStore accounts, FeeStore fees, Clock clock, MeterRegistry meters) {
+    Ledger(JournalStore journal, AccountStore accounts, Clock clock, MeterRegistry meters) {
         this.journal = journal;
         this.accounts = accounts;
-        this.fees = fees;
         this.clock = clock;
         this.meters = meters;
     }
@@ -62,10 +59,13 @@ public class Ledger {
         long holdClosed = 0;
         switch (movement.kind()) {
             case CAPTURED -> {
-                fee = fees.rule(movement.merchant(), currency).feeFor(amount);
-                holdClosed = closeHold(movement);
+                JournalStore.CaptureInputs inputs = journal.lockCaptureInputs(movement.merchant(),
+                        movement.paymentId(), currency);
+                fee = inputs.fee().feeFor(amount);
+                holdClosed = closeHold(movement, inputs.openHold());
             }
-            case AUTHORIZATION_RELEASED -> holdClosed = closeHold(movement);
+            case AUTHORIZATION_RELEASED -> holdClosed = closeHold(movement, journal.lockOpenHold(
+                    movement.merchant(), movement.paymentId(), currency));
             case REFUND_SUCCEEDED, REFUND_RELEASED ->
                     requireOpening(movement, MoneyMovement.Kind.REFUND_RESERVED, true);
             case CHARGEBACK_REVERSED -> requireOpening(movement, MoneyMovement.Kind.CHARGEBACK_WITHDRAWN, false);
@@ -144,9 +144,7 @@ public class Ledger {
     }
 
     /** How much of the payment's open hold this capture or release closes; 0 when it never had one. */
-    private long closeHold(MoneyMovement movement) {
-        OptionalLong open = journal.lockOpenHold(movement.merchant(), movement.paymentId(),
-                movement.amount().currency().code());
+    private long closeHold(MoneyMovement movement, OptionalLong open) {
         if (open.isEmpty()) {
             return 0;
         }

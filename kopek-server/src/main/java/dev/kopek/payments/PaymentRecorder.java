@@ -1,5 +1,6 @@
 package dev.kopek.payments;
 
+import dev.kopek.platform.ConnectionWait;
 import dev.kopek.platform.LogContext;
 import dev.kopek.events.MoneyMovement;
 import dev.kopek.idempotency.ClientKey;
@@ -32,15 +33,18 @@ class PaymentRecorder {
     private final ApplicationEventPublisher events;
     private final PaymentEvents paymentEvents;
     private final MeterRegistry meters;
+    private final ConnectionWait connectionWait;
 
     PaymentRecorder(IdempotencyKeys keys, PaymentStore payments, TransactionTemplate tx,
-            ApplicationEventPublisher events, PaymentEvents paymentEvents, MeterRegistry meters) {
+            ApplicationEventPublisher events, PaymentEvents paymentEvents, MeterRegistry meters,
+            ConnectionWait connectionWait) {
         this.keys = keys;
         this.payments = payments;
         this.tx = tx;
         this.events = events;
         this.paymentEvents = paymentEvents;
         this.meters = meters;
+        this.connectionWait = connectionWait;
     }
 
     /**
@@ -49,24 +53,19 @@ class PaymentRecorder {
      */
     PaymentAnswer record(Payment payment, ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
         try {
-            PaymentAnswer answer = tx.execute(status -> {
-                boolean parked = keys.holdAsOwner(ck, attempt).orElseThrow(() -> new StaleAttempt(ck, attempt));
-                if (parked && !(outcome instanceof ChargeOutcome.Unknown)) {
-                    events.publishEvent(new ParkedOutcomeRecorded("payment", payment.id().value(),
-                            resolutionOf(outcome)));
-                }
-                return switch (outcome) {
-                    case ChargeOutcome.Succeeded s -> finish(payment, ck, attempt, PaymentStatus.CAPTURED,
-                            new PaymentStore.Outcome(s.pspReference(), null, null, null));
-                    case ChargeOutcome.Authorized a -> finish(payment, ck, attempt, PaymentStatus.AUTHORIZED,
-                            new PaymentStore.Outcome(a.pspReference(), null, null, a.captureBefore()));
-                    case ChargeOutcome.Declined d -> finish(payment, ck, attempt, PaymentStatus.DECLINED,
-                            new PaymentStore.Outcome(d.pspReference(), d.declineCode(), null, null));
-                    case ChargeOutcome.Failed f -> finish(payment, ck, attempt, PaymentStatus.FAILED,
-                            new PaymentStore.Outcome(null, null, f.reason(), null));
-                    case ChargeOutcome.Unknown u -> unknown(payment, ck, attempt, u, reviewReason);
-                };
-            });
+            // The PSP has answered: its money may have moved, so recording it waits for a connection, never fails
+            // for want of one.
+            PaymentAnswer answer = connectionWait.patiently(() -> tx.execute(status -> switch (outcome) {
+                case ChargeOutcome.Succeeded s -> finish(payment, ck, attempt, outcome, PaymentStatus.CAPTURED,
+                        new PaymentStore.Outcome(s.pspReference(), null, null, null));
+                case ChargeOutcome.Authorized a -> finish(payment, ck, attempt, outcome, PaymentStatus.AUTHORIZED,
+                        new PaymentStore.Outcome(a.pspReference(), null, null, a.captureBefore()));
+                case ChargeOutcome.Declined d -> finish(payment, ck, attempt, outcome, PaymentStatus.DECLINED,
+                        new PaymentStore.Outcome(d.pspReference(), d.declineCode(), null, null));
+                case ChargeOutcome.Failed f -> finish(payment, ck, attempt, outcome, PaymentStatus.FAILED,
+                        new PaymentStore.Outcome(null, null, f.reason(), null));
+                case ChargeOutcome.Unknown u -> unknown(payment, ck, attempt, u, reviewReason);
+            }));
             meters.counter("kopek.payments.settled", "outcome", outcome.getClass().getSimpleName().toLowerCase())
                     .increment();
             return answer;
@@ -88,10 +87,30 @@ class PaymentRecorder {
         };
     }
 
-    private PaymentAnswer finish(Payment payment, ClientKey ck, int attempt, PaymentStatus next,
-            PaymentStore.Outcome outcome) {
-        Payment recorded = payments.transition(payment.id(), next, outcome).orElseThrow(() -> new IllegalStateException(
-                "owner of " + ck + " found " + payment.id() + " outside the predecessors of " + next));
+    /**
+     * Moves the payment as the key's current owner (L4), fence and compare-and-set in one statement: a stale owner
+     * stops here and changes nothing. Only when the statement moved nothing does a second read tell a stale owner
+     * (the key is no longer this attempt's) from a payment outside {@code next}'s predecessors (a bug).
+     */
+    private Payment moveAsOwner(Payment payment, ClientKey ck, int attempt, ChargeOutcome outcome,
+            PaymentStatus next, PaymentStore.Outcome recorded) {
+        PaymentStore.Fence fence = new PaymentStore.Fence(ck.merchant(), ck.operation(), ck.key(), attempt);
+        PaymentStore.Fenced moved = payments.fencedTransition(fence, payment.id(), next, recorded).orElseGet(() -> {
+            if (keys.holdAsOwner(ck, attempt).isEmpty()) {
+                throw new StaleAttempt(ck, attempt);
+            }
+            throw new IllegalStateException("owner of " + ck + " found " + payment.id()
+                    + " outside the predecessors of " + next);
+        });
+        if (IdempotencyKeys.isParked(moved.keyLeaseUntil()) && !(outcome instanceof ChargeOutcome.Unknown)) {
+            events.publishEvent(new ParkedOutcomeRecorded("payment", payment.id().value(), resolutionOf(outcome)));
+        }
+        return moved.payment();
+    }
+
+    private PaymentAnswer finish(Payment payment, ClientKey ck, int attempt, ChargeOutcome charged,
+            PaymentStatus next, PaymentStore.Outcome outcome) {
+        Payment recorded = moveAsOwner(payment, ck, attempt, charged, next, outcome);
         String body = PaymentJson.render(recorded);
         if (!keys.complete(ck, attempt, 201, body)) {
             throw new StaleAttempt(ck, attempt);
@@ -116,9 +135,8 @@ class PaymentRecorder {
 
     private PaymentAnswer unknown(Payment payment, ClientKey ck, int attempt, ChargeOutcome.Unknown unknown,
             String reviewReason) {
-        Payment marked = payments.transition(payment.id(), PaymentStatus.UNKNOWN,
-                new PaymentStore.Outcome(null, null, null, null)).orElseThrow(() -> new IllegalStateException(
-                        "owner of " + ck + " found " + payment.id() + " already final"));
+        Payment marked = moveAsOwner(payment, ck, attempt, unknown, PaymentStatus.UNKNOWN,
+                new PaymentStore.Outcome(null, null, null, null));
         boolean marking = reviewReason == null ? keys.awaitResult(ck, attempt) : keys.park(ck, attempt);
         if (!marking) {
             throw new StaleAttempt(ck, attempt);

@@ -60,12 +60,15 @@ public final class JsonBodies {
             throw ApiProblem.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
                     "Send the body as application/json.");
         }
-        if (request.getContentLengthLong() > maxBytes) {
+        long declared = request.getContentLengthLong();
+        if (declared > maxBytes) {
             throw tooLarge(maxBytes);
         }
         byte[] body;
         try (InputStream in = request.getInputStream()) {
-            body = in.readNBytes(maxBytes + 1);
+            // With a declared length, a buffer of that size (and one byte more, to see a body longer than declared)
+            // instead of one of maxBytes per request: on the payment path that buffer was a fifth of all allocation.
+            body = in.readNBytes(declared >= 0 ? (int) declared + 1 : maxBytes + 1);
         } catch (IOException e) {
             throw ApiProblem.badRequest("unreadable_body", null, "The request body could not be read.");
         }

@@ -11,7 +11,10 @@ import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-/** Fee schedules per merchant and currency. Read on every capture, so an admin change applies to the next one. */
+/**
+ * Fee schedules per merchant and currency. A capture reads its rule in the journal's capture inputs
+ * ({@link JournalStore#lockCaptureInputs}), so an admin change applies to the next one.
+ */
 @Repository
 public class FeeStore {
 
@@ -19,15 +22,6 @@ public class FeeStore {
 
     FeeStore(JdbcClient jdbc) {
         this.jdbc = jdbc;
-    }
-
-    public FeeRule rule(MerchantId merchant, String currency) {
-        return jdbc.sql("""
-                SELECT bps, fixed_minor FROM ledger_merchant_fees WHERE merchant_id = :merchant AND currency = :currency
-                """)
-                .param("merchant", merchant.value()).param("currency", currency)
-                .query((rs, n) -> new FeeRule(rs.getInt("bps"), rs.getLong("fixed_minor")))
-                .optional().orElse(FeeRule.NONE);
     }
 
     public Fee put(MerchantId merchant, String currency, FeeRule rule, Instant now) {

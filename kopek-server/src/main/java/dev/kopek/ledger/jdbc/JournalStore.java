@@ -3,9 +3,11 @@ package dev.kopek.ledger.jdbc;
 import dev.kopek.ledger.LedgerEntry;
 import dev.kopek.ledger.LedgerTransaction;
 import dev.kopek.ledger.domain.AccountType;
+import dev.kopek.ledger.domain.FeeRule;
 import dev.kopek.ledger.domain.Side;
 import dev.kopek.money.MerchantId;
 import dev.kopek.platform.Db;
+import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -105,6 +107,43 @@ public class JournalStore {
                 .param("id", id).query(JournalStore::header).optional().map(this::withEntries);
     }
 
+    /** What a capture's posting depends on: the merchant's fee rule and the payment's open authorization hold. */
+    public record CaptureInputs(FeeRule fee, OptionalLong openHold) {
+    }
+
+    /**
+     * For a capture: reads the merchant's fee rule and locks the payment's authorization holds (their journal rows)
+     * against a concurrent capture or release of the same payment, in one statement; then, only when the payment
+     * has a hold, reads how much of it is still open. An automatic capture (no hold) costs one round trip.
+     */
+    public CaptureInputs lockCaptureInputs(MerchantId merchant, UUID paymentId, String currency) {
+        record Row(FeeRule fee, List<String> held) {
+        }
+        Row row = jdbc.sql("""
+                SELECT f.bps, f.fixed_minor, h.currencies
+                  FROM (SELECT 1) AS one
+                  LEFT JOIN ledger_merchant_fees f ON f.merchant_id = :merchant AND f.currency = :currency
+                 CROSS JOIN (SELECT array_agg(held.currency ORDER BY held.id) AS currencies
+                               FROM (SELECT id, currency FROM ledger_transactions
+                                      WHERE payment_id = :payment AND merchant_id = :merchant
+                                        AND kind = 'AUTHORIZATION_HELD'
+                                      ORDER BY id
+                                        FOR NO KEY UPDATE) AS held) AS h
+                """)
+                .param("payment", paymentId).param("merchant", merchant.value()).param("currency", currency)
+                .query((rs, n) -> {
+                    Object bps = rs.getObject("bps");
+                    FeeRule fee = bps == null ? FeeRule.NONE
+                            : new FeeRule(rs.getInt("bps"), rs.getLong("fixed_minor"));
+                    Array currencies = rs.getArray("currencies");
+                    List<String> held = currencies == null ? List.of()
+                            : List.of((String[]) currencies.getArray());
+                    return new Row(fee, held);
+                })
+                .single();
+        return new CaptureInputs(row.fee(), openHold(merchant, paymentId, currency, row.held()));
+    }
+
     /**
      * Locks the payment's authorization holds (their journal rows) against a concurrent capture or release of the
      * same payment, then reads how much of them is still open.
@@ -119,6 +158,11 @@ public class JournalStore {
                    FOR NO KEY UPDATE
                 """)
                 .param("payment", paymentId).param("merchant", merchant.value()).query(String.class).list();
+        return openHold(merchant, paymentId, currency, held);
+    }
+
+    /** How much of the holds (already locked by this transaction, in {@code held}'s currencies) is still open. */
+    private OptionalLong openHold(MerchantId merchant, UUID paymentId, String currency, List<String> held) {
         if (held.isEmpty()) {
             return OptionalLong.empty();
         }

@@ -76,9 +76,46 @@ public class PaymentStore {
      * captured (authorized and captured in full), or a dead end. Empty when the row was not in a predecessor state.
      */
     public Optional<Payment> transition(PaymentId id, PaymentStatus next, Outcome outcome) {
+        return transitionStatement("", id, next, outcome).query(PaymentStore::map).optional();
+    }
+
+    /** The attempt that owns a key, as phase 3 checks it: the key row's scope and the attempt number. */
+    public record Fence(MerchantId merchant, String operation, String key, int attempt) {
+    }
+
+    /** A transition made by the key's owner; {@code keyLeaseUntil} is the key's lease as it was locked. */
+    public record Fenced(Payment payment, Instant keyLeaseUntil) {
+    }
+
+    /**
+     * {@link #transition} by the key's current owner, in one statement: the key row is locked first (its attempt
+     * must be {@code fence.attempt()} and it must not be completed), then the payment moves by compare-and-set.
+     * Empty when either check fails; the caller tells a stale owner from an illegal move.
+     */
+    public Optional<Fenced> fencedTransition(Fence fence, PaymentId id, PaymentStatus next, Outcome outcome) {
+        // The fence is an uncorrelated InitPlan, so PostgreSQL evaluates it (and takes the key row's lock) before it
+        // reads the payment row: the lock order stays key, then payment, as everywhere else.
+        String fenceSql = """
+                WITH fence AS MATERIALIZED (
+                    SELECT lease_until FROM idempotency_keys
+                     WHERE merchant_id = :fenceMerchant AND operation = :fenceOperation
+                       AND idempotency_key = :fenceKey AND attempt = :fenceAttempt AND status <> 'COMPLETED'
+                       FOR UPDATE
+                )
+                """;
+        return transitionStatement(fenceSql, id, next, outcome)
+                .param("fenceMerchant", fence.merchant().value()).param("fenceOperation", fence.operation())
+                .param("fenceKey", fence.key()).param("fenceAttempt", fence.attempt())
+                .query((rs, row) -> new Fenced(map(rs, row), Db.instant(rs, "fence_lease_until"))).optional();
+    }
+
+    private JdbcClient.StatementSpec transitionStatement(String fence, PaymentId id, PaymentStatus next,
+            Outcome outcome) {
         var from = PaymentStatus.predecessorsOf(next).stream().map(Enum::name).toList();
         boolean moneyHeld = next == PaymentStatus.AUTHORIZED || next == PaymentStatus.CAPTURED;
-        return jdbc.sql("""
+        String fenced = fence.isEmpty() ? "" : " AND EXISTS (SELECT 1 FROM fence)";
+        String fenceColumn = fence.isEmpty() ? "" : ", (SELECT lease_until FROM fence) AS fence_lease_until";
+        return jdbc.sql(fence + """
                 UPDATE payments
                    SET status = :next, version = version + CASE WHEN status <> :next THEN 1 ELSE 0 END,
                        updated_at = :now, amount_authorized = CASE WHEN :held THEN amount ELSE amount_authorized END,
@@ -87,14 +124,13 @@ public class PaymentStore {
                        capture_before = COALESCE(:captureBefore, capture_before),
                        psp_reference = COALESCE(:pspReference, psp_reference),
                        decline_code = :declineCode, failure_reason = :failureReason
-                 WHERE id = :id AND status IN (:from)
-                RETURNING *
-                """)
+                 WHERE id = :id AND status IN (:from)%s
+                RETURNING *%s
+                """.formatted(fenced, fenceColumn))
                 .param("next", next.name()).param("held", moneyHeld).param("now", Db.at(clock.instant()))
                 .param("captureBefore", Db.at(outcome.captureBefore()))
                 .param("pspReference", outcome.pspReference()).param("declineCode", outcome.declineCode())
-                .param("failureReason", outcome.failureReason()).param("id", id.value()).param("from", from)
-                .query(PaymentStore::map).optional();
+                .param("failureReason", outcome.failureReason()).param("id", id.value()).param("from", from);
     }
 
     /** Moves a payment whose row this transaction has locked to the status its amounts call for. */
