@@ -15,6 +15,8 @@
 #
 # Knobs (environment): POOL=10 CONCURRENCY=64 WARMUP=40000 PAYMENTS=20000 SCRIPT_A_SECONDS=20 OPEN_SECONDS=20
 #   LATENCY_PAYMENTS=5000 (0 skips latency mode) LATENCY_MIN_MS=3000 LATENCY_MAX_MS=8000
+#   GROWTH_PAYMENTS=0 (1000000: grow the database to that many payments with preload-payments.sql at the end, then
+#   run the closed loop again and print its throughput as a share of the first one)
 #   KOPEK_HEAP=512m SKIP_BUILD=1 KOPEK_JAR=... PERF_DIR=... JFR=1 (records Kopek's closed loop to $WORK/kopek.jfr)
 #   BENCH_LOCK=/work/.mvn.lock: held while measuring, so that builds on the same small machine do not skew the
 #   figures (BENCH_LOCK= to not wait).
@@ -94,6 +96,7 @@ PAYMENTS="${PAYMENTS:-20000}"
 SCRIPT_A_SECONDS="${SCRIPT_A_SECONDS:-20}"
 OPEN_SECONDS="${OPEN_SECONDS:-20}"
 LATENCY_PAYMENTS="${LATENCY_PAYMENTS:-5000}"
+GROWTH_PAYMENTS="${GROWTH_PAYMENTS:-0}"
 LATENCY_MIN_MS="${LATENCY_MIN_MS:-3000}"
 LATENCY_MAX_MS="${LATENCY_MAX_MS:-8000}"
 KOPEK_HEAP="${KOPEK_HEAP:-512m}"
@@ -137,7 +140,13 @@ echo "work directory $WORK (logs, driver output, pgbench logs)"
 
 PG_BIN="$WORK/pg/bin" PGDATA="$WORK/pgdata" KOPEK_PID="" SIM_PID="" PG_PID="" AS_USER=()
 cleanup() {
-    [[ -z "$KOPEK_PID" ]] || { kill -TERM "$KOPEK_PID" 2>/dev/null || true; wait "$KOPEK_PID" 2>/dev/null || true; }
+    # A JVM out of memory may not act on SIGTERM: give it 30 s, then SIGKILL (a hung cleanup holds BENCH_LOCK).
+    if [[ -n "$KOPEK_PID" ]]; then
+        kill -TERM "$KOPEK_PID" 2>/dev/null || true
+        for _ in $(seq 1 30); do kill -0 "$KOPEK_PID" 2>/dev/null || break; sleep 1; done
+        kill -KILL "$KOPEK_PID" 2>/dev/null || true
+        wait "$KOPEK_PID" 2>/dev/null || true
+    fi
     [[ -z "$SIM_PID" ]] || { kill -TERM "$SIM_PID" 2>/dev/null || true; wait "$SIM_PID" 2>/dev/null || true; }
     [[ ! -f "$PGDATA/postmaster.pid" ]] || "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null 2>&1 || true
     rm -rf "$PGDATA" "$WORK/pg" "$SELF"
@@ -263,6 +272,8 @@ kopek() {
     local name="$1"; shift
     local m0 m1
     m0="$(busy_jiffies)"
+    # What Kopek's heap holds 15 s into the run (for the open loops and latency mode: many requests in flight).
+    (sleep 15; jcmd "$KOPEK_PID" GC.class_histogram 2>/dev/null | head -40 >"$WORK/histogram-$name.txt") &
     set +e
     java -jar "$WORK/benchmarks.jar" --url "http://127.0.0.1:$HTTP_PORT" --api-key "$API_KEY" \
         --simulator-url "http://127.0.0.1:$SIM_PORT" \
@@ -276,6 +287,7 @@ kopek() {
     [[ $rc == 0 ]] || echo "  driver exited with $rc (2 = money movements do not match the 201 captured answers)"
     local n; n="$(sed -n 's/^RESULT.* captured=\([0-9]*\).*/\1/p' "$WORK/driver-$name.txt")"
     local answered; answered="$(sed -n 's/^  throughput .*(\([0-9]*\) answered.*/\1/p' "$WORK/driver-$name.txt")"
+    [[ "${answered:-0}" -gt 0 ]] || answered=1   # nothing answered: per-payment figures are then per run
     cpu_line "$WORK/snap-$name-0" "$WORK/snap-$name-1" "${answered:-1}"
     machine_line "$m0" "$m1"
     if [[ -s "$WORK/waits-$name" ]]; then
@@ -301,6 +313,14 @@ if [[ "$rate80" -gt 0 ]]; then
     kopek open80 --rate "$rate80" --duration-s "$OPEN_SECONDS" --warmup 2000
 fi
 
+# Which indexes Kopek's queries used (idx_scan since the cluster started): an index on a hot table that no query
+# reads only costs writes and WAL.
+psql_at -d kopek -F ' | ' -c "SELECT relname, indexrelname, idx_scan, pg_size_pretty(pg_relation_size(indexrelid))
+    FROM pg_stat_user_indexes ORDER BY relname, indexrelname" >"$WORK/indexes.txt"
+psql_at -d kopek -F ' | ' -c "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables
+    WHERE n_tup_upd > 0 OR n_tup_ins > 0 ORDER BY n_tup_ins + n_tup_upd DESC" >"$WORK/tables.txt"
+echo "   (indexes and their scans: $WORK/indexes.txt; inserts, updates, HOT updates: $WORK/tables.txt)"
+
 echo
 echo "== Script A again, after Kopek (the same cluster, now holding Kopek's data too)"
 script_a after
@@ -315,6 +335,18 @@ if [[ "$LATENCY_PAYMENTS" -gt 0 ]]; then
         "$(jcmd "$KOPEK_PID" GC.heap_info 2>/dev/null | grep -m1 -o 'total [0-9]*K, used [0-9]*K' || echo 'heap info n/a')"
 fi
 
+GROWN=""
+if [[ "$GROWTH_PAYMENTS" -gt 0 ]]; then
+    echo
+    echo "== growth: the database grown to $GROWTH_PAYMENTS payments (clones of Kopek's own, preload-payments.sql), then the closed loop again"
+    g0="$(date +%s)"
+    psql_at -d kopek -v target="$GROWTH_PAYMENTS" -f "$ROOT/benchmarks/preload-payments.sql" 2>&1 | sed 's/^/  /'
+    psql_at -d kopek -c CHECKPOINT >/dev/null
+    echo "  preloaded in $(( $(date +%s) - g0 )) s"
+    kopek grown --payments "$PAYMENTS" --concurrency "$CONCURRENCY" --warmup 5000
+    GROWN="$(sed -n 's/^RESULT.* captured_per_s=\([0-9.]*\).*/\1/p' "$WORK/driver-grown.txt")"
+fi
+
 echo
 errors="$(grep -cE '^[0-9TZ:.-]+ +(ERROR|WARN) ' "$WORK/kopek.log" || true)"
 echo "kopek log: $errors ERROR/WARN lines"; grep -E '^[0-9TZ:.-]+ +(ERROR|WARN) ' "$WORK/kopek.log" | head -5 || true
@@ -326,4 +358,8 @@ echo "== summary"
 echo "  Script A  $SA_BEFORE / $SA_AFTER payments/s (before / after Kopek), mean $SA_MEAN"
 echo "  Kopek     ${PEAK:-?} payments/s (201 captured) closed loop at concurrency $CONCURRENCY, pool $POOL: ratio $RATIO x Script A"
 echo "  open loop 200/s: ${o200:-?} ms; $rate80/s (80% of peak): ${o80:-?} ms"
+if [[ -n "$GROWN" ]]; then
+    echo "  growth    ${GROWN} payments/s with $GROWTH_PAYMENTS payments stored: $(awk -v g="$GROWN" -v p="${PEAK:-0}" \
+        'BEGIN{printf "%.0f%%", 100 * g / p}') of the closed loop above (target 80%)"
+fi
 echo "SUMMARY script_a_per_s=$SA_MEAN kopek_per_s=${PEAK:-0} ratio=$RATIO"
