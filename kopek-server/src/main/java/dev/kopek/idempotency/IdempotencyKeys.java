@@ -1,5 +1,7 @@
 package dev.kopek.idempotency;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import dev.kopek.platform.RecoveryMeters;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.platform.Db;
@@ -29,11 +31,13 @@ public class IdempotencyKeys {
     public static final Instant PARKED = Instant.parse("9999-12-31T00:00:00Z");
     private static final int MAX_CLAIM_ROUNDS = 4;
 
+    private final MeterRegistry meters;
     private final JdbcClient jdbc;
     private final Clock clock;
     private final IdempotencyProperties properties;
 
-    IdempotencyKeys(JdbcClient jdbc, Clock clock, IdempotencyProperties properties) {
+    IdempotencyKeys(JdbcClient jdbc, Clock clock, IdempotencyProperties properties, MeterRegistry meters) {
+        this.meters = meters;
         this.jdbc = jdbc;
         this.clock = clock;
         this.properties = properties;
@@ -155,7 +159,7 @@ public class IdempotencyKeys {
      * instances, reconcilers and client retries exactly one wins each expiry; the loser sees zero rows.
      */
     public Optional<Integer> takeOver(KeyRecord seen, Instant now) {
-        return jdbc.sql("""
+        Optional<Integer> taken = jdbc.sql("""
                 UPDATE idempotency_keys
                    SET attempt = attempt + 1, lease_until = :leaseUntil, updated_at = :now
                  WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
@@ -168,6 +172,9 @@ public class IdempotencyKeys {
                 .param("operation", seen.clientKey().operation()).param("key", seen.clientKey().key())
                 .param("attempt", seen.attempt()).param("hash", seen.requestHash())
                 .query(Integer.class).optional();
+        taken.ifPresent(attempt -> RecoveryMeters.reclaimed(meters, RecoveryMeters.kindOfKeySpace(
+                seen.clientKey().operation())));
+        return taken;
     }
 
     /**
@@ -217,7 +224,7 @@ public class IdempotencyKeys {
      * Empty for a stale owner; otherwise whether the key was parked for a person (so settling it closes a review).
      */
     public Optional<Boolean> holdAsOwner(ClientKey ck, int attempt) {
-        return jdbc.sql("""
+        Optional<Boolean> held = jdbc.sql("""
                 SELECT lease_until FROM idempotency_keys
                  WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
                    AND attempt = :attempt AND status <> 'COMPLETED'
@@ -226,6 +233,10 @@ public class IdempotencyKeys {
                 .param("merchant", ck.merchant().value()).param("operation", ck.operation())
                 .param("key", ck.key()).param("attempt", attempt)
                 .query((rs, row) -> isParked(Db.instant(rs, "lease_until"))).optional();
+        if (held.isEmpty()) {
+            RecoveryMeters.staleRejected(meters, RecoveryMeters.kindOfKeySpace(ck.operation()));
+        }
+        return held;
     }
 
     /** Whether a lease is the parking mark: an unknown outcome waiting for a person. */

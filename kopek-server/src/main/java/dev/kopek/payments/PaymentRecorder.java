@@ -70,7 +70,6 @@ class PaymentRecorder {
                     .increment();
             return answer;
         } catch (StaleAttempt stale) {
-            meters.counter("kopek.idempotency.stale_attempt_rejections").increment();
             log.warn("stale owner refused: payment={} key#={} attempt={} outcome={}", payment.id(), ck.hash(),
                     attempt, outcome);
             throw stale;

@@ -3,12 +3,14 @@ package dev.kopek.psp;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * Wraps an adapter to time every PSP call and count its outcome by adapter, operation and meaning
@@ -16,6 +18,10 @@ import java.util.function.Supplier;
  * every answer passes through unchanged.
  */
 public final class ObservedPaymentProvider implements PaymentProvider {
+
+    /** Latency buckets for dashboards and alerts: a fixed few, not the default hundred per series. */
+    private static final Duration[] BUCKETS = Stream.of(5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000)
+            .map(Duration::ofMillis).toArray(Duration[]::new);
 
     private final PaymentProvider adapter;
     private final MeterRegistry meters;
@@ -149,7 +155,7 @@ public final class ObservedPaymentProvider implements PaymentProvider {
     private Timer timer(String operation, String outcome) {
         return Timer.builder("kopek.psp.calls").description("PSP calls by adapter, operation and outcome")
                 .tag("adapter", name()).tag("operation", operation).tag("outcome", outcome)
-                .publishPercentileHistogram().register(meters);
+                .serviceLevelObjectives(BUCKETS).register(meters);
     }
 
     private static String reference(ChargeOutcome outcome) {

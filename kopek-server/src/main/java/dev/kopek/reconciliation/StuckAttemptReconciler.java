@@ -1,5 +1,10 @@
 package dev.kopek.reconciliation;
 
+import java.time.Duration;
+import java.time.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
+import dev.kopek.platform.RecoveryMeters;
+import dev.kopek.payments.PaymentAnswer;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyRecord;
 import dev.kopek.platform.LogContext;
@@ -32,9 +37,13 @@ public class StuckAttemptReconciler {
     private final OperationRunner operations;
     private final AuthorizationExpiry expiry;
     private final ReconciliationProperties properties;
+    private final MeterRegistry meters;
+    private final Clock clock;
 
     StuckAttemptReconciler(IdempotencyKeys keys, PaymentService payments, OperationRunner operations,
-            AuthorizationExpiry expiry, ReconciliationProperties properties) {
+            AuthorizationExpiry expiry, ReconciliationProperties properties, MeterRegistry meters, Clock clock) {
+        this.meters = meters;
+        this.clock = clock;
         this.keys = keys;
         this.payments = payments;
         this.operations = operations;
@@ -75,8 +84,13 @@ public class StuckAttemptReconciler {
             LogContext.clearPaymentFields();
             IdempotencyKeys.logContext(stuck.clientKey(), stuck.attempt(), stuck.resourceId());
             try {
-                if (recover.apply(stuck).isPresent()) {
+                Optional<?> answer = recover.apply(stuck);
+                if (answer.isPresent()) {
                     resumed++;
+                }
+                if (answer.orElse(null) instanceof PaymentAnswer.Final) {
+                    RecoveryMeters.leaseExpiryToFinal(meters, RecoveryMeters.kindOfKeySpace(operation),
+                            Duration.between(stuck.leaseUntil(), clock.instant()));
                 }
             } catch (RuntimeException e) {
                 // The lease expires again and the next pass, here or elsewhere, retries.

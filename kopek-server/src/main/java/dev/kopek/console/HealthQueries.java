@@ -1,0 +1,85 @@
+package dev.kopek.console;
+
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The numbers an operator and an alert look at, read from the database at the moment they are asked for: the same
+ * figures on the console's Health page and at {@code /actuator/prometheus}.
+ */
+@Component
+public class HealthQueries {
+
+    /** Where each kind of operation keeps its unknown outcomes; the age counts from its last change. */
+    private static final Map<String, String> UNKNOWN_OLDEST = Map.of(
+            "payment", "SELECT count(*) AS n, min(updated_at) AS oldest FROM payments WHERE status = 'UNKNOWN'",
+            "capture", "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
+                    + " WHERE kind = 'capture' AND status = 'UNKNOWN'",
+            "void", "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
+                    + " WHERE kind = 'void' AND status = 'UNKNOWN'",
+            "refund", "SELECT count(*) AS n, min(updated_at) AS oldest FROM refunds WHERE status = 'UNKNOWN'");
+
+    private final JdbcClient jdbc;
+    private final Clock clock;
+
+    HealthQueries(JdbcClient jdbc, Clock clock) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+    }
+
+    /** How many operations of a kind wait with an unknown PSP outcome, and the age of the oldest (0 when none). */
+    public record Unknowns(long count, double oldestAgeSeconds) {
+    }
+
+    public Unknowns unknowns(String kind) {
+        String sql = UNKNOWN_OLDEST.get(kind);
+        if (sql == null) {
+            throw new IllegalArgumentException("no such kind: " + kind);
+        }
+        return jdbc.sql(sql).query((rs, n) -> new Unknowns(rs.getLong("n"),
+                ageSeconds(rs.getObject("oldest", OffsetDateTime.class)))).single();
+    }
+
+    public long openReviews(String kind) {
+        return jdbc.sql("SELECT count(*) FROM manual_reviews WHERE status = 'OPEN' AND subject = :kind")
+                .param("kind", kind).query(Long.class).single();
+    }
+
+    /**
+     * Seconds the merchant feed is behind: the age of the oldest event that {@code GET /v1/events} cannot serve
+     * yet, because a transaction older than it is still running (the feed never skips a late commit).
+     */
+    public double feedLagSeconds() {
+        return ageSeconds(jdbc.sql("""
+                SELECT min(created_at) FROM outbox
+                 WHERE tx_id >= pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+                """).query(OffsetDateTime.class).optional().orElse(null));
+    }
+
+    /** Seconds the oldest webhook delivery that is still due has waited since its event. */
+    public double webhookLagSeconds() {
+        return ageSeconds(jdbc.sql("SELECT min(created_at) FROM webhook_deliveries WHERE status = 'PENDING'")
+                .query(OffsetDateTime.class).optional().orElse(null));
+    }
+
+    /** Deliveries given up on (the endpoint failed for the whole retry window): the dead letters. */
+    public long deadLetters() {
+        return jdbc.sql("SELECT count(*) FROM webhook_deliveries WHERE status = 'FAILED'").query(Long.class).single();
+    }
+
+    public long disabledEndpoints() {
+        return jdbc.sql("SELECT count(*) FROM webhook_endpoints WHERE status = 'DISABLED'").query(Long.class).single();
+    }
+
+    /** Settlement breaks reported (seen by two consecutive runs) and not yet acknowledged or resolved. */
+    public long reportedBreaks() {
+        return jdbc.sql("SELECT count(*) FROM recon_breaks WHERE status = 'REPORTED'").query(Long.class).single();
+    }
+
+    private double ageSeconds(OffsetDateTime oldest) {
+        return oldest == null ? 0.0 : Math.max(0, clock.millis() - oldest.toInstant().toEpochMilli()) / 1000.0;
+    }
+}
