@@ -130,6 +130,18 @@ public class DeliveryStore {
         return updated == 1 ? find(merchant, endpointId, deliveryId) : Optional.empty();
     }
 
+    /** Queues the endpoint's given-up deliveries (failed or cancelled) again, due now, at most {@code limit}. */
+    int redeliverDead(UUID endpointId, Instant now, int limit) {
+        return jdbc.sql("""
+                UPDATE webhook_deliveries
+                   SET status = 'PENDING', next_attempt_at = :now, next_trigger = 'manual', updated_at = :now
+                 WHERE id IN (SELECT id FROM webhook_deliveries
+                               WHERE endpoint_id = :endpoint AND status IN ('FAILED', 'CANCELLED')
+                               ORDER BY created_at LIMIT :limit)
+                """)
+                .param("now", Db.at(now)).param("endpoint", endpointId).param("limit", limit).update();
+    }
+
     Optional<Delivery> find(MerchantId merchant, UUID endpointId, UUID deliveryId) {
         return jdbc.sql("SELECT " + COLUMNS + """
                  FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id

@@ -111,6 +111,17 @@ class EndpointStore {
                 .query(EndpointStore::map).optional();
     }
 
+    /** An operator's re-enable of a disabled endpoint: live again, failing streak forgotten, version bumped. */
+    Optional<Endpoint> reenable(UUID id, Instant now) {
+        return jdbc.sql("""
+                UPDATE webhook_endpoints
+                   SET status = 'ENABLED', version = version + 1, failing_since = NULL, disabled_reason = NULL,
+                       updated_at = :now
+                 WHERE id = :id AND status = 'DISABLED'
+                RETURNING\s""" + COLUMNS)
+                .param("now", Db.at(now)).param("id", id).query(EndpointStore::map).optional();
+    }
+
     /** A failed attempt that started at {@code at}: the failing streak starts then unless it runs already. */
     Optional<Instant> noteFailure(UUID id, Instant at) {
         return jdbc.sql("""

@@ -120,6 +120,27 @@ public class WebhookEndpoints {
         });
     }
 
+    /** What an operator's re-enable did: the endpoint is live again and this many dead deliveries were queued. */
+    public record Reenabled(Endpoint endpoint, int redelivered) {
+    }
+
+    /** The most given-up deliveries one re-enable queues again; a larger backlog is served by the event feed. */
+    public static final int MAX_REDELIVER = 10_000;
+
+    /**
+     * An operator's decision after the merchant fixed a disabled endpoint: it takes new events again and, with
+     * {@code redeliverDead}, its failed and cancelled deliveries are due again (each is one event the merchant dedupes
+     * by id). Empty when the endpoint is not disabled.
+     */
+    public Optional<Reenabled> reenable(UUID endpointId, boolean redeliverDead) {
+        return tx.execute(status -> endpoints.reenable(endpointId, clock.instant()).map(endpoint -> {
+            int queued = redeliverDead ? deliveries.redeliverDead(endpointId, clock.instant(), MAX_REDELIVER) : 0;
+            log.info("webhook endpoint re-enabled: merchant={} endpoint={} redelivered={}", endpoint.merchant(),
+                    endpoint.publicId(), queued);
+            return new Reenabled(endpoint, queued);
+        }));
+    }
+
     /**
      * Claim, act and store the answer in one transaction. A refusal ({@code NotFound}, a limit) is not stored:
      * the transaction rolls back, key included, so a retry is decided afresh.

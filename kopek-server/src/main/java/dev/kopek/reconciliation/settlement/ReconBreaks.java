@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.LocalDate;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -47,6 +48,56 @@ public class ReconBreaks {
                 .param("statuses", statuses.stream().map(Enum::name).toList())
                 .param("type", type == null ? null : type.name()).param("date", date).param("limit", limit)
                 .query(ReconBreaks::map).list();
+    }
+
+    /** What became of a person's decision on a break. */
+    public sealed interface Decision {
+        record Done(ReconBreak reconBreak) implements Decision {
+        }
+
+        record NotOpen(ReconBreak reconBreak) implements Decision {
+        }
+
+        record NotFound() implements Decision {
+        }
+    }
+
+    public Optional<ReconBreak> find(UUID id) {
+        return jdbc.sql("SELECT * FROM recon_breaks WHERE id = :id").param("id", id).query(ReconBreaks::map)
+                .optional();
+    }
+
+    /** Marks an open break as seen by {@code actor}; it stays open and later passes still match it. */
+    public Decision acknowledge(UUID id, String actor, String note) {
+        return decide(id, jdbc.sql("""
+                UPDATE recon_breaks
+                   SET acknowledged_at = :now, acknowledged_by = :actor, acknowledged_note = :note, updated_at = :now
+                 WHERE id = :id AND status IN (:open)
+                RETURNING *
+                """).param("id", id).param("actor", actor).param("note", note).param("open", OPEN)
+                .param("now", Db.at(clock.instant())).query(ReconBreaks::map).optional());
+    }
+
+    /**
+     * Closes an open break with {@code note} as its resolution: the person has settled the difference outside
+     * Kopek's automatic paths (a correcting entry, a PSP ticket) and says what was done.
+     */
+    public Decision resolve(UUID id, String actor, String note) {
+        return decide(id, jdbc.sql("""
+                UPDATE recon_breaks
+                   SET status = 'RESOLVED', closed_at = :now, resolution = :note, resolved_by = :actor,
+                       updated_at = :now
+                 WHERE id = :id AND status IN (:open)
+                RETURNING *
+                """).param("id", id).param("actor", actor).param("note", note).param("open", OPEN)
+                .param("now", Db.at(clock.instant())).query(ReconBreaks::map).optional());
+    }
+
+    private Decision decide(UUID id, Optional<ReconBreak> changed) {
+        if (changed.isPresent()) {
+            return new Decision.Done(changed.get());
+        }
+        return find(id).<Decision>map(Decision.NotOpen::new).orElseGet(Decision.NotFound::new);
     }
 
     public long count(BreakType type, BreakStatus status) {

@@ -6,4 +6,5 @@
  * attempts settles that attempt through the fenced take-over ({@link UnknownChargeResolver}). See
  * {@code docs/settlement.md}.
  */
+@org.springframework.modulith.NamedInterface("settlement")
 package dev.kopek.reconciliation.settlement;

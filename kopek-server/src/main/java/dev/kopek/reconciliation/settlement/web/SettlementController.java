@@ -28,6 +28,7 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -109,6 +110,62 @@ class SettlementController {
         body.put("object", "list");
         body.put("data", breaks.list(breakType, statuses, day, max).stream().map(SettlementJson::reconBreak).toList());
         return body;
+    }
+
+    /** A person saw the break and is working on it: {@code {by, note?}}. It stays open. */
+    @PostMapping("/recon-breaks/{id}/acknowledge")
+    Map<String, Object> acknowledge(@PathVariable String id, HttpServletRequest http) {
+        UUID breakId = breakId(id);
+        BreakNote note = BreakNote.read(http, false);
+        return decided(id, breaks.acknowledge(breakId, note.by(), note.note()));
+    }
+
+    /** A person settled the difference and says how: {@code {by, note}}. The break is closed. */
+    @PostMapping("/recon-breaks/{id}/resolve")
+    Map<String, Object> resolve(@PathVariable String id, HttpServletRequest http) {
+        UUID breakId = breakId(id);
+        BreakNote note = BreakNote.read(http, true);
+        return decided(id, breaks.resolve(breakId, note.by(), note.note()));
+    }
+
+    private static UUID breakId(String id) {
+        return PrefixedId.parse("brk", id).orElseThrow(() -> ApiProblem.notFound("reconciliation break " + id));
+    }
+
+    private static Map<String, Object> decided(String id, ReconBreaks.Decision decision) {
+        return switch (decision) {
+            case ReconBreaks.Decision.Done done -> SettlementJson.reconBreak(done.reconBreak());
+            case ReconBreaks.Decision.NotOpen closed -> throw ApiProblem.of(HttpStatus.CONFLICT, "break_not_open",
+                    "This break is already " + closed.reconBreak().status().apiName() + ".");
+            case ReconBreaks.Decision.NotFound missing -> throw ApiProblem.notFound("reconciliation break " + id);
+        };
+    }
+
+    /** The body of a decision on a break: who decides and, for a resolution, what was done. */
+    private record BreakNote(String by, String note) {
+
+        private static final Set<String> FIELDS = Set.of("by", "note");
+
+        static BreakNote read(HttpServletRequest http, boolean noteRequired) {
+            ObjectNode body = JsonBodies.readObject(http, 4096);
+            body.propertyNames().stream().filter(name -> !FIELDS.contains(name)).findFirst().ifPresent(name -> {
+                throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
+            });
+            String note = text(body, "note", 2000, noteRequired);
+            return new BreakNote(text(body, "by", 200, true), note);
+        }
+
+        private static String text(ObjectNode body, String field, int max, boolean required) {
+            JsonNode node = body.get(field);
+            if (node == null && !required) {
+                return null;
+            }
+            if (node == null || !node.isString() || node.stringValue().isBlank() || node.stringValue().length() > max) {
+                throw ApiProblem.badRequest("invalid_" + field, field, field + " is required: a string of 1–" + max
+                        + " characters.");
+            }
+            return node.stringValue();
+        }
     }
 
     private static ApiProblem invalid(String field, String detail) {

@@ -1,0 +1,245 @@
+package dev.kopek.console;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The console's read model: plain SQL over the other modules' tables, rows as column-name maps for the templates.
+ * Never returns a raw idempotency key (only its hash, computed in the database), an API key or a secret.
+ */
+@Component
+public class ConsoleQueries {
+
+    public static final int PAGE = 50;
+
+    private final JdbcClient jdbc;
+
+    ConsoleQueries(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** The search form; every field optional. */
+    public record Search(UUID paymentId, String reference, UUID merchantId, String merchantName, String status,
+            Instant from, Instant to) {
+    }
+
+    public List<Map<String, Object>> payments(Search s) {
+        return jdbc.sql("""
+                SELECT p.id, p.merchant_id, m.name AS merchant_name, p.reference, p.amount, p.currency, p.status,
+                       p.amount_captured, p.amount_refunded, p.psp_reference, p.created_at, p.updated_at
+                  FROM payments p JOIN merchants m ON m.id = p.merchant_id
+                 WHERE (CAST(:id AS UUID) IS NULL OR p.id = CAST(:id AS UUID))
+                   AND (CAST(:ref AS TEXT) IS NULL OR p.reference = CAST(:ref AS TEXT)
+                        OR p.psp_reference = CAST(:ref AS TEXT))
+                   AND (CAST(:merchant AS UUID) IS NULL OR p.merchant_id = CAST(:merchant AS UUID))
+                   AND (CAST(:merchantName AS TEXT) IS NULL OR m.name ILIKE '%' || CAST(:merchantName AS TEXT) || '%')
+                   AND (CAST(:status AS TEXT) IS NULL OR p.status = CAST(:status AS TEXT))
+                   AND (CAST(:from AS TIMESTAMPTZ) IS NULL OR p.created_at >= CAST(:from AS TIMESTAMPTZ))
+                   AND (CAST(:to AS TIMESTAMPTZ) IS NULL OR p.created_at < CAST(:to AS TIMESTAMPTZ))
+                 ORDER BY p.created_at DESC, p.id DESC
+                 LIMIT :limit
+                """)
+                .param("id", s.paymentId()).param("ref", s.reference()).param("merchant", s.merchantId())
+                .param("merchantName", s.merchantName()).param("status", s.status())
+                .param("from", at(s.from())).param("to", at(s.to())).param("limit", PAGE)
+                .query().listOfRows();
+    }
+
+    public Optional<Map<String, Object>> payment(UUID id) {
+        return jdbc.sql("""
+                SELECT p.*, m.name AS merchant_name FROM payments p JOIN merchants m ON m.id = p.merchant_id
+                 WHERE p.id = :id
+                """).param("id", id).query().listOfRows().stream().findFirst();
+    }
+
+    /** Everything that happened to one payment, each list oldest first. */
+    public Map<String, List<Map<String, Object>>> story(Map<String, Object> payment) {
+        UUID id = (UUID) payment.get("id");
+        Map<String, List<Map<String, Object>>> story = new LinkedHashMap<>();
+        story.put("attempts", rows("""
+                SELECT id, status, amount, currency, psp_reference, decline_code, failure_reason, created_at, updated_at
+                  FROM payments WHERE merchant_id = :merchant AND reference = :reference ORDER BY created_at, id
+                """, Map.of("merchant", payment.get("merchant_id"), "reference", payment.get("reference"))));
+        story.put("operations", rows("""
+                SELECT id, kind, amount, final, status, psp_reference, failure_reason, created_at, updated_at
+                  FROM payment_operations WHERE payment_id = :id ORDER BY created_at, id
+                """, Map.of("id", id)));
+        story.put("refunds", rows("""
+                SELECT id, amount, currency, reason, status, attempt, psp_reference, failure_reason, created_at, updated_at
+                  FROM refunds WHERE payment_id = :id ORDER BY created_at, id
+                """, Map.of("id", id)));
+        story.put("disputes", rows("""
+                SELECT id, psp_dispute_id, amount, currency, reason, status, created_at, updated_at
+                  FROM disputes WHERE payment_id = :id ORDER BY created_at, id
+                """, Map.of("id", id)));
+        List<UUID> resources = resources(story, id);
+        story.put("keys", rows("""
+                SELECT operation, left(encode(sha256(convert_to(idempotency_key, 'UTF8')), 'hex'), 16) AS key_hash,
+                       status, attempt, lease_until, response_code, resource_id, created_at, updated_at
+                  FROM idempotency_keys WHERE merchant_id = :merchant AND resource_id IN (:resources)
+                 ORDER BY created_at
+                """, Map.of("merchant", payment.get("merchant_id"), "resources", resources)));
+        List<String> providerKeys = providerKeys(id);
+        story.put("pspCalls", rows("""
+                SELECT provider, operation, provider_key, outcome, psp_reference, detail, started_at, duration_ms
+                  FROM psp_calls WHERE provider_key IN (:keys) ORDER BY started_at, id
+                """, Map.of("keys", providerKeys)));
+        story.put("notifications", rows("""
+                SELECT provider, event_id, type, psp_reference, received_at, processed_at, outcome, note
+                  FROM psp_notifications
+                 WHERE provider_key IN (:keys) OR psp_reference IN (SELECT psp_reference FROM payments WHERE id = :id)
+                 ORDER BY received_at, id
+                """, Map.of("keys", providerKeys, "id", id)));
+        story.put("ledger", rows("""
+                SELECT t.id AS transaction_id, t.kind, t.reverses, t.occurred_at, e.line, a.type AS account,
+                       e.side, e.amount_minor, e.currency
+                  FROM ledger_transactions t
+                  JOIN ledger_entries e ON e.transaction_id = t.id
+                  JOIN ledger_accounts a ON a.id = e.account_id
+                 WHERE t.payment_id = :id
+                 ORDER BY t.recorded_at, t.id, e.line
+                """, Map.of("id", id)));
+        story.put("events", rows("""
+                SELECT o.id, o.event_type, o.public_id, o.sequence, o.created_at, o.published_at,
+                       count(d.id) AS deliveries,
+                       count(d.id) FILTER (WHERE d.status = 'SUCCEEDED') AS delivered,
+                       count(d.id) FILTER (WHERE d.status = 'FAILED') AS dead,
+                       max(d.last_response_code) AS last_response_code
+                  FROM outbox o LEFT JOIN webhook_deliveries d ON d.event_id = o.id
+                 WHERE o.resource_id IN (:resources)
+                 GROUP BY o.id ORDER BY o.log_position
+                """, Map.of("resources", resources)));
+        story.put("reviews", rows("""
+                SELECT id, subject, status, reason, resolution, psp_reference, resolved_by, resolved_note, created_at,
+                       resolved_at
+                  FROM manual_reviews WHERE payment_id = :id ORDER BY created_at
+                """, Map.of("id", id)));
+        return story;
+    }
+
+    private static List<UUID> resources(Map<String, List<Map<String, Object>>> story, UUID payment) {
+        List<UUID> ids = new ArrayList<>();
+        ids.add(payment);
+        for (String part : List.of("operations", "refunds", "disputes")) {
+            story.get(part).forEach(row -> ids.add((UUID) row.get("id")));
+        }
+        return ids;
+    }
+
+    private List<String> providerKeys(UUID payment) {
+        return jdbc.sql("""
+                SELECT provider_key FROM payments WHERE id = :id
+                UNION ALL SELECT provider_key FROM payment_operations WHERE payment_id = :id
+                UNION ALL SELECT provider_key FROM refunds WHERE payment_id = :id
+                """).param("id", payment).query(String.class).list();
+    }
+
+    /** Payments and operations whose outcome is not known yet, oldest first. */
+    public List<Map<String, Object>> inFlight(int limit) {
+        return jdbc.sql("""
+                SELECT * FROM (
+                    SELECT 'payment' AS kind, p.id AS payment_id, p.id AS subject_id, p.merchant_id, p.reference,
+                           p.amount, p.currency, p.status, p.updated_at, p.created_at
+                      FROM payments p WHERE p.status IN ('PENDING', 'UNKNOWN')
+                    UNION ALL
+                    SELECT o.kind, o.payment_id, o.id, o.merchant_id, p.reference, o.amount, p.currency, o.status,
+                           o.updated_at, o.created_at
+                      FROM payment_operations o JOIN payments p ON p.id = o.payment_id
+                     WHERE o.status IN ('PENDING', 'UNKNOWN')
+                    UNION ALL
+                    SELECT 'refund', r.payment_id, r.id, r.merchant_id, p.reference, r.amount, r.currency, r.status,
+                           r.updated_at, r.created_at
+                      FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE r.status IN ('PENDING', 'UNKNOWN')
+                ) stuck ORDER BY created_at LIMIT :limit
+                """).param("limit", limit).query().listOfRows();
+    }
+
+    public List<Map<String, Object>> openReviews(int limit) {
+        return jdbc.sql("""
+                SELECT r.id, r.subject, r.subject_id, r.payment_id, r.merchant_id, r.reason, r.created_at,
+                       p.reference, p.amount, p.currency, p.provider_key, p.psp_reference
+                  FROM manual_reviews r JOIN payments p ON p.id = r.payment_id
+                 WHERE r.status = 'OPEN' ORDER BY r.created_at, r.id LIMIT :limit
+                """).param("limit", limit).query().listOfRows();
+    }
+
+    public List<Map<String, Object>> deadDeliveries(int limit) {
+        return jdbc.sql("""
+                SELECT d.id, d.endpoint_id, d.merchant_id, d.attempts, d.last_response_code, d.created_at,
+                       d.updated_at, o.event_type, o.public_id, e.url, e.status AS endpoint_status
+                  FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id
+                  JOIN webhook_endpoints e ON e.id = d.endpoint_id
+                 WHERE d.status IN ('FAILED', 'CANCELLED') ORDER BY d.updated_at DESC LIMIT :limit
+                """).param("limit", limit).query().listOfRows();
+    }
+
+    public List<Map<String, Object>> disabledEndpoints(int limit) {
+        return jdbc.sql("""
+                SELECT e.id, e.merchant_id, m.name AS merchant_name, e.url, e.failing_since, e.disabled_reason,
+                       e.updated_at,
+                       (SELECT count(*) FROM webhook_deliveries d
+                         WHERE d.endpoint_id = e.id AND d.status IN ('FAILED', 'CANCELLED')) AS dead
+                  FROM webhook_endpoints e JOIN merchants m ON m.id = e.merchant_id
+                 WHERE e.status = 'DISABLED' ORDER BY e.updated_at DESC LIMIT :limit
+                """).param("limit", limit).query().listOfRows();
+    }
+
+    public List<Map<String, Object>> settlementRuns(int limit) {
+        return jdbc.sql("""
+                SELECT r.id, r.provider, r.settlement_date, r.trigger, r.started_at, r.finished_at, r.breaks_seen,
+                       r.new_candidates, r.reported, r.cleared, r.resolved, f.version AS file_version,
+                       f.row_count AS file_rows
+                  FROM settlement_runs r JOIN settlement_files f ON f.id = r.file_id
+                 ORDER BY r.started_at DESC LIMIT :limit
+                """).param("limit", limit).query().listOfRows();
+    }
+
+    /** Breaks counted by type and status, every type listed even at zero. */
+    public List<Map<String, Object>> breakCounts() {
+        return jdbc.sql("""
+                SELECT t.type,
+                       count(b.id) FILTER (WHERE b.status = 'CANDIDATE') AS candidate,
+                       count(b.id) FILTER (WHERE b.status = 'REPORTED' AND b.acknowledged_at IS NULL) AS reported,
+                       count(b.id) FILTER (WHERE b.status = 'REPORTED' AND b.acknowledged_at IS NOT NULL)
+                           AS acknowledged,
+                       count(b.id) FILTER (WHERE b.status = 'RESOLVED') AS resolved,
+                       count(b.id) FILTER (WHERE b.status = 'CLEARED') AS cleared
+                  FROM (VALUES ('MISSING_INTERNAL'), ('MISSING_AT_PSP'), ('AMOUNT_MISMATCH'), ('STATUS_MISMATCH'))
+                       AS t (type)
+                  LEFT JOIN recon_breaks b ON b.type = t.type
+                 GROUP BY t.type ORDER BY t.type
+                """).query().listOfRows();
+    }
+
+    /** Open breaks first (reported before candidates), then the latest closed ones. */
+    public List<Map<String, Object>> breaks(String type, int limit) {
+        return jdbc.sql("""
+                SELECT * FROM recon_breaks
+                 WHERE (CAST(:type AS TEXT) IS NULL OR type = CAST(:type AS TEXT))
+                 ORDER BY CASE status WHEN 'REPORTED' THEN 0 WHEN 'CANDIDATE' THEN 1 ELSE 2 END,
+                          settlement_date DESC, updated_at DESC
+                 LIMIT :limit
+                """).param("type", type).param("limit", limit).query().listOfRows();
+    }
+
+    private List<Map<String, Object>> rows(String sql, Map<String, ?> params) {
+        var spec = jdbc.sql(sql);
+        for (var p : params.entrySet()) {
+            spec = spec.param(p.getKey(), p.getValue());
+        }
+        return spec.query().listOfRows();
+    }
+
+    private static OffsetDateTime at(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+}

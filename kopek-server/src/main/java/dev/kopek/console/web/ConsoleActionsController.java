@@ -1,0 +1,70 @@
+package dev.kopek.console.web;
+
+import dev.kopek.console.ConsoleActions;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.UUID;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+/**
+ * The console's actions: each form posts here (with the session's CSRF token, checked by {@link ConsoleGuard}),
+ * the decision goes through {@link ConsoleActions} — the admin API's services plus the operator trail — and the
+ * page the person came from shows what happened.
+ */
+@Controller
+class ConsoleActionsController {
+
+    private final ConsoleActions actions;
+
+    ConsoleActionsController(ConsoleActions actions) {
+        this.actions = actions;
+    }
+
+    @PostMapping("/console/reviews/{id}/resolve")
+    String resolveReview(@PathVariable String id, @RequestParam(required = false) String decision,
+            @RequestParam(name = "psp_reference", required = false) String pspReference,
+            @RequestParam(required = false) String note, HttpServletRequest request, RedirectAttributes flash) {
+        UUID review = ConsoleInput.id("mrv", id, "review");
+        String chosen = ConsoleInput.required(decision, "decision", 20);
+        if (!chosen.equals("captured") && !chosen.equals("failed")) {
+            throw new ConsoleInputException("decision is captured (the PSP moved the money) or failed (it did not).");
+        }
+        boolean charged = chosen.equals("captured");
+        String reference = charged ? ConsoleInput.required(pspReference, "PSP reference", 128) : null;
+        String text = ConsoleInput.required(note, "note", 2000);
+        return done(flash, actions.resolveReview(ConsoleSession.operator(request), review, charged, reference, text),
+                "/console/attention");
+    }
+
+    @PostMapping("/console/breaks/{id}/acknowledge")
+    String acknowledge(@PathVariable String id, @RequestParam(required = false) String note,
+            HttpServletRequest request, RedirectAttributes flash) {
+        UUID breakId = ConsoleInput.id("brk", id, "break");
+        return done(flash, actions.acknowledgeBreak(ConsoleSession.operator(request), breakId,
+                ConsoleInput.text(note, "note", 2000)), "/console/reconciliation");
+    }
+
+    @PostMapping("/console/breaks/{id}/resolve")
+    String resolveBreak(@PathVariable String id, @RequestParam(required = false) String note,
+            HttpServletRequest request, RedirectAttributes flash) {
+        UUID breakId = ConsoleInput.id("brk", id, "break");
+        return done(flash, actions.resolveBreak(ConsoleSession.operator(request), breakId,
+                ConsoleInput.required(note, "note", 2000)), "/console/reconciliation");
+    }
+
+    @PostMapping("/console/endpoints/{id}/reenable")
+    String reenable(@PathVariable String id, @RequestParam(required = false) String redeliver,
+            HttpServletRequest request, RedirectAttributes flash) {
+        UUID endpoint = ConsoleInput.id("we", id, "endpoint");
+        return done(flash, actions.reenableEndpoint(ConsoleSession.operator(request), endpoint,
+                "yes".equals(redeliver)), "/console/attention");
+    }
+
+    private static String done(RedirectAttributes flash, ConsoleActions.Outcome outcome, String back) {
+        flash.addFlashAttribute(outcome.ok() ? "notice" : "warning", outcome.message());
+        return "redirect:" + back;
+    }
+}

@@ -1,0 +1,81 @@
+package dev.kopek.console.web;
+
+import dev.kopek.money.PrefixedId;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/** Reading what a person typed into a console form: limits first, then meaning; a refusal says which field. */
+final class ConsoleInput {
+
+    private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+    private static final Set<String> STATUSES = Set.of("PENDING", "UNKNOWN", "AUTHORIZED", "CAPTURED",
+            "PARTIALLY_REFUNDED", "REFUNDED", "DECLINED", "FAILED", "VOIDED", "EXPIRED", "DISPUTED", "CHARGED_BACK");
+
+    private ConsoleInput() {
+    }
+
+    /** Blank is "not given"; longer than {@code max} or with control characters is refused. */
+    static String text(String value, String field, int max) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String trimmed = value.strip();
+        if (trimmed.length() > max || trimmed.chars().anyMatch(c -> c < 0x20 && c != '\n' && c != '\r' && c != '\t')) {
+            throw new ConsoleInputException(field + " must be at most " + max + " characters of text.");
+        }
+        return trimmed;
+    }
+
+    static String required(String value, String field, int max) {
+        String text = text(value, field, max);
+        if (text == null) {
+            throw new ConsoleInputException(field + " is required.");
+        }
+        return text;
+    }
+
+    static UUID id(String prefix, String value, String field) {
+        return PrefixedId.parse(prefix, value == null ? "" : value.strip())
+                .orElseThrow(() -> new ConsoleInputException(field + " is not a " + prefix + "_… id."));
+    }
+
+    static UUID optionalId(String prefix, String value, String field) {
+        String text = text(value, field, 80);
+        return text == null ? null : id(prefix, text, field);
+    }
+
+    static String status(String value) {
+        String text = text(value, "status", 40);
+        if (text == null) {
+            return null;
+        }
+        String upper = text.toUpperCase(Locale.ROOT);
+        if (!STATUSES.contains(upper)) {
+            throw new ConsoleInputException("status is not a payment status.");
+        }
+        return upper;
+    }
+
+    /** A day as yyyy-mm-dd, as the start of that day in UTC; {@code endOfDay} gives the start of the next one. */
+    static Instant day(String value, String field, boolean endOfDay) {
+        String text = text(value, field, 10);
+        if (text == null) {
+            return null;
+        }
+        try {
+            if (!DATE.matcher(text).matches()) {
+                throw new DateTimeParseException("shape", text, 0);
+            }
+            LocalDate day = LocalDate.parse(text);
+            return (endOfDay ? day.plusDays(1) : day).atStartOfDay().toInstant(ZoneOffset.UTC);
+        } catch (DateTimeParseException e) {
+            throw new ConsoleInputException(field + " is a date as yyyy-mm-dd.");
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.kopek.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kopek.support.IntegrationTest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * The operator console end to end in a real headless Chromium (Debian's chromium and chromium-driver): log in,
+ * find a payment, read its story, resolve a manual-review item, acknowledge a settlement break, and see both in the
+ * audit trail. Screenshots of the main pages go to docs/console/ for the README. Without Chromium the test is
+ * skipped loudly on a developer's machine and fails in CI (CI=true), where .ci/run installs it.
+ */
+class ConsoleBrowserTest extends IntegrationTest {
+
+    private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM_BIN", "/usr/bin/chromium"));
+    private static final Path DRIVER = Path.of(System.getenv().getOrDefault("CHROMEDRIVER_BIN",
+            "/usr/bin/chromedriver"));
+    private static final Path SCREENSHOTS = Path.of("..", "docs", "console");
+
+    private WebDriver browser;
+    private Path profile;
+
+    @BeforeEach
+    void startChromium() throws IOException {
+        boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(DRIVER);
+        if (!present) {
+            String message = "\n\n*** ConsoleBrowserTest needs Chromium: " + CHROMIUM + " and " + DRIVER
+                    + " (apt-get install chromium chromium-driver). ***\n";
+            if ("true".equals(System.getenv("CI"))) {
+                throw new IllegalStateException(message + "CI must run the browser test; .ci/run installs them.");
+            }
+            System.err.println(message + "Skipping the browser test on this machine.\n");
+            Assumptions.abort("Chromium is not installed");
+        }
+        profile = Files.createTempDirectory("kopek-console-chromium");
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile()).addArguments("--headless",
+                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                "--user-data-dir=" + profile, "--window-size=1440,1000");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
+                .usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        browser.manage().timeouts().implicitlyWait(Duration.ofSeconds(5));
+    }
+
+    @AfterEach
+    void stopChromium() throws IOException {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (profile != null) {
+            try (var files = Files.walk(profile)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    @Test
+    void anOperatorFindsAPaymentResolvesAReviewAcknowledgesABreakAndSeesItAudited() throws IOException {
+        ConsoleScenario day = new ConsoleScenario(admin(), newMerchant(), clock, SIMULATOR, reconciler, jdbc).build();
+
+        open("/console/payments");
+        assertThat(browser.getCurrentUrl()).as("a page without a login goes to the login form").endsWith("/console/login");
+        shoot("login");
+        browser.findElement(By.id("token")).sendKeys(ADMIN_TOKEN);
+        browser.findElement(By.cssSelector("form button[type=submit]")).click();
+        assertThat(browser.getCurrentUrl()).endsWith("/console/payments");
+        assertThat(browser.manage().getCookieNamed("KOPEK_CONSOLE").isHttpOnly()).isTrue();
+        assertThat(browser.manage().getCookieNamed("KOPEK_CONSOLE").getSameSite()).isEqualTo("Strict");
+
+        browser.findElement(By.name("q")).sendKeys(day.reference);
+        browser.findElement(By.cssSelector("form.search button")).click();
+        List<WebElement> rows = browser.findElements(By.cssSelector("#payments tbody tr"));
+        assertThat(rows).hasSize(1);
+        assertThat(rows.getFirst().getText()).contains(day.paymentId, "4990.00 RUB", "captured");
+        open("/console/payments");
+        shoot("payments");
+
+        open("/console/payments?q=" + day.reference);
+        browser.findElement(By.linkText(day.paymentId)).click();
+        String story = browser.findElement(By.tagName("main")).getText();
+        assertThat(story).contains("4990.00 RUB", day.reference, "payment.create", "payment.captured");
+        assertThat(browser.findElement(By.id("psp-calls")).getText()).contains("charge", "succeeded", " ms");
+        assertThat(browser.findElement(By.id("ledger")).getText()).contains("captured", "4990.00 RUB");
+        assertThat(browser.findElement(By.id("keys")).getText()).containsPattern("[0-9a-f]{16}");
+        shoot("payment");
+
+        open("/console/attention");
+        shoot("attention");
+        WebElement review = browser.findElements(By.cssSelector("#reviews .review")).stream()
+                .filter(r -> r.getText().contains(day.reviewPaymentId)).findFirst().orElseThrow();
+        assertThat(review.getText()).contains("123.45 EUR");
+        review.findElement(By.cssSelector("input[name=decision][value=failed]")).click();
+        review.findElement(By.name("note")).sendKeys("acquirer portal: no charge under this key");
+        review.findElement(By.cssSelector("button[type=submit]")).click();
+        assertThat(browser.findElement(By.cssSelector(".flash.ok")).getText()).contains("resolved as failed");
+        assertThat(status(day.reviewPaymentId)).isEqualTo("FAILED");
+
+        open("/console/reconciliation");
+        WebElement reported = browser.findElements(By.cssSelector("#breaks .break")).stream()
+                .filter(b -> b.getText().contains(day.breakReference)).findFirst().orElseThrow();
+        assertThat(reported.getText()).contains("reported", "missing_at_psp", "500 JPY");
+        shoot("reconciliation");
+        WebElement acknowledge = reported.findElement(By.cssSelector("form[action$='/acknowledge']"));
+        acknowledge.findElement(By.name("note")).sendKeys("asked the acquirer for the missing line");
+        acknowledge.findElement(By.cssSelector("button")).click();
+        assertThat(browser.findElement(By.cssSelector(".flash.ok")).getText()).contains("acknowledged");
+
+        open("/console/audit");
+        String audit = browser.findElement(By.id("audit")).getText();
+        assertThat(audit).contains("manual_review.resolve", "recon_break.acknowledge", "admin",
+                "acquirer portal: no charge under this key", "asked the acquirer for the missing line");
+        shoot("audit");
+
+        open("/console/health");
+        assertThat(browser.findElements(By.cssSelector("svg.chart"))).hasSize(6);
+        shoot("health");
+    }
+
+    private String status(String paymentId) {
+        return jdbc.sql("SELECT status FROM payments WHERE id = :id")
+                .param("id", dev.kopek.money.PrefixedId.parse("pay", paymentId).orElseThrow())
+                .query(String.class).single();
+    }
+
+    private void open(String path) {
+        browser.get(baseUri() + path);
+    }
+
+    /** A full-page screenshot: the window is stretched to the page's height first. */
+    private void shoot(String name) throws IOException {
+        long height = (Long) ((org.openqa.selenium.JavascriptExecutor) browser)
+                .executeScript("return Math.max(document.body.scrollHeight, 700)");
+        browser.manage().window().setSize(new Dimension(1440, (int) Math.min(height + 40, 2400)));
+        Files.createDirectories(SCREENSHOTS);
+        Path shot = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(shot, SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        browser.manage().window().setSize(new Dimension(1440, 1000));
+    }
+}

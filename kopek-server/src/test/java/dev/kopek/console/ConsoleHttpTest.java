@@ -1,0 +1,128 @@
+package dev.kopek.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kopek.support.Api;
+import dev.kopek.support.IntegrationTest;
+import java.io.IOException;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The console over plain HTTP, as a browser with JavaScript off sees it: login and its cookie, the CSRF check on
+ * every action, refusals of bad input as 400 pages (never a 500), and money with the currency's exponent.
+ */
+class ConsoleHttpTest extends IntegrationTest {
+
+    private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([0-9a-f]{64})\"");
+
+    private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+
+    @Test
+    void pagesNeedALoginAndTheSessionCookieIsHttpOnlyAndStrict() throws Exception {
+        HttpResponse<String> anonymous = get("/console/attention");
+        assertThat(anonymous.statusCode()).isEqualTo(302);
+        assertThat(anonymous.headers().firstValue("Location").orElseThrow()).endsWith("/console/login");
+
+        assertThat(post("/console/login", "token=wrong-token").statusCode()).isEqualTo(401);
+        HttpResponse<String> login = post("/console/login", "token=" + ADMIN_TOKEN);
+        assertThat(login.statusCode()).isEqualTo(302);
+        String cookie = login.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("KOPEK_CONSOLE="))
+                .findFirst().orElseThrow();
+        assertThat(cookie).contains("HttpOnly", "SameSite=Strict", "Path=/console");
+        assertThat(get("/console/attention").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void readingWorksWithoutJavaScriptAndShowsMoneyWithItsExponent() throws Exception {
+        Api api = newMerchant();
+        String reference = newReference();
+        String id = api.pay(Api.newKey(), Api.payment(reference, 500, "JPY", "pm_ok")).text("id");
+        login();
+
+        HttpResponse<String> search = get("/console/payments?q=" + reference);
+        assertThat(search.statusCode()).isEqualTo(200);
+        assertThat(search.body()).contains(id, "500 JPY").doesNotContain("500.0");
+        HttpResponse<String> story = get("/console/payments/" + id);
+        assertThat(story.body()).contains("PSP calls", "Ledger", "payment.captured", "500 JPY");
+        for (String page : new String[] {"/console/attention", "/console/reconciliation", "/console/health",
+            "/console/audit"}) {
+            HttpResponse<String> answer = get(page);
+            assertThat(answer.statusCode()).as(page).isEqualTo(200);
+            assertThat(answer.headers().firstValue("Content-Security-Policy").orElseThrow()).contains("default-src");
+        }
+    }
+
+    @Test
+    void actionsWithoutTheSessionsCsrfTokenAreRefusedAndChangeNothing() throws Exception {
+        String csrf = login();
+        long before = rows("operator_actions");
+        String breakId = "brk_01a238f61f6677be91e459cc5f6b60c2";
+
+        assertThat(post("/console/breaks/" + breakId + "/acknowledge", "note=x").statusCode()).isEqualTo(403);
+        assertThat(post("/console/breaks/" + breakId + "/acknowledge", "note=x&_csrf=" + "0".repeat(64))
+                .statusCode()).isEqualTo(403);
+        HttpResponse<String> unknown = post("/console/breaks/" + breakId + "/acknowledge", "note=x&_csrf=" + csrf);
+        assertThat(unknown.statusCode()).isEqualTo(302);
+        assertThat(rows("operator_actions")).isEqualTo(before);
+    }
+
+    @Test
+    void badInputIsA400PageNeverA500() throws Exception {
+        String csrf = login();
+        String review = "/console/reviews/mrv_01a238f61f6677be91e459cc5f6b60c2/resolve";
+        for (String body : new String[] {"decision=maybe&note=n", "decision=captured&note=n",
+            "decision=failed", "decision=failed&note=" + "x".repeat(2001)}) {
+            HttpResponse<String> refused = post(review, body + "&_csrf=" + csrf);
+            assertThat(refused.statusCode()).as(body).isEqualTo(400);
+            assertThat(refused.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+        }
+        assertThat(post("/console/reviews/not-an-id/resolve", "decision=failed&note=n&_csrf=" + csrf).statusCode())
+                .isEqualTo(400);
+        assertThat(get("/console/payments?status=bogus").statusCode()).isEqualTo(400);
+        assertThat(get("/console/payments?from=2026-13-45").statusCode()).isEqualTo(400);
+        assertThat(get("/console/payments/pay_nothing").statusCode()).isEqualTo(400);
+        assertThat(get("/console/reconciliation?type=nope").statusCode()).isEqualTo(400);
+        assertThat(get("/console/payments?q=" + enc("pay_\u0000")).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void moneyIsShiftedByTheExponentWithIntegers() {
+        assertThat(ConsoleFormat.decimal(499_000, 2)).isEqualTo("4990.00");
+        assertThat(ConsoleFormat.decimal(500, 0)).isEqualTo("500");
+        assertThat(ConsoleFormat.decimal(5, 2)).isEqualTo("0.05");
+        assertThat(ConsoleFormat.decimal(1_234, 3)).isEqualTo("1.234");
+        assertThat(ConsoleFormat.decimal(-12_345, 2)).isEqualTo("-123.45");
+        assertThat(ConsoleFormat.decimal(Long.MAX_VALUE, 2)).isEqualTo("92233720368547758.07");
+    }
+
+    private String login() throws Exception {
+        assertThat(post("/console/login", "token=" + ADMIN_TOKEN).statusCode()).isEqualTo(302);
+        Matcher m = CSRF.matcher(get("/console/payments").body());
+        assertThat(m.find()).isTrue();
+        return m.group(1);
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(baseUri() + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String form) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(baseUri() + path))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String enc(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+}
