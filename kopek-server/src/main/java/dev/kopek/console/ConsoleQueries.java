@@ -167,7 +167,7 @@ public class ConsoleQueries {
         return jdbc.sql("""
                 SELECT r.id, r.subject, r.subject_id, r.payment_id, r.merchant_id, r.reason, r.created_at,
                        p.reference, p.amount, p.currency, p.provider_key, p.psp_reference
-                  FROM manual_reviews r JOIN payments p ON p.id = r.payment_id
+                  FROM manual_reviews r LEFT JOIN payments p ON p.id = r.payment_id
                  WHERE r.status = 'OPEN' ORDER BY r.created_at, r.id LIMIT :limit
                 """).param("limit", limit).query().listOfRows();
     }

@@ -46,12 +46,11 @@ public class HealthHistory {
     public synchronized Sample sample() {
         long unknown = 0;
         double oldest = 0;
-        long reviews = 0;
+        long reviews = health.openReviews();
         for (String kind : RecoveryMeters.KINDS) {
             HealthQueries.Unknowns u = health.unknowns(kind);
             unknown += u.count();
             oldest = Math.max(oldest, u.oldestAgeSeconds());
-            reviews += health.openReviews(kind);
         }
         double lag = Math.max(health.feedLagSeconds(), health.webhookLagSeconds());
         double webhookFailed = counter("kopek.webhooks.attempts", "failed");

@@ -2,6 +2,7 @@ package dev.kopek.console;
 
 import java.time.Clock;
 import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.Map;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -22,6 +23,10 @@ public class HealthQueries {
                     + " WHERE kind = 'void' AND status = 'UNKNOWN'",
             "refund", "SELECT count(*) AS n, min(updated_at) AS oldest FROM refunds WHERE status = 'UNKNOWN'");
 
+    /** What a manual-review item can be about: the four operations, a money exposure, an unmatched notification. */
+    public static final List<String> REVIEW_SUBJECTS = List.of("payment", "capture", "void", "refund", "exposure",
+            "notification");
+
     private final JdbcClient jdbc;
     private final Clock clock;
 
@@ -41,6 +46,10 @@ public class HealthQueries {
         }
         return jdbc.sql(sql).query((rs, n) -> new Unknowns(rs.getLong("n"),
                 ageSeconds(rs.getObject("oldest", OffsetDateTime.class)))).single();
+    }
+
+    public long openReviews() {
+        return jdbc.sql("SELECT count(*) FROM manual_reviews WHERE status = 'OPEN'").query(Long.class).single();
     }
 
     public long openReviews(String kind) {

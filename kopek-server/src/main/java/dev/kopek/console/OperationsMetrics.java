@@ -21,6 +21,8 @@ class OperationsMetrics {
             Gauge.builder("kopek.operations.unknown.oldest.age.seconds", health,
                             h -> h.unknowns(kind).oldestAgeSeconds())
                     .description("age of the oldest unknown operation, by kind").tag("kind", kind).register(meters);
+        }
+        for (String kind : HealthQueries.REVIEW_SUBJECTS) {
             Gauge.builder("kopek.manual_review.open.by_kind", health, h -> h.openReviews(kind))
                     .description("manual-review items waiting for a person, by kind").tag("kind", kind)
                     .register(meters);

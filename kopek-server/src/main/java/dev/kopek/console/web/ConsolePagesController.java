@@ -102,6 +102,8 @@ class ConsolePagesController {
         Map<String, Long> reviews = new LinkedHashMap<>();
         for (String kind : RecoveryMeters.KINDS) {
             unknowns.put(kind, health.unknowns(kind));
+        }
+        for (String kind : HealthQueries.REVIEW_SUBJECTS) {
             reviews.put(kind, health.openReviews(kind));
         }
         List<HealthHistory.Sample> samples = history.lastHour();
