@@ -44,21 +44,11 @@ public class HealthHistory {
 
     @Scheduled(fixedRateString = "${kopek.console.sample-interval:60s}", initialDelayString = "5s")
     public synchronized Sample sample() {
-        long unknown = 0;
-        double oldest = 0;
-        long reviews = health.openReviews();
-        for (String kind : RecoveryMeters.KINDS) {
-            HealthQueries.Unknowns u = health.unknowns(kind);
-            unknown += u.count();
-            oldest = Math.max(oldest, u.oldestAgeSeconds());
-        }
-        double lag = Math.max(health.feedLagSeconds(), health.webhookLagSeconds());
         double webhookFailed = counter("kopek.webhooks.attempts", "failed");
         double webhookAll = webhookFailed + counter("kopek.webhooks.attempts", "succeeded");
         double pspErrors = pspCalls(t -> isError(t.getId().getTag("outcome")) ? t.count() : 0);
         double pspAll = pspCalls(Timer::count);
-        Sample sample = new Sample(clock.instant(), unknown, oldest, reviews, lag,
-                rate(webhookFailed - lastWebhookFailed, webhookAll - lastWebhookAll),
+        Sample sample = figures(rate(webhookFailed - lastWebhookFailed, webhookAll - lastWebhookAll),
                 rate(pspErrors - lastPspErrors, pspAll - lastPspAll));
         lastWebhookFailed = webhookFailed;
         lastWebhookAll = webhookAll;
@@ -69,6 +59,25 @@ public class HealthHistory {
         }
         samples.addLast(sample);
         return sample;
+    }
+
+    /** The figures as of now, with the rates of the latest minute sampled (a rate needs an interval). */
+    public synchronized Sample current() {
+        Sample last = samples.peekLast();
+        return figures(last == null ? 0 : last.webhookFailureRate(), last == null ? 0 : last.pspErrorRate());
+    }
+
+    private Sample figures(double webhookFailureRate, double pspErrorRate) {
+        long unknown = 0;
+        double oldest = 0;
+        for (String kind : RecoveryMeters.KINDS) {
+            HealthQueries.Unknowns u = health.unknowns(kind);
+            unknown += u.count();
+            oldest = Math.max(oldest, u.oldestAgeSeconds());
+        }
+        double lag = Math.max(health.feedLagSeconds(), health.webhookLagSeconds());
+        return new Sample(clock.instant(), unknown, oldest, health.openReviews(), lag, webhookFailureRate,
+                pspErrorRate);
     }
 
     public synchronized List<Sample> lastHour() {
@@ -97,7 +106,7 @@ public class HealthHistory {
      * page can embed it as markup and it renders with JavaScript off.
      */
     public static String chart(List<Sample> samples, ToDoubleFunction<Sample> figure, String label, boolean percent) {
-        int width = 300;
+        int width = 400;
         int height = 64;
         double max = samples.stream().mapToDouble(figure).max().orElse(0);
         double top = max <= 0 ? 1 : max;
@@ -109,10 +118,10 @@ public class HealthHistory {
         }
         String peak = percent ? String.format(Locale.ROOT, "%.1f%%", max * 100) : trim(max);
         return String.format(Locale.ROOT, """
-                <svg class="chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s over the last \
+                <svg class="chart" viewBox="0 0 %d %d" role="img" aria-label="%s over the last \
                 hour, peak %s"><line x1="0" y1="%d" x2="%d" y2="%d" class="axis"/>\
                 <polyline points="%s" class="line"/><text x="2" y="10" class="peak">peak %s</text></svg>""",
-                width, height, width, height, label, peak, height - 4, width, height - 4, points.toString().trim(), peak);
+                width, height, label, peak, height - 4, width, height - 4, points.toString().trim(), peak);
     }
 
     private static String trim(double value) {

@@ -110,7 +110,7 @@ class ConsolePagesController {
         if (samples.isEmpty()) {
             samples = List.of(history.sample());
         }
-        HealthHistory.Sample now = samples.getLast();
+        HealthHistory.Sample now = history.current();
         model.addAttribute("unknowns", unknowns);
         model.addAttribute("reviews", reviews);
         model.addAttribute("feedLag", health.feedLagSeconds());
