@@ -32,22 +32,22 @@ public class ConsoleActions {
     }
 
     @Transactional
-    public Outcome resolveReview(Operator operator, UUID reviewId, boolean charged, String pspReference,
+    public Outcome resolveReview(Operator operator, UUID reviewId, String decision, String pspReference,
             String note) {
         String target = PrefixedId.format("mrv", reviewId);
-        return switch (reviews.resolve(reviewId, charged, pspReference, operator.name(), note)) {
+        var chosen = new ManualReviews.Decision(decision, pspReference, null);
+        return switch (reviews.resolve(reviewId, chosen, operator.name(), note)) {
             case ManualReviews.Resolution.Resolved r -> {
-                log.record(operator, "manual_review.resolve", target, (charged ? "captured" : "failed")
+                log.record(operator, "manual_review.resolve", target, decision
                         + (pspReference == null ? "" : " psp_reference=" + pspReference)
                         + (note == null ? "" : ": " + note));
-                yield new Outcome(true, "Review " + target + " resolved as " + (charged ? "captured" : "failed")
-                        + "; the payment is now final.");
+                yield new Outcome(true, "Review " + target + " resolved as " + decision + ".");
             }
             case ManualReviews.Resolution.NotOpen n -> new Outcome(false, "Review " + target
                     + " is already resolved; nothing changed.");
             case ManualReviews.Resolution.NotFound n -> new Outcome(false, "No review " + target + ".");
-            case ManualReviews.Resolution.Unsupported u -> new Outcome(false, "Reviews of a " + u.review().subject()
-                    + " cannot be resolved here yet; nothing changed.");
+            case ManualReviews.Resolution.NotApplicable na -> new Outcome(false, "Review " + target + ": "
+                    + na.detail() + " Nothing changed.");
         };
     }
 

@@ -29,13 +29,14 @@ class ConsoleActionsController {
             @RequestParam(required = false) String note, HttpServletRequest request, RedirectAttributes flash) {
         UUID review = ConsoleInput.id("mrv", id, "review");
         String chosen = ConsoleInput.required(decision, "decision", 20);
-        if (!chosen.equals("captured") && !chosen.equals("failed")) {
-            throw new ConsoleInputException("decision is captured (the PSP moved the money) or failed (it did not).");
+        if (!java.util.Set.of("captured", "authorized", "succeeded", "failed", "acknowledged").contains(chosen)) {
+            throw new ConsoleInputException("decision is captured, authorized, succeeded (the PSP moved the money),"
+                    + " failed (it did not) or acknowledged.");
         }
-        boolean charged = chosen.equals("captured");
-        String reference = charged ? ConsoleInput.required(pspReference, "PSP reference", 128) : null;
+        boolean moved = java.util.Set.of("captured", "authorized", "succeeded").contains(chosen);
+        String reference = moved ? ConsoleInput.required(pspReference, "PSP reference", 128) : null;
         String text = ConsoleInput.required(note, "note", 2000);
-        return done(flash, actions.resolveReview(ConsoleSession.operator(request), review, charged, reference, text),
+        return done(flash, actions.resolveReview(ConsoleSession.operator(request), review, chosen, reference, text),
                 "/console/attention");
     }
 
