@@ -38,6 +38,18 @@ public class AdminTokens {
         return identities.authenticate(token).map(identity -> new Admin(identity.publicId(), identity.name()));
     }
 
+    /**
+     * Whether an identity that authenticated earlier (a console session) may still act: the bootstrap identity
+     * while {@code KOPEK_ADMIN_TOKEN} is set, a named one until it is revoked. Asked on every request, no cache.
+     */
+    public boolean isLive(Admin admin) {
+        if (BOOTSTRAP_ID.equals(admin.id())) {
+            return properties.adminEnabled();
+        }
+        return dev.kopek.money.PrefixedId.parse("adm", admin.id()).flatMap(identities::find)
+                .filter(identity -> identity.revokedAt() == null).isPresent();
+    }
+
     public boolean bootstrapEnabled() {
         return properties.adminEnabled();
     }

@@ -1,16 +1,23 @@
 package dev.kopek.console;
 
+import dev.kopek.audit.Actor;
+import dev.kopek.audit.AuditTrail;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.outbox.webhooks.WebhookEndpoints;
+import dev.kopek.reconciliation.ManualReview;
 import dev.kopek.reconciliation.ManualReviews;
+import dev.kopek.reconciliation.settlement.BreakDecisions;
 import dev.kopek.reconciliation.settlement.ReconBreaks;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The console's actions. Each calls the service the admin API calls (no second implementation of a decision) and
- * records the operator's action in the same transaction; the result is a sentence for the page.
+ * records it in the audit trail in the same transaction, as the admin identity logged in to the console; the
+ * result is a sentence for the page.
  */
 @Service
 public class ConsoleActions {
@@ -20,29 +27,31 @@ public class ConsoleActions {
     }
 
     private final ManualReviews reviews;
-    private final ReconBreaks breaks;
+    private final BreakDecisions breaks;
     private final WebhookEndpoints endpoints;
-    private final ActionLog log;
+    private final AuditTrail audit;
 
-    ConsoleActions(ManualReviews reviews, ReconBreaks breaks, WebhookEndpoints endpoints, ActionLog log) {
+    ConsoleActions(ManualReviews reviews, BreakDecisions breaks, WebhookEndpoints endpoints, AuditTrail audit) {
         this.reviews = reviews;
         this.breaks = breaks;
         this.endpoints = endpoints;
-        this.log = log;
+        this.audit = audit;
     }
 
-    @Transactional
-    public Outcome resolveReview(Operator operator, UUID reviewId, String decision, String pspReference,
-            String note) {
+    public Outcome resolveReview(Actor actor, UUID reviewId, String decision, String pspReference, String note) {
         String target = PrefixedId.format("mrv", reviewId);
         var chosen = new ManualReviews.Decision(decision, pspReference, null);
-        return switch (reviews.resolve(reviewId, chosen, operator.name(), note)) {
-            case ManualReviews.Resolution.Resolved r -> {
-                log.record(operator, "manual_review.resolve", target, decision
-                        + (pspReference == null ? "" : " psp_reference=" + pspReference)
-                        + (note == null ? "" : ": " + note));
-                yield new Outcome(true, "Review " + target + " resolved as " + decision + ".");
+        ManualReviews.Resolution resolution = audit.inTransaction(status -> {
+            var result = reviews.resolve(reviewId, chosen, actor.name(), note);
+            if (result instanceof ManualReviews.Resolution.Resolved r) {
+                audit.record(actor, "manual_review.resolved", "manual_review", target, before(r.review()),
+                        after(r.review()));
             }
+            return result;
+        });
+        return switch (resolution) {
+            case ManualReviews.Resolution.Resolved r -> new Outcome(true, "Review " + target + " resolved as "
+                    + decision + ".");
             case ManualReviews.Resolution.NotOpen n -> new Outcome(false, "Review " + target
                     + " is already resolved; nothing changed.");
             case ManualReviews.Resolution.NotFound n -> new Outcome(false, "No review " + target + ".");
@@ -51,40 +60,54 @@ public class ConsoleActions {
         };
     }
 
-    @Transactional
-    public Outcome acknowledgeBreak(Operator operator, UUID breakId, String note) {
-        return decided(operator, breakId, "recon_break.acknowledge", note,
-                breaks.acknowledge(breakId, operator.name(), note), "acknowledged");
+    public Outcome acknowledgeBreak(Actor actor, UUID breakId, String note) {
+        return decided(breakId, breaks.acknowledge(actor, breakId, note), "acknowledged");
     }
 
-    @Transactional
-    public Outcome resolveBreak(Operator operator, UUID breakId, String note) {
-        return decided(operator, breakId, "recon_break.resolve", note, breaks.resolve(breakId, operator.name(), note),
-                "resolved");
+    public Outcome resolveBreak(Actor actor, UUID breakId, String note) {
+        return decided(breakId, breaks.resolve(actor, breakId, note), "resolved");
     }
 
-    private Outcome decided(Operator operator, UUID breakId, String action, String note,
-            ReconBreaks.Decision decision, String verb) {
+    private static Outcome decided(UUID breakId, ReconBreaks.Decision decision, String verb) {
         String target = PrefixedId.format("brk", breakId);
         return switch (decision) {
-            case ReconBreaks.Decision.Done done -> {
-                log.record(operator, action, target, note);
-                yield new Outcome(true, "Break " + target + " " + verb + ".");
-            }
+            case ReconBreaks.Decision.Done done -> new Outcome(true, "Break " + target + " " + verb + ".");
             case ReconBreaks.Decision.NotOpen closed -> new Outcome(false, "Break " + target + " is already "
                     + closed.reconBreak().status().apiName() + "; nothing changed.");
             case ReconBreaks.Decision.NotFound missing -> new Outcome(false, "No break " + target + ".");
         };
     }
 
-    @Transactional
-    public Outcome reenableEndpoint(Operator operator, UUID endpointId, boolean redeliver) {
+    public Outcome reenableEndpoint(Actor actor, UUID endpointId, boolean redeliver) {
         String target = PrefixedId.format("we", endpointId);
-        return endpoints.reenable(endpointId, redeliver).map(done -> {
-            log.record(operator, redeliver ? "webhook_endpoint.reenable_redeliver" : "webhook_endpoint.reenable",
-                    target, done.redelivered() + " dead deliveries queued again");
+        return audit.inTransaction(status -> endpoints.reenable(endpointId, redeliver).map(done -> {
+            Map<String, Object> after = new LinkedHashMap<>();
+            after.put("disabled", false);
+            after.put("redelivered", done.redelivered());
+            audit.record(actor, "webhook_endpoint.reenabled", "webhook_endpoint", target, Map.of("disabled", true),
+                    after);
             return new Outcome(true, "Endpoint " + target + " is enabled again" + (redeliver
                     ? "; " + done.redelivered() + " dead deliveries queued." : "."));
-        }).orElseGet(() -> new Outcome(false, "Endpoint " + target + " is not disabled; nothing changed."));
+        }).orElseGet(() -> new Outcome(false, "Endpoint " + target + " is not disabled; nothing changed.")));
+    }
+
+    private static Map<String, Object> before(ManualReview review) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("status", "open");
+        json.put("subject", review.subject());
+        json.put("payment_id", review.payment() == null ? null : review.payment().toString());
+        return json;
+    }
+
+    private static Map<String, Object> after(ManualReview review) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("status", review.status().toLowerCase(Locale.ROOT));
+        json.put("subject", review.subject());
+        json.put("payment_id", review.payment() == null ? null : review.payment().toString());
+        json.put("resolution", review.resolution());
+        json.put("psp_reference", review.pspReference());
+        json.put("resolved_by", review.resolvedBy());
+        json.put("note", review.note());
+        return json;
     }
 }

@@ -26,6 +26,13 @@ public @interface Audience {
         /** A named admin identity; the handler learns who from it (a {@code dev.kopek.audit.Actor} parameter). */
         ADMIN,
         /** A PSP's notification: no bearer; the handler verifies the PSP's signature before storing anything. */
-        PSP_WEBHOOK
+        PSP_WEBHOOK,
+        /**
+         * A person in the operator console: a named admin identity that proved itself once at the console's login
+         * form and is carried by the console's session cookie (HttpOnly, SameSite=Strict, path {@code /console}),
+         * never by a bearer. A request that may change something also carries the session's CSRF token. The
+         * handler learns who from it (a {@code dev.kopek.audit.Actor} parameter), as on an admin route.
+         */
+        CONSOLE
     }
 }

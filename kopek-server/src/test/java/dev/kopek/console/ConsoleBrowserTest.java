@@ -126,7 +126,7 @@ class ConsoleBrowserTest extends IntegrationTest {
 
         open("/console/audit");
         String audit = browser.findElement(By.id("audit")).getText();
-        assertThat(audit).contains("manual_review.resolve", "recon_break.acknowledge", "admin",
+        assertThat(audit).contains("manual_review.resolved", "recon_break.acknowledged", "bootstrap", "adm_bootstrap",
                 "acquirer portal: no charge under this key", "asked the acquirer for the missing line");
         shoot("audit");
 

@@ -29,8 +29,12 @@ class ConsoleHttpTest extends IntegrationTest {
     @Test
     void pagesNeedALoginAndTheSessionCookieIsHttpOnlyAndStrict() throws Exception {
         HttpResponse<String> anonymous = get("/console/attention");
-        assertThat(anonymous.statusCode()).isEqualTo(302);
+        assertThat(anonymous.statusCode()).isEqualTo(303);
         assertThat(anonymous.headers().firstValue("Location").orElseThrow()).endsWith("/console/login");
+        HttpResponse<String> bearer = http.send(HttpRequest.newBuilder(URI.create(baseUri() + "/console/attention"))
+                .header("Authorization", "Bearer " + ADMIN_TOKEN).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(bearer.statusCode()).as("the console is a session's, not a bearer's").isEqualTo(303);
+        assertThat(post("/console/logout", "").statusCode()).isEqualTo(401);
 
         assertThat(post("/console/login", "token=wrong-token").statusCode()).isEqualTo(401);
         HttpResponse<String> login = post("/console/login", "token=" + ADMIN_TOKEN);
@@ -64,7 +68,7 @@ class ConsoleHttpTest extends IntegrationTest {
     @Test
     void actionsWithoutTheSessionsCsrfTokenAreRefusedAndChangeNothing() throws Exception {
         String csrf = login();
-        long before = rows("operator_actions");
+        long before = rows("audit_events");
         String breakId = "brk_01a238f61f6677be91e459cc5f6b60c2";
 
         assertThat(post("/console/breaks/" + breakId + "/acknowledge", "note=x").statusCode()).isEqualTo(403);
@@ -72,7 +76,51 @@ class ConsoleHttpTest extends IntegrationTest {
                 .statusCode()).isEqualTo(403);
         HttpResponse<String> unknown = post("/console/breaks/" + breakId + "/acknowledge", "note=x&_csrf=" + csrf);
         assertThat(unknown.statusCode()).isEqualTo(302);
-        assertThat(rows("operator_actions")).isEqualTo(before);
+        assertThat(rows("audit_events")).isEqualTo(before);
+        HttpResponse<String> foreign = post("/console/breaks/" + breakId + "/acknowledge", "note=x");
+        assertThat(foreign.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+        assertThat(foreign.body()).contains("CSRF").doesNotContain("Exception");
+    }
+
+    @Test
+    void aNamedIdentityLogsInActsUnderItsNameAndIsLockedOutWhenRevoked() throws Exception {
+        Api.Response issued = admin().post("/v1/admin/identities", null,
+                "{\"name\":\"console-" + java.util.UUID.randomUUID().toString().substring(0, 8) + "\"}");
+        assertThat(issued.status()).isEqualTo(201);
+        String name = issued.text("name");
+        String csrf = login(issued.text("token"));
+        Api merchant = newMerchant();
+        var endpoint = merchant.post("/v1/webhook-endpoints", Api.newKey(),
+                "{\"url\":\"https://example.com/console\",\"event_types\":[\"*\"]}").text("id");
+        jdbc.sql("UPDATE webhook_endpoints SET status = 'DISABLED', disabled_reason = 'test' WHERE id = :id")
+                .param("id", dev.kopek.money.PrefixedId.parse("we", endpoint).orElseThrow()).update();
+
+        HttpResponse<String> done = post("/console/endpoints/" + endpoint + "/reenable", "_csrf=" + csrf);
+
+        assertThat(done.statusCode()).isEqualTo(302);
+        var event = admin().get("/v1/ops/audit?target=" + endpoint).json().get("data").get(0);
+        assertThat(event.get("action").asString()).isEqualTo("webhook_endpoint.reenabled");
+        assertThat(event.get("actor").get("name").asString()).isEqualTo(name);
+        assertThat(event.get("actor").get("id").asString()).isEqualTo(issued.text("id"));
+        assertThat(get("/console/audit?target=" + endpoint).body()).contains("webhook_endpoint.reenabled", name);
+
+        assertThat(admin().delete("/v1/admin/identities/" + issued.text("id")).status()).isEqualTo(200);
+        assertThat(get("/console/attention").statusCode()).as("a revoked identity's session ends").isEqualTo(303);
+        assertThat(post("/console/endpoints/" + endpoint + "/reenable", "_csrf=" + csrf).statusCode()).isEqualTo(401);
+        assertThat(post("/console/login", "token=" + enc(issued.text("token"))).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void theBreakApiTakesTheDeciderFromTheCredentialsNotTheBody() {
+        String breakId = "brk_01a238f61f6677be91e459cc5f6b60c2";
+        for (String field : new String[] {"by", "resolved_by", "acknowledged_by"}) {
+            Api.Response refused = admin().post("/v1/ops/recon-breaks/" + breakId + "/resolve", null,
+                    "{\"" + field + "\":\"mallory\",\"note\":\"n\"}");
+            assertThat(refused.status()).isEqualTo(400);
+            assertThat(refused.text("code")).isEqualTo("actor_from_credentials");
+        }
+        assertThat(admin().post("/v1/ops/recon-breaks/" + breakId + "/acknowledge", null, "{}").status())
+                .isEqualTo(404);
     }
 
     @Test
@@ -105,7 +153,11 @@ class ConsoleHttpTest extends IntegrationTest {
     }
 
     private String login() throws Exception {
-        assertThat(post("/console/login", "token=" + ADMIN_TOKEN).statusCode()).isEqualTo(302);
+        return login(ADMIN_TOKEN);
+    }
+
+    private String login(String token) throws Exception {
+        assertThat(post("/console/login", "token=" + enc(token)).statusCode()).isEqualTo(302);
         Matcher m = CSRF.matcher(get("/console/payments").body());
         assertThat(m.find()).isTrue();
         return m.group(1);

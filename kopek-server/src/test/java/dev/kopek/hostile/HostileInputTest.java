@@ -37,12 +37,18 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>For every answer: nothing at or above 500 (501 for an unsupported method or transfer coding is fine);
  * every refusal is application/problem+json with a {@code code}; and a refused request changes no table's row
  * count (402 and 409 excepted: those are business outcomes stored as the key's final answer, by design). The
- * seed is random per run and printed; {@code -Dkopek.hostile.seed=N} replays a run.
+ * operator console's routes ({@code /console/**}) are pages for people: swept with its session (cookie and CSRF
+ * token) as well as without, a refusal there may be an HTML page, but never a 5xx, a stack trace, or a token or
+ * session id echoed back. The seed is random per run and printed; {@code -Dkopek.hostile.seed=N} replays a run.
  */
 class HostileInputTest extends IntegrationTest {
 
     private static final int MIN_REQUESTS = 1_000;
     private static final String PLACEHOLDER = "\"@@hostile@@\"";
+    /** Stands for "the console's session" where a bearer token would go. */
+    private static final String CONSOLE_SESSION = "console-session";
+    private static final java.util.regex.Pattern CSRF = java.util.regex.Pattern.compile(
+            "name=\"_csrf\" value=\"([0-9a-f]{64})\"");
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -57,6 +63,8 @@ class HostileInputTest extends IntegrationTest {
     private int dropped;
     private Map<String, Long> counts;
     private Fixture fixture;
+    private String consoleCookie;
+    private String consoleCsrf;
 
     /** Real objects, so that hostile requests reach deep into the handlers instead of stopping at "not found". */
     private record Fixture(String merchantKey, String victimMerchant, String victimKey, String captured,
@@ -74,6 +82,7 @@ class HostileInputTest extends IntegrationTest {
         counts = TableCounts.of(jdbc);
 
         for (Routes.Route route : routes.all()) {
+            consoleLogin(route);
             queries(route);
             if (route.hasVariables()) {
                 ids(route);
@@ -87,6 +96,7 @@ class HostileInputTest extends IntegrationTest {
             frames(route);
         }
         for (Routes.Route route : routes.all()) {
+            consoleLogin(route);
             methods(route);
         }
 
@@ -113,6 +123,31 @@ class HostileInputTest extends IntegrationTest {
         String ltx = ledger != null && !ledger.isEmpty() ? ledger.get(0).get("id").asString() : "ltx_" + "0".repeat(32);
         return new Fixture(key, victim.id().toString(), dev.kopek.money.PrefixedId.format("key", victimKey),
                 captured, authorized, refund, endpoint == null ? "we_" + "0".repeat(32) : endpoint, ltx);
+    }
+
+    /** A fresh console session for each console route (a swept POST /console/logout ends the last one). */
+    private void consoleLogin(Routes.Route route) {
+        if (!route.isConsole()) {
+            return;
+        }
+        try {
+            HttpResponse<String> login = HTTP.send(HttpRequest.newBuilder(URI.create(baseUri() + "/console/login"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString("token=" + ADMIN_TOKEN)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            consoleCookie = login.headers().allValues("Set-Cookie").stream()
+                    .filter(c -> c.startsWith("KOPEK_CONSOLE=")).findFirst().orElseThrow().split(";")[0];
+            HttpResponse<String> page = HTTP.send(HttpRequest.newBuilder(URI.create(baseUri() + "/console/audit"))
+                    .header("Cookie", consoleCookie).GET().build(), HttpResponse.BodyHandlers.ofString());
+            java.util.regex.Matcher csrf = CSRF.matcher(page.body());
+            assertThat(csrf.find()).as("the console's CSRF token on its pages").isTrue();
+            consoleCsrf = csrf.group(1);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     // ---- the request families -------------------------------------------------------------------------------
@@ -189,12 +224,15 @@ class HostileInputTest extends IntegrationTest {
     private void frames(Routes.Route route) {
         for (int i = 0; i < 3; i++) {
             String frame = pick(Mutations.FRAMES);
-            String auth = credential(route) == null ? "" : "Authorization: Bearer " + credential(route) + "\r\n";
-            String request = frame.replace("%s", realPath(route)).replace("%a", auth);
+            String credential = credential(route);
+            String auth = credential == null ? "" : CONSOLE_SESSION.equals(credential)
+                    ? "Cookie: " + consoleCookie + "\r\n" : "Authorization: Bearer " + credential + "\r\n";
+            String path = CONSOLE_SESSION.equals(credential) ? withCsrf(realPath(route)) : realPath(route);
+            String request = frame.replace("%s", path).replace("%a", auth);
             Map<String, Long> before = counts;
             requests++;
             RawHttp.Answer answer = RawHttp.send(port, request);
-            judge("raw " + abbreviate(frame.split("\r?\n")[0]) + " on " + route.pattern(), answer.status(),
+            judge(route, "raw " + abbreviate(frame.split("\r?\n")[0]) + " on " + route.pattern(), answer.status(),
                     answer.contentType(), answer.body(), true, false, before);
         }
     }
@@ -221,7 +259,10 @@ class HostileInputTest extends IntegrationTest {
             all.put("Content-Type", contentType);
         }
         all.put("Idempotency-Key", "hostile-" + random.nextLong());
-        if (bearer != null) {
+        if (CONSOLE_SESSION.equals(bearer)) {
+            all.put("Cookie", consoleCookie);
+            path = withCsrf(path);
+        } else if (bearer != null) {
             all.put("Authorization", "Bearer " + bearer);
         }
         if (route.pattern().startsWith("/v1/psp/")) {
@@ -230,7 +271,7 @@ class HostileInputTest extends IntegrationTest {
         }
         all.putAll(headers);
         String label = method + " " + abbreviate(path) + " [" + what + ", " + (bearer == null ? "anonymous"
-                : bearer.equals(ADMIN_TOKEN) ? "admin" : "merchant") + "]";
+                : bearer.equals(ADMIN_TOKEN) ? "admin" : bearer.equals(CONSOLE_SESSION) ? "console" : "merchant") + "]";
         Map<String, Long> before = counts;
         requests++;
         HttpRequest request;
@@ -252,24 +293,24 @@ class HostileInputTest extends IntegrationTest {
             System.arraycopy(prefix, 0, raw, 0, prefix.length);
             System.arraycopy(sent, 0, raw, prefix.length, sent.length);
             RawHttp.Answer answer = RawHttp.send(port, raw);
-            judge(label + " (raw)", answer.status(), answer.contentType(), answer.body(), sent.length > 16_000,
+            judge(route, label + " (raw)", answer.status(), answer.contentType(), answer.body(), sent.length > 16_000,
                     method.equals("HEAD"), before);
             return;
         }
         try {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-            judge(label, response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+            judge(route, label, response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
                     response.body(), false, method.equals("HEAD"), before);
         } catch (IOException e) {
-            judge(label + " (" + e.getClass().getSimpleName() + ")", 0, "", "", sent.length > 16_000, false, before);
+            judge(route, label + " (" + e.getClass().getSimpleName() + ")", 0, "", "", sent.length > 16_000, false, before);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }
 
-    private void judge(String label, int status, String contentType, String body, boolean mayDrop, boolean head,
-            Map<String, Long> before) {
+    private void judge(Routes.Route route, String label, int status, String contentType, String body,
+            boolean mayDrop, boolean head, Map<String, Long> before) {
         statuses.merge(status == 0 ? "dropped" : Integer.toString(status), 1, Integer::sum);
         counts = TableCounts.of(jdbc);
         if (status == 0) {
@@ -282,7 +323,17 @@ class HostileInputTest extends IntegrationTest {
         if (status >= 500 && status != 501) {
             failures.add(label + ": " + status + " " + abbreviate(body));
         }
+        if (route.isConsole()) {
+            judgePage(label, status, contentType, body);
+        }
         if (status >= 400) {
+            if (route.isConsole() && contentType.startsWith("text/html")) {
+                // A page for a person (judged above); a refusal made before the console is problem+json below.
+                if (status != 402 && status != 409 && !counts.equals(before)) {
+                    failures.add(label + ": " + status + " but rows changed " + diff(before, counts));
+                }
+                return;
+            }
             if (!contentType.startsWith("application/problem+json")) {
                 failures.add(label + ": " + status + " as '" + contentType + "' " + abbreviate(body));
             } else if (!head && code(body) == null) {
@@ -292,6 +343,27 @@ class HostileInputTest extends IntegrationTest {
                 failures.add(label + ": " + status + " but rows changed " + diff(before, counts));
             }
         }
+    }
+
+    /** A console answer: a page never shows a stack trace, an exception's name, a token or the session's id. */
+    private void judgePage(String label, int status, String contentType, String body) {
+        String session = consoleCookie == null ? null : consoleCookie.substring(consoleCookie.indexOf('=') + 1);
+        for (String secret : new String[] {ADMIN_TOKEN, fixture.merchantKey(), session}) {
+            if (secret != null && body.contains(secret)) {
+                failures.add(label + ": " + status + " echoes a token or session id");
+            }
+        }
+        if (body.contains("Exception") || body.contains("\tat ") || body.contains("at dev.kopek.")) {
+            failures.add(label + ": " + status + " shows a stack trace " + abbreviate(body));
+        }
+        if (status >= 400 && !contentType.startsWith("text/html")
+                && !contentType.startsWith("application/problem+json")) {
+            failures.add(label + ": " + status + " as '" + contentType + "' " + abbreviate(body));
+        }
+    }
+
+    private String withCsrf(String path) {
+        return path + (path.contains("?") ? "&" : "?") + "_csrf=" + consoleCsrf;
     }
 
     // ---- helpers ---------------------------------------------------------------------------------------------
@@ -370,6 +442,9 @@ class HostileInputTest extends IntegrationTest {
     /** Mostly the credential the route is meant for, sometimes another one, sometimes none or a wrong one. */
     private String credential(Routes.Route route) {
         int roll = random.nextInt(10);
+        if (route.isConsole() && roll < 6) {
+            return CONSOLE_SESSION;
+        }
         if (roll < 6) {
             return route.pattern().startsWith("/v1/psp/") ? null : route.isAdmin() ? ADMIN_TOKEN : fixture.merchantKey();
         }

@@ -33,6 +33,11 @@ record Routes(List<Route> all) {
             return pattern.contains("{");
         }
 
+        /** The operator console: pages for people (HTML), behind its own session and CSRF token. */
+        boolean isConsole() {
+            return pattern.equals("/console") || pattern.startsWith("/console/");
+        }
+
         boolean isAdmin() {
             return pattern.startsWith("/v1/admin") || pattern.startsWith("/v1/ops") || pattern.startsWith("/actuator");
         }

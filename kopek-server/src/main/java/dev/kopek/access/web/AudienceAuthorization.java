@@ -1,11 +1,13 @@
 package dev.kopek.access.web;
 
+import dev.kopek.access.AdminSessions;
 import dev.kopek.merchants.CallingMerchant;
 import dev.kopek.platform.Audience;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
 import org.springframework.security.authorization.AuthorizationDecision;
 import org.springframework.security.authorization.AuthorizationManager;
 import org.springframework.security.authorization.AuthorizationResult;
@@ -27,10 +29,15 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
     private static final AuthorizationDecision GRANTED = new AuthorizationDecision(true);
     private static final AuthorizationDecision DENIED = new AuthorizationDecision(false);
 
-    private final Routes routes;
+    /** Methods that change nothing, so a console page may be read without the session's CSRF token. */
+    private static final java.util.Set<String> SAFE = java.util.Set.of("GET", "HEAD", "OPTIONS");
 
-    AudienceAuthorization(Routes routes) {
+    private final Routes routes;
+    private final AdminSessions sessions;
+
+    AudienceAuthorization(Routes routes, AdminSessions sessions) {
         this.routes = routes;
+        this.sessions = sessions;
     }
 
     @Override
@@ -39,6 +46,10 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
         HttpServletRequest request = context.getRequest();
         Routes.Route route = routes.resolve(request);
         Caller caller = authentication.get() instanceof CallerAuthentication known ? known.caller() : null;
+        if (route.audiences().contains(Audience.Kind.CONSOLE)) {
+            // The console's caller comes from its session, never from a bearer token.
+            caller = sessions.current(request).map(admin -> new Caller.Admin(admin.id(), admin.name())).orElse(null);
+        }
         Refusal refusal = refusal(route, caller, request);
         if (refusal != null) {
             request.setAttribute(Refusal.ATTRIBUTE, refusal);
@@ -47,13 +58,14 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
         if (route.audiences().contains(Audience.Kind.MERCHANT) && caller instanceof Caller.Merchant merchant) {
             request.setAttribute(MERCHANT_ATTRIBUTE, merchant.merchant());
         }
-        if (route.audiences().contains(Audience.Kind.ADMIN) && caller instanceof Caller.Admin admin) {
+        if ((route.audiences().contains(Audience.Kind.ADMIN) || route.audiences().contains(Audience.Kind.CONSOLE))
+                && caller instanceof Caller.Admin admin) {
             request.setAttribute(ADMIN_ATTRIBUTE, admin);
         }
         return GRANTED;
     }
 
-    private static Refusal refusal(Routes.Route route, Caller caller, HttpServletRequest request) {
+    private Refusal refusal(Routes.Route route, Caller caller, HttpServletRequest request) {
         if (route.nowhere()) {
             return Refusal.notFound();
         }
@@ -74,10 +86,29 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
                         ? Refusal.unauthorized("missing_api_key",
                                 "Send an admin token as 'Authorization: Bearer <token>'.")
                         : Refusal.unauthorized("invalid_admin_token", "The admin token is not valid.");
+                case CONSOLE -> console(caller, request);
             };
             if (refusal != null) {
                 return refusal;
             }
+        }
+        return null;
+    }
+
+    /**
+     * A console route: a live session first (a page without one goes to the login form), then, for anything but
+     * reading, the session's CSRF token: a form posted from another site, or a script replaying a cookie without
+     * the page, changes nothing.
+     */
+    private Refusal console(Caller caller, HttpServletRequest request) {
+        boolean safe = SAFE.contains(request.getMethod());
+        if (!(caller instanceof Caller.Admin)) {
+            return safe ? Refusal.consoleLogin() : Refusal.consolePage(HttpStatus.UNAUTHORIZED, "console_login",
+                    "Your console session has ended. Log in again; nothing was changed.");
+        }
+        if (!safe && !sessions.csrfMatches(request)) {
+            return Refusal.consolePage(HttpStatus.FORBIDDEN, "csrf_failed", "This form was not sent from your"
+                    + " console session (CSRF check failed); nothing was changed. Reload the page and try again.");
         }
         return null;
     }

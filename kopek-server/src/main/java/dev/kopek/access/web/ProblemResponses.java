@@ -14,6 +14,7 @@ import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.access.AccessDeniedHandler;
 import org.springframework.security.web.firewall.RequestRejectedException;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
+import org.springframework.web.util.HtmlUtils;
 
 /**
  * The security layer's refusals as problem+json with stable codes, never Spring's default pages: the access
@@ -53,6 +54,24 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
         write(response, refusal);
     }
 
+    /**
+     * A refusal for a person in the console: a fixed sentence (nothing from the request is echoed) and a link to
+     * the login form; for a redirect the same page is its body.
+     */
+    private static void consolePage(HttpServletResponse response, Refusal refusal) throws IOException {
+        response.setHeader("Cache-Control", "no-store");
+        response.setHeader("X-Content-Type-Options", "nosniff");
+        response.setHeader("X-Frame-Options", "DENY");
+        response.setHeader("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'");
+        response.setContentType("text/html");
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.getWriter().write("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                + "<title>Kopek console</title><link rel=\"stylesheet\" href=\"/console/assets/console.css\">"
+                + "</head><body class=\"login\"><main class=\"card\"><h1>Not done</h1><p>"
+                + HtmlUtils.htmlEscape(refusal.detail()) + "</p><p><a href=\"" + Refusal.CONSOLE_LOGIN
+                + "\">Log in</a></p></main></body></html>");
+    }
+
     private static void write(HttpServletResponse response, Refusal refusal) throws IOException {
         if (response.isCommitted()) {
             return;
@@ -60,6 +79,10 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
         response.resetBuffer();
         refusal.headers().forEach(response::setHeader);
         response.setStatus(refusal.status().value());
+        if (refusal.form() != Refusal.Form.PROBLEM) {
+            consolePage(response, refusal);
+            return;
+        }
         response.setContentType("application/problem+json");
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         response.getWriter().write(Problems.json(refusal.status().value(), refusal.code(), refusal.detail()));

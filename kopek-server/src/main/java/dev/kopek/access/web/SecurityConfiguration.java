@@ -1,5 +1,6 @@
 package dev.kopek.access.web;
 
+import dev.kopek.access.AdminSessions;
 import jakarta.servlet.DispatcherType;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationContext;
@@ -16,9 +17,12 @@ import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
 
 /**
- * One filter chain for every request. Stateless bearer tokens only: no sessions, no cookies, no CSRF tokens (no
- * browser carries credentials here implicitly), no login pages. Its three parts: the strict firewall, the bearer
- * filter that says who the caller is, and the audience decision for the resolved handler.
+ * One filter chain for every request. The API takes stateless bearer tokens only: no sessions, no cookies, no CSRF
+ * tokens (no browser carries credentials there implicitly), no login pages. The one exception is the operator
+ * console's routes ({@code Audience.Kind.CONSOLE}), whose caller is its own session ({@link AdminSessions}) and whose
+ * CSRF check is part of the audience decision; Spring Security keeps no session of its own for anyone. Its three
+ * parts: the strict firewall, the bearer filter that says who the caller is, and the audience decision for the
+ * resolved handler.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
@@ -26,10 +30,10 @@ class SecurityConfiguration {
     private final ProblemResponses problems = new ProblemResponses();
 
     @Bean
-    SecurityFilterChain kopekFilterChain(HttpSecurity http, Callers callers,
+    SecurityFilterChain kopekFilterChain(HttpSecurity http, Callers callers, AdminSessions sessions,
             ApplicationContext context,
             @Value("${management.endpoints.web.base-path:/actuator}") String actuatorBasePath) {
-        var decision = new AudienceAuthorization(new Routes(context, actuatorBasePath));
+        var decision = new AudienceAuthorization(new Routes(context, actuatorBasePath), sessions);
         return http
                 .csrf(AbstractHttpConfigurer::disable)
                 .formLogin(AbstractHttpConfigurer::disable)

@@ -1,7 +1,8 @@
 package dev.kopek.console.web;
 
 import dev.kopek.console.ConsoleActions;
-import jakarta.servlet.http.HttpServletRequest;
+import dev.kopek.audit.Actor;
+import dev.kopek.platform.Audience;
 import java.util.UUID;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -10,11 +11,12 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 /**
- * The console's actions: each form posts here (with the session's CSRF token, checked by {@link ConsoleGuard}),
- * the decision goes through {@link ConsoleActions} — the admin API's services plus the operator trail — and the
- * page the person came from shows what happened.
+ * The console's actions: each form posts here (with the session's CSRF token, checked by the access decision),
+ * the decision goes through {@link ConsoleActions} — the admin API's services plus the audit trail, as the logged-in
+ * admin identity — and the page the person came from shows what happened.
  */
 @Controller
+@Audience(Audience.Kind.CONSOLE)
 class ConsoleActionsController {
 
     private final ConsoleActions actions;
@@ -26,7 +28,7 @@ class ConsoleActionsController {
     @PostMapping("/console/reviews/{id}/resolve")
     String resolveReview(@PathVariable String id, @RequestParam(required = false) String decision,
             @RequestParam(name = "psp_reference", required = false) String pspReference,
-            @RequestParam(required = false) String note, HttpServletRequest request, RedirectAttributes flash) {
+            @RequestParam(required = false) String note, Actor actor, RedirectAttributes flash) {
         UUID review = ConsoleInput.id("mrv", id, "review");
         String chosen = ConsoleInput.required(decision, "decision", 20);
         if (!java.util.Set.of("captured", "authorized", "succeeded", "failed", "acknowledged").contains(chosen)) {
@@ -36,31 +38,31 @@ class ConsoleActionsController {
         boolean moved = java.util.Set.of("captured", "authorized", "succeeded").contains(chosen);
         String reference = moved ? ConsoleInput.required(pspReference, "PSP reference", 128) : null;
         String text = ConsoleInput.required(note, "note", 2000);
-        return done(flash, actions.resolveReview(ConsoleSession.operator(request), review, chosen, reference, text),
+        return done(flash, actions.resolveReview(actor, review, chosen, reference, text),
                 "/console/attention");
     }
 
     @PostMapping("/console/breaks/{id}/acknowledge")
     String acknowledge(@PathVariable String id, @RequestParam(required = false) String note,
-            HttpServletRequest request, RedirectAttributes flash) {
+            Actor actor, RedirectAttributes flash) {
         UUID breakId = ConsoleInput.id("brk", id, "break");
-        return done(flash, actions.acknowledgeBreak(ConsoleSession.operator(request), breakId,
+        return done(flash, actions.acknowledgeBreak(actor, breakId,
                 ConsoleInput.text(note, "note", 2000)), "/console/reconciliation");
     }
 
     @PostMapping("/console/breaks/{id}/resolve")
     String resolveBreak(@PathVariable String id, @RequestParam(required = false) String note,
-            HttpServletRequest request, RedirectAttributes flash) {
+            Actor actor, RedirectAttributes flash) {
         UUID breakId = ConsoleInput.id("brk", id, "break");
-        return done(flash, actions.resolveBreak(ConsoleSession.operator(request), breakId,
+        return done(flash, actions.resolveBreak(actor, breakId,
                 ConsoleInput.required(note, "note", 2000)), "/console/reconciliation");
     }
 
     @PostMapping("/console/endpoints/{id}/reenable")
     String reenable(@PathVariable String id, @RequestParam(required = false) String redeliver,
-            HttpServletRequest request, RedirectAttributes flash) {
+            Actor actor, RedirectAttributes flash) {
         UUID endpoint = ConsoleInput.id("we", id, "endpoint");
-        return done(flash, actions.reenableEndpoint(ConsoleSession.operator(request), endpoint,
+        return done(flash, actions.reenableEndpoint(actor, endpoint,
                 "yes".equals(redeliver)), "/console/attention");
     }
 

@@ -1,6 +1,8 @@
 package dev.kopek.console.web;
 
+import dev.kopek.access.AdminSessions;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
@@ -11,6 +13,7 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.ErrorResponseException;
 
 /**
  * What every console page shows (who is logged in, the CSRF token for its forms), and the console's own error
@@ -23,11 +26,17 @@ class ConsoleModel {
 
     private static final Logger log = LoggerFactory.getLogger(ConsoleModel.class);
 
+    private final AdminSessions sessions;
+
+    ConsoleModel(AdminSessions sessions) {
+        this.sessions = sessions;
+    }
+
     @ModelAttribute
     void common(HttpServletRequest request, Model model) {
-        model.addAttribute("admin", ConsoleSession.admin(request).orElse(null));
-        model.addAttribute("csrf", ConsoleSession.csrf(request));
-        model.addAttribute("csrfField", ConsoleSession.CSRF_FIELD);
+        model.addAttribute("admin", sessions.name(request));
+        model.addAttribute("csrf", sessions.csrfToken(request));
+        model.addAttribute("csrfField", AdminSessions.CSRF_FIELD);
     }
 
     /** Input the console refuses: a 400 page that says why. */
@@ -36,6 +45,33 @@ class ConsoleModel {
     String refused(ConsoleInputException e, Model model) {
         model.addAttribute("title", "Not done");
         model.addAttribute("message", e.getMessage());
+        return "console/error";
+    }
+
+    /**
+     * What Spring MVC refuses before the handler runs (a wrong method or media type, a missing or mistyped
+     * parameter) keeps its 4xx status, as a page.
+     */
+    @ExceptionHandler(ErrorResponseException.class)
+    String framework(ErrorResponseException e, Model model, HttpServletResponse response) {
+        return frameworkRefusal(e.getStatusCode().value(), model, response);
+    }
+
+    @ExceptionHandler({org.springframework.web.HttpRequestMethodNotSupportedException.class,
+            org.springframework.web.HttpMediaTypeException.class,
+            org.springframework.web.bind.ServletRequestBindingException.class,
+            org.springframework.web.method.annotation.MethodArgumentTypeMismatchException.class,
+            org.springframework.web.multipart.MultipartException.class,
+            org.springframework.http.converter.HttpMessageNotReadableException.class})
+    String badRequest(Exception e, Model model, HttpServletResponse response) {
+        int status = e instanceof org.springframework.web.ErrorResponse known ? known.getStatusCode().value() : 400;
+        return frameworkRefusal(status, model, response);
+    }
+
+    private static String frameworkRefusal(int status, Model model, HttpServletResponse response) {
+        response.setStatus(status >= 400 && status < 500 ? status : 400);
+        model.addAttribute("title", "Not done");
+        model.addAttribute("message", "The console could not read this request; nothing was changed.");
         return "console/error";
     }
 

@@ -1,9 +1,10 @@
 package dev.kopek.console.web;
 
-import dev.kopek.console.ActionLog;
+import dev.kopek.audit.AuditEvents;
 import dev.kopek.console.ConsoleQueries;
 import dev.kopek.console.HealthHistory;
 import dev.kopek.console.HealthQueries;
+import dev.kopek.platform.Audience;
 import dev.kopek.platform.RecoveryMeters;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,20 +18,22 @@ import org.springframework.web.bind.annotation.RequestParam;
 
 /** The console's pages. Reading only: every page works with JavaScript off. */
 @Controller
+@Audience(Audience.Kind.CONSOLE)
 class ConsolePagesController {
 
     private static final int QUEUE_LIMIT = 200;
+    private static final int AUDIT_PAGE = 100;
 
     private final ConsoleQueries queries;
     private final HealthQueries health;
     private final HealthHistory history;
-    private final ActionLog actions;
+    private final AuditEvents audit;
 
-    ConsolePagesController(ConsoleQueries queries, HealthQueries health, HealthHistory history, ActionLog actions) {
+    ConsolePagesController(ConsoleQueries queries, HealthQueries health, HealthHistory history, AuditEvents audit) {
         this.queries = queries;
         this.health = health;
         this.history = history;
-        this.actions = actions;
+        this.audit = audit;
     }
 
     @GetMapping({"/console", "/console/"})
@@ -134,9 +137,22 @@ class ConsolePagesController {
         return "console/health";
     }
 
+    /** The audit trail (every admin's and the console's decisions), newest first; by actor or target id. */
     @GetMapping("/console/audit")
-    String audit(Model model) {
-        model.addAttribute("entries", actions.latest(200));
+    String audit(@RequestParam(required = false) String actor, @RequestParam(required = false) String target,
+            @RequestParam(required = false) String before, Model model) {
+        String actorId = ConsoleInput.text(actor, "actor", 100);
+        String targetId = ConsoleInput.text(target, "target", 100);
+        String cursor = ConsoleInput.text(before, "before", 19);
+        if (cursor != null && !cursor.chars().allMatch(Character::isDigit)) {
+            throw new ConsoleInputException("before is the sequence number of an event.");
+        }
+        var page = audit.page(actorId, targetId, cursor == null ? null : Long.valueOf(cursor), AUDIT_PAGE);
+        model.addAttribute("entries", page.events());
+        model.addAttribute("more", page.hasMore());
+        model.addAttribute("next", page.events().isEmpty() ? null : page.events().getLast().seq());
+        model.addAttribute("actor", actorId);
+        model.addAttribute("target", targetId);
         return "console/audit";
     }
 

@@ -45,4 +45,19 @@ class AudienceDeclarationTest extends IntegrationTest {
             }
         });
     }
+
+    @Test
+    void everyConsolePathIsAConsoleRouteButTheLoginForm() {
+        List<String> seen = new ArrayList<>();
+        mappings.getHandlerMethods().forEach((info, handler) -> {
+            for (String pattern : info.getPatternValues()) {
+                if (pattern.equals("/console") || pattern.startsWith("/console/")) {
+                    seen.add(pattern);
+                    assertThat(Routes.declaredBy(handler)).as(pattern).containsExactly(
+                            pattern.equals("/console/login") ? Audience.Kind.PUBLIC : Audience.Kind.CONSOLE);
+                }
+            }
+        });
+        assertThat(seen).contains("/console/login", "/console/payments", "/console/audit");
+    }
 }

@@ -8,6 +8,7 @@ import dev.kopek.money.RefundId;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
+import dev.kopek.reconciliation.settlement.BreakDecisions;
 import dev.kopek.reconciliation.settlement.BreakStatus;
 import dev.kopek.reconciliation.settlement.BreakType;
 import dev.kopek.reconciliation.settlement.ReconBreak;
@@ -21,6 +22,7 @@ import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -56,8 +58,11 @@ class SettlementController {
     private final SettlementReconciliation reconciliation;
     private final ReconBreaks breaks;
     private final SettlementAudit settlementAudit;
+    private final BreakDecisions decisions;
 
-    SettlementController(SettlementReconciliation reconciliation, ReconBreaks breaks, SettlementAudit settlementAudit) {
+    SettlementController(SettlementReconciliation reconciliation, ReconBreaks breaks, SettlementAudit settlementAudit,
+            BreakDecisions decisions) {
+        this.decisions = decisions;
         this.reconciliation = reconciliation;
         this.breaks = breaks;
         this.settlementAudit = settlementAudit;
@@ -112,20 +117,20 @@ class SettlementController {
         return body;
     }
 
-    /** A person saw the break and is working on it: {@code {by, note?}}. It stays open. */
+    /** A person saw the break and is working on it: {@code {note?}}. It stays open. Who: the admin token's. */
     @PostMapping("/recon-breaks/{id}/acknowledge")
-    Map<String, Object> acknowledge(@PathVariable String id, HttpServletRequest http) {
+    Map<String, Object> acknowledge(Actor actor, @PathVariable String id, HttpServletRequest http) {
         UUID breakId = breakId(id);
-        BreakNote note = BreakNote.read(http, false);
-        return decided(id, breaks.acknowledge(breakId, note.by(), note.note()));
+        String note = BreakNote.read(http, false);
+        return decided(id, decisions.acknowledge(actor, breakId, note));
     }
 
-    /** A person settled the difference and says how: {@code {by, note}}. The break is closed. */
+    /** A person settled the difference and says how: {@code {note}}. The break is closed. */
     @PostMapping("/recon-breaks/{id}/resolve")
-    Map<String, Object> resolve(@PathVariable String id, HttpServletRequest http) {
+    Map<String, Object> resolve(Actor actor, @PathVariable String id, HttpServletRequest http) {
         UUID breakId = breakId(id);
-        BreakNote note = BreakNote.read(http, true);
-        return decided(id, breaks.resolve(breakId, note.by(), note.note()));
+        String note = BreakNote.read(http, true);
+        return decided(id, decisions.resolve(actor, breakId, note));
     }
 
     private static UUID breakId(String id) {
@@ -141,28 +146,29 @@ class SettlementController {
         };
     }
 
-    /** The body of a decision on a break: who decides and, for a resolution, what was done. */
-    private record BreakNote(String by, String note) {
+    /** The body of a decision on a break: the note (what was done). Who decides is the caller, not the body. */
+    private static final class BreakNote {
 
-        private static final Set<String> FIELDS = Set.of("by", "note");
+        private static final Set<String> FIELDS = Set.of("note");
 
-        static BreakNote read(HttpServletRequest http, boolean noteRequired) {
+        static String read(HttpServletRequest http, boolean required) {
             ObjectNode body = JsonBodies.readObject(http, 4096);
+            for (String claimed : List.of("by", "resolved_by", "acknowledged_by")) {
+                if (body.has(claimed)) {
+                    // Refused, not ignored: a client that believes it names the person must learn that it does not.
+                    throw ApiProblem.badRequest("actor_from_credentials", claimed, claimed + " is not accepted: the"
+                            + " person deciding is the admin identity that sends the request.");
+                }
+            }
             body.propertyNames().stream().filter(name -> !FIELDS.contains(name)).findFirst().ifPresent(name -> {
                 throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
             });
-            String note = text(body, "note", 2000, noteRequired);
-            return new BreakNote(text(body, "by", 200, true), note);
-        }
-
-        private static String text(ObjectNode body, String field, int max, boolean required) {
-            JsonNode node = body.get(field);
+            JsonNode node = body.get("note");
             if (node == null && !required) {
                 return null;
             }
-            if (node == null || !node.isString() || node.stringValue().isBlank() || node.stringValue().length() > max) {
-                throw ApiProblem.badRequest("invalid_" + field, field, field + " is required: a string of 1–" + max
-                        + " characters.");
+            if (node == null || !node.isString() || node.stringValue().isBlank() || node.stringValue().length() > 2000) {
+                throw ApiProblem.badRequest("invalid_note", "note", "note is required: a string of 1–2000 characters.");
             }
             return node.stringValue();
         }
