@@ -182,6 +182,20 @@ public class ConsoleQueries {
                 """).param("limit", limit).query().listOfRows();
     }
 
+    /**
+     * PSP notifications given up after their tries (outcome dead), newest first, with the review item each one
+     * opened: the payload is not shown (it is the PSP's, and may be large), only what identifies it.
+     */
+    public List<Map<String, Object>> deadNotifications(int limit) {
+        return jdbc.sql("""
+                SELECT n.id, n.provider, n.event_id, n.type, n.psp_reference, n.received_at, n.processed_at,
+                       n.tries, n.note, r.id AS review_id, r.status AS review_status
+                  FROM psp_notifications n
+                  LEFT JOIN manual_reviews r ON r.subject = 'notification' AND r.subject_id = n.id
+                 WHERE n.outcome = 'dead' ORDER BY n.processed_at DESC NULLS LAST, n.id LIMIT :limit
+                """).param("limit", limit).query().listOfRows();
+    }
+
     public List<Map<String, Object>> disabledEndpoints(int limit) {
         return jdbc.sql("""
                 SELECT e.id, e.merchant_id, m.name AS merchant_name, e.url, e.failing_since, e.disabled_reason,

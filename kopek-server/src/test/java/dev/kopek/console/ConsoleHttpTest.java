@@ -140,6 +140,31 @@ class ConsoleHttpTest extends IntegrationTest {
         assertThat(get("/console/payments/pay_nothing").statusCode()).isEqualTo(400);
         assertThat(get("/console/reconciliation?type=nope").statusCode()).isEqualTo(400);
         assertThat(get("/console/payments?q=" + enc("pay_\u0000")).statusCode()).isEqualTo(400);
+        assertThat(get("/console/audit?before=9999999999999999999").statusCode()).isEqualTo(400);
+        assertThat(get("/console/audit?before=" + enc("\u0661\u0662")).statusCode()).isEqualTo(400);
+        String breakNote = "/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge";
+        for (String note : new String[] {"card 4111 1111 1111 1111", "a\u009bb", "a\u007fb"}) {
+            HttpResponse<String> refused = post(breakNote, "note=" + enc(note) + "&_csrf=" + csrf);
+            assertThat(refused.statusCode()).as(note).isEqualTo(400);
+            assertThat(refused.body()).doesNotContain("4111");
+        }
+    }
+
+    @Test
+    void deadLetterNotificationsAreListedUnderNeedsAttention() throws Exception {
+        String event = "evt_dead_" + java.util.UUID.randomUUID();
+        jdbc.sql("""
+                INSERT INTO psp_notifications (id, provider, event_id, type, psp_reference, payload, received_at,
+                                               processed_at, outcome, note, tries)
+                VALUES (:id, 'simulator', :event, 'charge.succeeded', 'ch_dead', '{}', now(), now(), 'dead',
+                        'no payment under this key after 8 tries', 8)
+                """).param("id", java.util.UUID.randomUUID()).param("event", event).update();
+        login();
+
+        String page = get("/console/attention").body();
+
+        assertThat(page).contains("Dead-letter PSP notifications", event, "ch_dead",
+                "no payment under this key after 8 tries");
     }
 
     @Test

@@ -36,8 +36,8 @@ class ConsoleActionsController {
                     + " failed (it did not) or acknowledged.");
         }
         boolean moved = java.util.Set.of("captured", "authorized", "succeeded").contains(chosen);
-        String reference = moved ? ConsoleInput.required(pspReference, "PSP reference", 128) : null;
-        String text = ConsoleInput.required(note, "note", 2000);
+        String reference = moved ? ConsoleInput.stored(pspReference, "PSP reference", 128, true) : null;
+        String text = ConsoleInput.stored(note, "note", 2000, true);
         return done(flash, actions.resolveReview(actor, review, chosen, reference, text),
                 "/console/attention");
     }
@@ -47,7 +47,7 @@ class ConsoleActionsController {
             Actor actor, RedirectAttributes flash) {
         UUID breakId = ConsoleInput.id("brk", id, "break");
         return done(flash, actions.acknowledgeBreak(actor, breakId,
-                ConsoleInput.text(note, "note", 2000)), "/console/reconciliation");
+                ConsoleInput.stored(note, "note", 2000, false)), "/console/reconciliation");
     }
 
     @PostMapping("/console/breaks/{id}/resolve")
@@ -55,7 +55,7 @@ class ConsoleActionsController {
             Actor actor, RedirectAttributes flash) {
         UUID breakId = ConsoleInput.id("brk", id, "break");
         return done(flash, actions.resolveBreak(actor, breakId,
-                ConsoleInput.required(note, "note", 2000)), "/console/reconciliation");
+                ConsoleInput.stored(note, "note", 2000, true)), "/console/reconciliation");
     }
 
     @PostMapping("/console/endpoints/{id}/reenable")

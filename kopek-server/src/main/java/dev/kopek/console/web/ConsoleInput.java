@@ -1,6 +1,8 @@
 package dev.kopek.console.web;
 
 import dev.kopek.money.PrefixedId;
+import dev.kopek.platform.CardNumbers;
+import dev.kopek.platform.InputText;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -20,16 +22,32 @@ final class ConsoleInput {
     private ConsoleInput() {
     }
 
-    /** Blank is "not given"; longer than {@code max} or with control characters is refused. */
+    /**
+     * Blank is "not given"; longer than {@code max}, or with control characters (C0 but line breaks and tabs, C1,
+     * DEL, a lone surrogate half) is refused, as the API refuses them.
+     */
     static String text(String value, String field, int max) {
         if (value == null || value.isBlank()) {
             return null;
         }
         String trimmed = value.strip();
-        if (trimmed.length() > max || trimmed.chars().anyMatch(c -> c < 0x20 && c != '\n' && c != '\r' && c != '\t')) {
+        if (trimmed.length() > max || !InputText.isClean(trimmed.replace('\n', ' ').replace('\r', ' ')
+                .replace('\t', ' '))) {
             throw new ConsoleInputException(field + " must be at most " + max + " characters of text.");
         }
         return trimmed;
+    }
+
+    /**
+     * Text that is stored and audited (a note, a PSP reference): as {@link #text}, and never a card number, which
+     * Kopek does not store. The refusal does not repeat what was typed.
+     */
+    static String stored(String value, String field, int max, boolean required) {
+        String text = required ? required(value, field, max) : text(value, field, max);
+        if (text != null && CardNumbers.containsCardNumber(text)) {
+            throw new ConsoleInputException(field + " must not contain a card number; nothing was changed.");
+        }
+        return text;
     }
 
     static String required(String value, String field, int max) {

@@ -80,6 +80,7 @@ class ConsolePagesController {
         model.addAttribute("inFlight", queries.inFlight(QUEUE_LIMIT));
         model.addAttribute("reviews", queries.openReviews(QUEUE_LIMIT));
         model.addAttribute("dead", queries.deadDeliveries(QUEUE_LIMIT));
+        model.addAttribute("deadNotifications", queries.deadNotifications(QUEUE_LIMIT));
         model.addAttribute("disabled", queries.disabledEndpoints(QUEUE_LIMIT));
         return "console/attention";
     }
@@ -143,8 +144,9 @@ class ConsolePagesController {
             @RequestParam(required = false) String before, Model model) {
         String actorId = ConsoleInput.text(actor, "actor", 100);
         String targetId = ConsoleInput.text(target, "target", 100);
-        String cursor = ConsoleInput.text(before, "before", 19);
-        if (cursor != null && !cursor.chars().allMatch(Character::isDigit)) {
+        String cursor = ConsoleInput.text(before, "before", 18);
+        if (cursor != null && !cursor.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            // ASCII digits only, at most 18 of them: always a long (Character.isDigit would take other scripts).
             throw new ConsoleInputException("before is the sequence number of an event.");
         }
         var page = audit.page(actorId, targetId, cursor == null ? null : Long.valueOf(cursor), AUDIT_PAGE);
