@@ -71,11 +71,15 @@ public class ConsoleQueries {
                 """, Map.of("merchant", payment.get("merchant_id"), "reference", payment.get("reference"))));
         story.put("operations", rows("""
                 SELECT id, kind, amount, final, status, psp_reference, failure_reason, created_at, updated_at
-                  FROM payment_operations WHERE payment_id = :id ORDER BY created_at, id
+                  FROM payment_operations WHERE payment_id = :id AND kind <> 'refund' ORDER BY created_at, id
                 """, Map.of("id", id)));
         story.put("refunds", rows("""
-                SELECT id, amount, currency, reason, status, attempt, psp_reference, failure_reason, created_at, updated_at
-                  FROM refunds WHERE payment_id = :id ORDER BY created_at, id
+                SELECT o.id, o.amount, o.currency, o.reason, o.status, k.attempt, o.psp_reference, o.failure_reason,
+                       o.created_at, o.updated_at
+                  FROM payment_operations o
+                  LEFT JOIN idempotency_keys k ON k.merchant_id = o.merchant_id AND k.operation = 'refund.execute'
+                                              AND k.idempotency_key = o.id::text
+                 WHERE o.payment_id = :id AND o.kind = 'refund' ORDER BY o.created_at, o.id
                 """, Map.of("id", id)));
         story.put("disputes", rows("""
                 SELECT id, psp_dispute_id, amount, currency, reason, status, created_at, updated_at
@@ -139,7 +143,6 @@ public class ConsoleQueries {
         return jdbc.sql("""
                 SELECT provider_key FROM payments WHERE id = :id
                 UNION ALL SELECT provider_key FROM payment_operations WHERE payment_id = :id
-                UNION ALL SELECT provider_key FROM refunds WHERE payment_id = :id
                 """).param("id", payment).query(String.class).list();
     }
 
@@ -155,10 +158,6 @@ public class ConsoleQueries {
                            o.updated_at, o.created_at
                       FROM payment_operations o JOIN payments p ON p.id = o.payment_id
                      WHERE o.status IN ('PENDING', 'UNKNOWN')
-                    UNION ALL
-                    SELECT 'refund', r.payment_id, r.id, r.merchant_id, p.reference, r.amount, r.currency, r.status,
-                           r.updated_at, r.created_at
-                      FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE r.status IN ('PENDING', 'UNKNOWN')
                 ) stuck ORDER BY created_at LIMIT :limit
                 """).param("limit", limit).query().listOfRows();
     }

@@ -21,7 +21,8 @@ public class HealthQueries {
                     + " WHERE kind = 'capture' AND status = 'UNKNOWN'",
             "void", "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
                     + " WHERE kind = 'void' AND status = 'UNKNOWN'",
-            "refund", "SELECT count(*) AS n, min(updated_at) AS oldest FROM refunds WHERE status = 'UNKNOWN'");
+            "refund", "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
+                    + " WHERE kind = 'refund' AND status = 'UNKNOWN'");
 
     /** What a manual-review item can be about: the four operations, a money exposure, an unmatched notification. */
     public static final List<String> REVIEW_SUBJECTS = List.of("payment", "capture", "void", "refund", "exposure",

@@ -76,7 +76,6 @@ final class ConsoleScenario {
     private LocalDate freshDay() {
         OffsetDateTime latest = jdbc.sql("""
                 SELECT max(t) FROM (SELECT max(updated_at) AS t FROM payments
-                                    UNION ALL SELECT max(updated_at) FROM refunds
                                     UNION ALL SELECT max(updated_at) FROM payment_operations) AS written
                 """).query(OffsetDateTime.class).optional().orElse(null);
         Instant from = latest == null || latest.toInstant().isBefore(clock.instant()) ? clock.instant()
