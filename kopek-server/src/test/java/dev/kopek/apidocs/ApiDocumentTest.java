@@ -46,6 +46,9 @@ class ApiDocumentTest extends IntegrationTest {
                 return;
             }
             for (String pattern : info.getPatternValues()) {
+                if (pattern.equals("/console") || pattern.startsWith("/console/")) {
+                    continue; // the operator console: HTML pages for people (Audience CONSOLE), not the API
+                }
                 for (RequestMethod method : info.getMethodsCondition().getMethods()) {
                     routes.add(method.name() + " " + pattern);
                 }
