@@ -33,6 +33,9 @@ final class ContractOperations implements OperationCustomizer {
             case MERCHANT -> List.of(new SecurityRequirement().addList("apiKey"));
             case ADMIN -> List.of(new SecurityRequirement().addList("adminToken"));
             case PUBLIC, PSP_WEBHOOK -> List.of();
+            // Console pages are excluded from the document (springdoc.paths-to-exclude); a session cookie is no
+            // scheme an API client could use, so none is named should one ever be listed.
+            case CONSOLE -> List.of();
         });
         ApiResponses responses = operation.getResponses() == null ? new ApiResponses() : operation.getResponses();
         if (takesIdempotencyKey(handler)) {

@@ -132,6 +132,7 @@ public enum ProblemCode {
     BOOTSTRAP_IDENTITY(Action.FIX_REQUEST, "The bootstrap identity (KOPEK_ADMIN_TOKEN) cannot be revoked through "
             + "the API; change the setting instead.", 409),
     REVIEW_NOT_OPEN(Action.LOOK_UP, "This review item is already resolved.", 409),
+    BREAK_NOT_OPEN(Action.LOOK_UP, "This settlement break is already cleared or resolved.", 409),
     DECISION_NOT_APPLICABLE(Action.FIX_REQUEST, "This decision does not apply to this review item's subject.", 409),
     DATE_NOT_CLOSED(Action.WAIT_THEN_RETRY, "The settlement date is not closed yet; run it after the day ended.",
             422),
