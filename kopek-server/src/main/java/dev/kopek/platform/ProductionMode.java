@@ -9,8 +9,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * {@code KOPEK_PROFILE=production} refuses to start with anything that only the demo may use: the embedded
- * PostgreSQL, the in-process PSP simulator, the demo merchant, the simulator's webhook secret (or none), or no
- * {@code KOPEK_SECRETS_KEY}. It checks before any bean is created, so nothing (not the embedded database) starts
+ * PostgreSQL, the in-process PSP simulator, the demo merchant, the simulator's webhook secret (or none), no
+ * {@code KOPEK_SECRETS_KEY}, or a console session cookie that is not {@code Secure}. It checks before any bean is created, so nothing (not the embedded database) starts
  * first, and names every problem on its own line. Without it Kopek is the zero-configuration demo.
  */
 @Configuration(proxyBeanMethods = false)
@@ -19,6 +19,8 @@ class ProductionMode {
     static final String PRODUCTION = "production";
     static final String SIMULATOR_WEBHOOK_SECRET = "whsec_simulator";
     private static final int MIN_WEBHOOK_SECRET = 16;
+    /** Where KOPEK_CONSOLE_SECURE_COOKIE lands (application.yml). */
+    static final String CONSOLE_SECURE_COOKIE = "server.servlet.session.cookie.secure";
 
     @Bean
     static BeanFactoryPostProcessor productionModeCheck(Environment environment) {
@@ -63,6 +65,10 @@ class ProductionMode {
         if (blank(env.getProperty("kopek.secrets-key"))) {
             problems.add("KOPEK_SECRETS_KEY is not set: production never generates a key into the data folder.");
         }
+        if (!isTrue(env, CONSOLE_SECURE_COOKIE)) {
+            problems.add("KOPEK_CONSOLE_SECURE_COOKIE is not true: the operator console's session cookie would also"
+                    + " travel over plain HTTP. Serve Kopek over HTTPS (itself or behind a proxy) and set it to true.");
+        }
         return problems;
     }
 
@@ -76,6 +82,15 @@ class ProductionMode {
             problems.add("KOPEK_STRIPE_WEBHOOK_SECRETS is not set: Stripe's events could not be verified.");
         }
         return problems;
+    }
+
+    /** A setting spelled as Spring reads booleans (true, on, yes, 1); anything else, unset included, is false. */
+    private static boolean isTrue(Environment env, String key) {
+        try {
+            return env.getProperty(key, Boolean.class, false);
+        } catch (RuntimeException notABoolean) {
+            return false;
+        }
     }
 
     private static boolean blank(String value) {

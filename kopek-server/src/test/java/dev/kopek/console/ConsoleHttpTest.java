@@ -36,8 +36,8 @@ class ConsoleHttpTest extends IntegrationTest {
         assertThat(bearer.statusCode()).as("the console is a session's, not a bearer's").isEqualTo(303);
         assertThat(post("/console/logout", "").statusCode()).isEqualTo(401);
 
-        assertThat(post("/console/login", "token=wrong-token").statusCode()).isEqualTo(401);
-        HttpResponse<String> login = post("/console/login", "token=" + ADMIN_TOKEN);
+        assertThat(logIn("wrong-token").statusCode()).isEqualTo(401);
+        HttpResponse<String> login = logIn(ADMIN_TOKEN);
         assertThat(login.statusCode()).isEqualTo(302);
         String cookie = login.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("KOPEK_CONSOLE="))
                 .findFirst().orElseThrow();
@@ -107,7 +107,7 @@ class ConsoleHttpTest extends IntegrationTest {
         assertThat(admin().delete("/v1/admin/identities/" + issued.text("id")).status()).isEqualTo(200);
         assertThat(get("/console/attention").statusCode()).as("a revoked identity's session ends").isEqualTo(303);
         assertThat(post("/console/endpoints/" + endpoint + "/reenable", "_csrf=" + csrf).statusCode()).isEqualTo(401);
-        assertThat(post("/console/login", "token=" + enc(issued.text("token"))).statusCode()).isEqualTo(401);
+        assertThat(logIn(issued.text("token")).statusCode()).isEqualTo(401);
     }
 
     @Test
@@ -168,6 +168,80 @@ class ConsoleHttpTest extends IntegrationTest {
     }
 
     @Test
+    void theLoginFormHasItsOwnCsrfCheck() throws Exception {
+        long before = rows("audit_events");
+        HttpClient stranger = HttpClient.newHttpClient();
+        String form = "token=" + enc(ADMIN_TOKEN) + "&_csrf=" + "a".repeat(64);
+        HttpResponse<String> forged = stranger.send(HttpRequest.newBuilder(URI.create(baseUri() + "/console/login"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(forged.statusCode()).as("a form posted from another site has no login cookie").isEqualTo(403);
+        assertThat(forged.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+        assertThat(forged.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("KOPEK_CONSOLE="));
+        get("/console/login");
+        assertThat(post("/console/login", "token=" + enc(ADMIN_TOKEN)).statusCode()).as("no field").isEqualTo(403);
+        assertThat(post("/console/login", form).statusCode()).as("another field").isEqualTo(403);
+        assertThat(get("/console/attention").statusCode()).as("not logged in").isEqualTo(303);
+        assertThat(rows("audit_events")).as("a forged form is not an attempt").isEqualTo(before);
+        assertThat(logIn(ADMIN_TOKEN).statusCode()).isEqualTo(302);
+    }
+
+    @Test
+    void logInsFailedLogInsAndLogOutsAreAuditedWithoutTheToken() throws Exception {
+        String guess = "kad_" + java.util.UUID.randomUUID().toString().replace("-", "");
+        assertThat(logIn(guess).statusCode()).isEqualTo(401);
+        String csrf = login();
+        assertThat(post("/console/logout", "_csrf=" + csrf).statusCode()).isEqualTo(302);
+
+        var failed = admin().get("/v1/ops/audit?target=" + guess.substring(0, 12)).json().get("data").get(0);
+        assertThat(failed.get("action").asString()).isEqualTo("console.login_failed");
+        assertThat(failed.get("actor").get("id").asString()).isEqualTo("system:console-login");
+        var mine = admin().get("/v1/ops/audit?actor=adm_bootstrap&limit=2").json().get("data");
+        assertThat(mine.get(0).get("action").asString()).isEqualTo("console.logged_out");
+        assertThat(mine.get(1).get("action").asString()).isEqualTo("console.logged_in");
+        assertThat(jdbc.sql("SELECT count(*) FROM audit_events WHERE CAST(after AS text) LIKE :a"
+                + " OR target_id LIKE :a OR CAST(after AS text) LIKE :b OR target_id LIKE :b")
+                .param("a", "%" + guess.substring(12) + "%").param("b", "%" + ADMIN_TOKEN + "%")
+                .query(Long.class).single()).as("no token in the audit trail").isZero();
+    }
+
+    @Test
+    void failedLogInsFromOneAddressAreLimitedWithAPageNotA500() throws Exception {
+        try {
+            HttpResponse<String> refused = null;
+            for (int i = 0; i < 25 && (refused == null || refused.statusCode() == 401); i++) {
+                refused = logIn("wrong-" + i);
+            }
+            assertThat(refused.statusCode()).isEqualTo(429);
+            assertThat(refused.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+            assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+            assertThat(refused.body()).contains("Too many failed log-ins").doesNotContain("Exception");
+            assertThat(logIn(ADMIN_TOKEN).statusCode()).as("past the limit even the right token is not checked")
+                    .isEqualTo(429);
+            assertThat(get("/console/attention").statusCode()).isEqualTo(303);
+        } finally {
+            clock.advance(java.time.Duration.ofMinutes(16));
+        }
+        assertThat(logIn(ADMIN_TOKEN).statusCode()).as("after the window").isEqualTo(302);
+    }
+
+    @Test
+    void unknownConsoleAddressesAreAnHtml404() throws Exception {
+        for (String path : new String[] {"/console/nothing-here", "/console/payments/pay_x/more",
+            "/console/assets/none.css"}) {
+            HttpResponse<String> missing = get(path);
+            assertThat(missing.statusCode()).as(path).isEqualTo(404);
+            assertThat(missing.headers().firstValue("Content-Type").orElseThrow()).as(path).startsWith("text/html");
+            assertThat(missing.body()).as(path).contains("Not found").doesNotContain("problem");
+        }
+        login();
+        assertThat(get("/console/nothing-here").statusCode()).isEqualTo(404);
+        assertThat(get("/console/nothing-here").headers().firstValue("Content-Type").orElseThrow())
+                .startsWith("text/html");
+    }
+
+    @Test
     void moneyIsShiftedByTheExponentWithIntegers() {
         assertThat(ConsoleFormat.decimal(499_000, 2)).isEqualTo("4990.00");
         assertThat(ConsoleFormat.decimal(500, 0)).isEqualTo("500");
@@ -182,10 +256,17 @@ class ConsoleHttpTest extends IntegrationTest {
     }
 
     private String login(String token) throws Exception {
-        assertThat(post("/console/login", "token=" + enc(token)).statusCode()).isEqualTo(302);
+        assertThat(logIn(token).statusCode()).isEqualTo(302);
         Matcher m = CSRF.matcher(get("/console/payments").body());
         assertThat(m.find()).isTrue();
         return m.group(1);
+    }
+
+    /** As a browser does: open the login form (its CSRF cookie and field), then post it with the token. */
+    private HttpResponse<String> logIn(String token) throws IOException, InterruptedException {
+        Matcher field = CSRF.matcher(get("/console/login").body());
+        assertThat(field.find()).as("the login form's CSRF field").isTrue();
+        return post("/console/login", "token=" + enc(token) + "&_csrf=" + field.group(1));
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.simulator.WebhookSignature;
 import dev.kopek.support.Api;
+import dev.kopek.support.ConsoleBrowser;
 import dev.kopek.support.IntegrationTest;
 import dev.kopek.support.RawHttp;
 import dev.kopek.support.TableCounts;
@@ -47,8 +48,6 @@ class HostileInputTest extends IntegrationTest {
     private static final String PLACEHOLDER = "\"@@hostile@@\"";
     /** Stands for "the console's session" where a bearer token would go. */
     private static final String CONSOLE_SESSION = "console-session";
-    private static final java.util.regex.Pattern CSRF = java.util.regex.Pattern.compile(
-            "name=\"_csrf\" value=\"([0-9a-f]{64})\"");
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -131,17 +130,10 @@ class HostileInputTest extends IntegrationTest {
             return;
         }
         try {
-            HttpResponse<String> login = HTTP.send(HttpRequest.newBuilder(URI.create(baseUri() + "/console/login"))
-                    .header("Content-Type", "application/x-www-form-urlencoded")
-                    .POST(HttpRequest.BodyPublishers.ofString("token=" + ADMIN_TOKEN)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            consoleCookie = login.headers().allValues("Set-Cookie").stream()
-                    .filter(c -> c.startsWith("KOPEK_CONSOLE=")).findFirst().orElseThrow().split(";")[0];
-            HttpResponse<String> page = HTTP.send(HttpRequest.newBuilder(URI.create(baseUri() + "/console/audit"))
-                    .header("Cookie", consoleCookie).GET().build(), HttpResponse.BodyHandlers.ofString());
-            java.util.regex.Matcher csrf = CSRF.matcher(page.body());
-            assertThat(csrf.find()).as("the console's CSRF token on its pages").isTrue();
-            consoleCsrf = csrf.group(1);
+            ConsoleBrowser browser = ConsoleBrowser.loggedIn(baseUri(), ADMIN_TOKEN);
+            consoleCookie = browser.sessionCookie();
+            consoleCsrf = browser.csrf();
+            counts = TableCounts.of(jdbc); // the log-in's own audit event is not a request under test
         } catch (IOException e) {
             throw new IllegalStateException(e);
         } catch (InterruptedException e) {

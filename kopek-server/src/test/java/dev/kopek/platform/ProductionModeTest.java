@@ -18,7 +18,8 @@ class ProductionModeTest {
                 .withProperty("kopek.psp.simulator-url", "http://psp.internal:9090")
                 .withProperty("kopek.demo-enabled", "false")
                 .withProperty("kopek.psp.webhook-secret", "whsec_live_0123456789abcdef")
-                .withProperty("kopek.secrets-key", "a29wZWstdGVzdC1zZWNyZXRzLWtleS0wMTIzNDU2Nzg=");
+                .withProperty("kopek.secrets-key", "a29wZWstdGVzdC1zZWNyZXRzLWtleS0wMTIzNDU2Nzg=")
+                .withProperty(ProductionMode.CONSOLE_SECURE_COOKIE, "true");
     }
 
     @Test
@@ -47,6 +48,12 @@ class ProductionModeTest {
         }
         assertThat(ProductionMode.problems(production().withProperty("kopek.secrets-key", "")))
                 .singleElement().asString().startsWith("KOPEK_SECRETS_KEY is not set");
+        for (String secure : new String[] {"false", "", "maybe"}) {
+            assertThat(ProductionMode.problems(production().withProperty(ProductionMode.CONSOLE_SECURE_COOKIE, secure)))
+                    .as(secure).singleElement().asString().startsWith("KOPEK_CONSOLE_SECURE_COOKIE is not true");
+        }
+        assertThat(ProductionMode.problems(new MockEnvironment().withProperty("kopek.profile", "demo")))
+                .as("the demo, named explicitly, keeps its plain-HTTP console").isEmpty();
         assertThat(ProductionMode.problems(production().withProperty("kopek.profile", "prod")))
                 .singleElement().asString().contains("'production' or unset");
     }
@@ -58,8 +65,9 @@ class ProductionModeTest {
                 .satisfies(e -> {
                     FailureAnalysis analysis = new ProductionModeFailureAnalyzer().analyze(e);
                     assertThat(analysis).isNotNull();
-                    assertThat(analysis.getDescription().lines().skip(1).toList()).hasSize(5)
-                            .allSatisfy(line -> assertThat(line).startsWith("  KOPEK_"));
+                    assertThat(analysis.getDescription().lines().skip(1).toList()).hasSize(6)
+                            .allSatisfy(line -> assertThat(line).startsWith("  KOPEK_"))
+                            .anySatisfy(line -> assertThat(line).startsWith("  KOPEK_CONSOLE_SECURE_COOKIE"));
                 });
         assertThat(new java.io.File("target/production-mode-test")).as("nothing started, nothing written").doesNotExist();
     }

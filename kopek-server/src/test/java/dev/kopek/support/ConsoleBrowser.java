@@ -19,7 +19,8 @@ public final class ConsoleBrowser {
 
     private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([0-9a-f]{64})\"");
 
-    private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+    private final CookieManager cookies = new CookieManager();
+    private final HttpClient http = HttpClient.newBuilder().cookieHandler(cookies).build();
     private final URI base;
     private String csrf;
 
@@ -30,8 +31,7 @@ public final class ConsoleBrowser {
     /** Logs in with an admin token and reads the session's CSRF token; fails if either does not work. */
     public static ConsoleBrowser loggedIn(URI base, String token) throws IOException, InterruptedException {
         ConsoleBrowser browser = new ConsoleBrowser(base);
-        HttpResponse<String> login = browser.post("/console/login", "token="
-                + URLEncoder.encode(token, StandardCharsets.UTF_8));
+        HttpResponse<String> login = browser.logIn(token);
         if (login.statusCode() != 302) {
             throw new IllegalStateException("console login answered " + login.statusCode());
         }
@@ -41,6 +41,23 @@ public final class ConsoleBrowser {
         }
         browser.csrf = m.group(1);
         return browser;
+    }
+
+    /** As a browser does: open the login form (its CSRF cookie and field), then post it with the token. */
+    public HttpResponse<String> logIn(String token) throws IOException, InterruptedException {
+        Matcher field = CSRF.matcher(get("/console/login").body());
+        if (!field.find()) {
+            throw new IllegalStateException("no CSRF field on the login form");
+        }
+        return post("/console/login", "token=" + URLEncoder.encode(token, StandardCharsets.UTF_8) + "&_csrf="
+                + field.group(1));
+    }
+
+    /** The session cookie as a {@code Cookie} header value, for a client that sends its own headers. */
+    public String sessionCookie() {
+        return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals("KOPEK_CONSOLE"))
+                .map(c -> c.getName() + "=" + c.getValue()).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no console session cookie"));
     }
 
     public String csrf() {

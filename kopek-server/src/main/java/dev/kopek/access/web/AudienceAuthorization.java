@@ -67,7 +67,9 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
 
     private Refusal refusal(Routes.Route route, Caller caller, HttpServletRequest request) {
         if (route.nowhere()) {
-            return Refusal.notFound();
+            // A person who mistyped a console address gets a page, not the API's problem+json.
+            return isConsolePath(request) ? Refusal.consolePage(HttpStatus.NOT_FOUND, "not_found",
+                    "There is no such page in the console.") : Refusal.notFound();
         }
         if (route.audiences().isEmpty()) {
             log.error("closed route: {} {} resolves to {}, which declares no audience (or more than one)",
@@ -93,6 +95,11 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
             }
         }
         return null;
+    }
+
+    private static boolean isConsolePath(HttpServletRequest request) {
+        String path = request.getRequestURI();
+        return path.equals("/console") || path.startsWith("/console/");
     }
 
     /**

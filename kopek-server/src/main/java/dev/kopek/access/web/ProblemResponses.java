@@ -67,7 +67,8 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         response.getWriter().write("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<title>Kopek console</title><link rel=\"stylesheet\" href=\"/console/assets/console.css\">"
-                + "</head><body class=\"login\"><main class=\"card\"><h1>Not done</h1><p>"
+                + "</head><body class=\"login\"><main class=\"card\"><h1>"
+                + (refusal.status() == HttpStatus.NOT_FOUND ? "Not found" : "Not done") + "</h1><p>"
                 + HtmlUtils.htmlEscape(refusal.detail()) + "</p><p><a href=\"" + Refusal.CONSOLE_LOGIN
                 + "\">Log in</a></p></main></body></html>");
     }
