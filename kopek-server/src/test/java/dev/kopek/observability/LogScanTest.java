@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * L12 and the house rule, checked on the real log output: the test JVM writes every line into one file
  * (logback-test.xml); this test drives the paths that handle secrets and card numbers, then reads the whole file
- * — its own lines and those of every test that ran before it in this JVM — for anything that must never be there.
+ * — its own lines and those of every test that ran before it in this JVM, which is all of them: it runs last
+ * ({@code support/LogScanRunsLast}) — for anything that must never be there.
  */
 class LogScanTest extends IntegrationTest {
 
