@@ -13,18 +13,17 @@ import org.springframework.stereotype.Component;
 @Component
 public class KeyWindow {
 
-    private final PaymentProvider psp;
     private final PspProperties properties;
     private final Clock clock;
 
-    KeyWindow(PaymentProvider psp, PspProperties properties, Clock clock) {
-        this.psp = psp;
+    KeyWindow(PspProperties properties, Clock clock) {
         this.properties = properties;
         this.clock = clock;
     }
 
-    public boolean isOpen(Instant firstSentAt) {
-        Instant closes = firstSentAt.plus(psp.contract().keyWindow()).minus(properties.budget());
+    /** @param sentTo the PSP the key went to: the merchant's own, when its account names one */
+    public boolean isOpen(PaymentProvider sentTo, Instant firstSentAt) {
+        Instant closes = firstSentAt.plus(sentTo.contract().keyWindow()).minus(properties.budget());
         return clock.instant().isBefore(closes);
     }
 

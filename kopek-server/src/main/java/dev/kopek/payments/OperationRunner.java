@@ -13,6 +13,7 @@ import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.PaymentProvider;
+import dev.kopek.psp.PaymentProviders;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Optional;
@@ -32,19 +33,19 @@ public class OperationRunner {
     private final PaymentStore payments;
     private final OperationStore operations;
     private final OperationRecorder recorder;
-    private final PaymentProvider psp;
+    private final PaymentProviders psps;
     private final KeyWindow keyWindow;
     private final AfterPspCall afterPspCall;
     private final MeterRegistry meters;
     private final Clock clock;
 
     OperationRunner(IdempotencyKeys keys, PaymentStore payments, OperationStore operations, OperationRecorder recorder,
-            PaymentProvider psp, KeyWindow keyWindow, Optional<AfterPspCall> afterPspCall, MeterRegistry meters, Clock clock) {
+            PaymentProviders psps, KeyWindow keyWindow, Optional<AfterPspCall> afterPspCall, MeterRegistry meters, Clock clock) {
         this.keys = keys;
         this.payments = payments;
         this.operations = operations;
         this.recorder = recorder;
-        this.psp = psp;
+        this.psps = psps;
         this.keyWindow = keyWindow;
         this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
         this.meters = meters;
@@ -53,7 +54,7 @@ public class OperationRunner {
 
     /** Phase 2 of the owner of attempt 1: the first PSP call, nothing held (L3), then phase 3. */
     PaymentAnswer start(PaymentOperation op, ClientKey ck, int attempt) {
-        ChargeOutcome outcome = psp.execute(requestOf(op));
+        ChargeOutcome outcome = pspOf(op).execute(requestOf(op));
         afterPspCall.accept(op.payment(), outcome);
         return recordOrReport(op, ck, attempt, outcome, null);
     }
@@ -62,7 +63,8 @@ public class OperationRunner {
     PaymentAnswer resume(ClientKey ck, int attempt, PaymentOperation op) {
         meters.counter("kopek.idempotency.reclaims").increment();
         OperationRequest request = requestOf(op);
-        LookupDecision next = LookupDecision.after(psp.lookup(request), keyWindow.isOpen(op.createdAt()),
+        PaymentProvider psp = pspOf(op);
+        LookupDecision next = LookupDecision.after(psp.lookup(request), keyWindow.isOpen(psp, op.createdAt()),
                 keys.properties().maySend(attempt), attempt, () -> psp.executeOnce(request));
         return recordOrReport(op, ck, attempt, next.outcome(), next.reviewReason());
     }
@@ -138,6 +140,11 @@ public class OperationRunner {
         };
         return new OperationRequest(kind, op.providerKey(), paymentOf(op).pspReference(),
                 new Money(op.amount(), op.currency()), op.finalCapture());
+    }
+
+    /** The PSP of the payment's merchant, which holds the charge the operation acts on. */
+    private PaymentProvider pspOf(PaymentOperation op) {
+        return psps.forMerchant(paymentOf(op).merchant());
     }
 
     PaymentOperation operation(UUID id) {

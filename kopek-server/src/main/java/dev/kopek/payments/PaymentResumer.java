@@ -7,6 +7,7 @@ import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.PaymentProvider;
+import dev.kopek.psp.PaymentProviders;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.slf4j.Logger;
@@ -25,17 +26,17 @@ class PaymentResumer {
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
     private final PaymentRecorder recorder;
-    private final PaymentProvider psp;
+    private final PaymentProviders psps;
     private final KeyWindow keyWindow;
     private final MeterRegistry meters;
     private final Clock clock;
 
-    PaymentResumer(IdempotencyKeys keys, PaymentStore payments, PaymentRecorder recorder, PaymentProvider psp,
+    PaymentResumer(IdempotencyKeys keys, PaymentStore payments, PaymentRecorder recorder, PaymentProviders psps,
             KeyWindow keyWindow, MeterRegistry meters, Clock clock) {
         this.keys = keys;
         this.payments = payments;
         this.recorder = recorder;
-        this.psp = psp;
+        this.psps = psps;
         this.keyWindow = keyWindow;
         this.meters = meters;
         this.clock = clock;
@@ -45,8 +46,9 @@ class PaymentResumer {
         meters.counter("kopek.idempotency.reclaims").increment();
         log.info("resuming attempt: payment={} key#={} attempt={} status={}", payment.id(), ck.hash(), attempt,
                 payment.status());
+        PaymentProvider psp = psps.forMerchant(payment.merchant());
         LookupDecision next = LookupDecision.after(psp.lookup(payment.providerKey()),
-                keyWindow.isOpen(payment.createdAt()), keys.properties().maySend(attempt), attempt,
+                keyWindow.isOpen(psp, payment.createdAt()), keys.properties().maySend(attempt), attempt,
                 () -> psp.chargeOnce(chargeOf(payment)));
         return recordOrReport(ck, attempt, payment, next.outcome(), next.reviewReason());
     }

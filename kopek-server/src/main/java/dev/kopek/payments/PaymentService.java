@@ -14,8 +14,7 @@ import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.platform.ConnectionWait;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
-import dev.kopek.psp.PaymentProvider;
-import dev.kopek.psp.PspCircuit;
+import dev.kopek.psp.PaymentProviders;
 import dev.kopek.platform.ApiProblem;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,32 +38,30 @@ public class PaymentService {
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
     private final PaymentResumer resumer;
-    private final PaymentProvider psp;
+    private final PaymentProviders psps;
     private final TransactionTemplate tx;
     private final AfterPspCall afterPspCall;
     private final PaymentEvents events;
-    private final PspCircuit circuit;
     private final Clock clock;
     private final ConnectionWait connectionWait;
 
     PaymentService(IdempotencyKeys keys, PaymentStore payments, PaymentResumer resumer,
-            PaymentProvider psp, TransactionTemplate tx,
-            Optional<AfterPspCall> afterPspCall, PaymentEvents events, PspCircuit circuit, Clock clock,
+            PaymentProviders psps, TransactionTemplate tx,
+            Optional<AfterPspCall> afterPspCall, PaymentEvents events, Clock clock,
             ConnectionWait connectionWait) {
         this.keys = keys;
         this.payments = payments;
         this.resumer = resumer;
-        this.psp = psp;
+        this.psps = psps;
         this.tx = tx;
         this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
         this.events = events;
-        this.circuit = circuit;
         this.clock = clock;
         this.connectionWait = connectionWait;
     }
 
     public PaymentAnswer create(MerchantId merchant, String idempotencyKey, PaymentRequest request) {
-        refuseWhileThePspIsDown();
+        refuseWhileThePspIsDown(merchant);
         ClientKey ck = new ClientKey(merchant, OPERATION, idempotencyKey);
         PaymentId newId = new PaymentId(TimeOrderedIds.next(clock));
         String fingerprint = dev.kopek.idempotency.Fingerprint.of(request.canonicalFields());
@@ -100,10 +97,11 @@ public class PaymentService {
 
     /**
      * While the PSP's circuit is open a new payment is refused before its key is claimed: nothing is stored, the
-     * PSP is not called, and the answer is 503, never a decline. The client retries with the same key later.
+     * PSP is not called, and the answer is 503, never a decline. The client retries with the same key later. The
+     * circuit is the merchant's PSP's: a failing Stripe does not stop merchants on another PSP.
      */
-    private void refuseWhileThePspIsDown() {
-        Optional<Duration> wait = circuit.refusal();
+    private void refuseWhileThePspIsDown(MerchantId merchant) {
+        Optional<Duration> wait = psps.circuitFor(merchant).refusal();
         if (wait.isPresent()) {
             long seconds = Math.max(1, (wait.get().toMillis() + 999) / 1000);
             throw ApiProblem.withHeaders(HttpStatus.SERVICE_UNAVAILABLE, "psp_unavailable", "The PSP is failing;"
@@ -117,7 +115,7 @@ public class PaymentService {
     }
 
     private PaymentAnswer charge(ClientKey ck, int attempt, Payment payment) {
-        ChargeOutcome outcome = psp.charge(PaymentResumer.chargeOf(payment));
+        ChargeOutcome outcome = psps.forMerchant(payment.merchant()).charge(PaymentResumer.chargeOf(payment));
         afterPspCall.accept(payment.id(), outcome);
         return resumer.recordOrReport(ck, attempt, payment, outcome, null);
     }

@@ -96,6 +96,16 @@ public enum ProblemCode {
             400),
     INVALID_CAPTURE_BEFORE(Action.FIX_REQUEST, "capture_before must be an ISO-8601 instant.", 400),
     INVALID_NOTE(Action.FIX_REQUEST, "note must be a string of at most 2000 characters.", 400),
+    INVALID_PROVIDER(Action.FIX_REQUEST, "provider is the PSP a merchant's payments go to: simulator or stripe.",
+            400),
+    INVALID_SECRET_KEY(Action.FIX_REQUEST, "secret_key is the merchant's Stripe secret or restricted key (sk_… or "
+            + "rk_…, letters, digits and _, at most 255 characters); the simulator takes none.", 400),
+    INVALID_WEBHOOK_SECRETS(Action.FIX_REQUEST, "webhook_secrets is a list of 1–5 Stripe signing secrets (whsec_…, "
+            + "at most 255 characters each); the simulator takes none.", 400),
+    PSP_NOT_AVAILABLE(Action.FIX_REQUEST, "This Kopek does not run that PSP (the simulator only runs where "
+            + "KOPEK_PSP_PROVIDER=simulator); nothing was changed.", 422),
+    PSP_CHANGE_REFUSED(Action.CONTACT_SUPPORT, "The merchant already has payments at its current PSP, which "
+            + "captures, refunds and lookups must keep reaching; its credentials may change, its PSP may not.", 409),
     INVALID_NOTIFICATION(Action.CONTACT_SUPPORT, "A PSP notification is signed but malformed; nothing was stored.",
             400),
     ACTOR_FROM_CREDENTIALS(Action.FIX_REQUEST, "resolved_by is not accepted: the resolver is the admin identity "

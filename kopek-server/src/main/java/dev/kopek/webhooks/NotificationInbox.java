@@ -8,6 +8,7 @@ import dev.kopek.payments.PaymentService;
 import dev.kopek.platform.Db;
 import dev.kopek.psp.NotificationCheck;
 import dev.kopek.psp.PaymentProvider;
+import dev.kopek.psp.PaymentProviders;
 import dev.kopek.psp.PspNotification;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -52,7 +53,7 @@ public class NotificationInbox {
         }
     }
 
-    private final PaymentProvider psp;
+    private final PaymentProviders psps;
     private final PaymentService payments;
     private final OperationRunner operations;
     private final Disputes disputes;
@@ -64,12 +65,12 @@ public class NotificationInbox {
     private final TransactionTemplate tx;
     private final ApplicationEventPublisher publisher;
 
-    NotificationInbox(PaymentProvider psp, PaymentService payments, OperationRunner operations,
+    NotificationInbox(PaymentProviders psps, PaymentService payments, OperationRunner operations,
             Disputes disputes, JdbcClient jdbc, MeterRegistry meters, Clock clock,
             @Value("${kopek.reconciler.enabled:true}") boolean enabled,
             @Value("${kopek.notifications.max-tries:10}") int maxTries, TransactionTemplate tx,
             ApplicationEventPublisher publisher) {
-        this.psp = psp;
+        this.psps = psps;
         this.payments = payments;
         this.operations = operations;
         this.disputes = disputes;
@@ -85,7 +86,13 @@ public class NotificationInbox {
         this.publisher = publisher;
     }
 
+    /** A notification from Kopek's configured PSP, verified with its configured secrets. */
     public Receipt receive(String signatureHeader, String body) {
+        return receive(psps.configured(), signatureHeader, body);
+    }
+
+    /** A notification verified by {@code psp}: the configured adapter, or a merchant's own (its own secrets). */
+    public Receipt receive(PaymentProvider psp, String signatureHeader, String body) {
         PspNotification n;
         switch (psp.verifyNotification(signatureHeader, body)) {
             case NotificationCheck.Invalid invalid -> {
@@ -193,16 +200,17 @@ public class NotificationInbox {
                          LIMIT :limit
                            FOR UPDATE SKIP LOCKED) due
                  WHERE n.id = due.id
-                RETURNING n.id, n.payload, n.tries, n.event_id, n.type
+                RETURNING n.id, n.provider, n.payload, n.tries, n.event_id, n.type
                 """)
                 .param("now", Db.at(clock.instant())).param("capSeconds", (double) MAX_BACKOFF.toSeconds())
                 .param("baseSeconds", (double) BASE_BACKOFF.toSeconds()).param("limit", RETRY_BATCH)
-                .query((rs, row) -> new Waiting(rs.getObject("id", UUID.class), rs.getString("payload"),
+                .query((rs, row) -> new Waiting(rs.getObject("id", UUID.class), rs.getString("provider"),
+                        rs.getString("payload"),
                         rs.getInt("tries"), rs.getString("event_id"), rs.getString("type")))
                 .list();
         int done = 0;
         for (Waiting w : claimed) {
-            if (process(w.id(), psp.readVerifiedNotification(w.payload()))) {
+            if (process(w.id(), psps.readVerifiedNotification(w.provider(), w.payload()))) {
                 done++;
             } else if (w.tries() >= maxTries) {
                 deadLetter(w);
@@ -229,6 +237,6 @@ public class NotificationInbox {
                 w.type(), w.tries());
     }
 
-    private record Waiting(UUID id, String payload, int tries, String eventId, String type) {
+    private record Waiting(UUID id, String provider, String payload, int tries, String eventId, String type) {
     }
 }

@@ -7,6 +7,7 @@ import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PspCallLog;
 import dev.kopek.psp.PspCircuit;
 import dev.kopek.psp.PspProperties;
+import dev.kopek.psp.PspReferences;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -23,11 +24,12 @@ class StripeConfiguration {
     @Bean
     PaymentProvider paymentProvider(StripeProperties stripe, PspProperties limits, Clock clock,
             OutboundHeaders outboundHeaders, MeterRegistry meters, PspCallLog callLog,
-            PspCircuit circuit) {
+            PspCircuit circuit, PspReferences references) {
         if (stripe.secretKey().isBlank()) {
             throw new IllegalStateException("kopek.psp.provider=stripe needs KOPEK_STRIPE_SECRET_KEY");
         }
         return new CircuitBreakingPaymentProvider(new ObservedPaymentProvider(
-                new StripePaymentProvider(stripe, limits, clock, outboundHeaders), meters, callLog, clock), circuit);
+                new StripePaymentProvider(stripe, limits, clock, outboundHeaders, references), meters, callLog, clock),
+                circuit);
     }
 }

@@ -12,6 +12,7 @@ import dev.kopek.psp.OutboundHeaders;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PspNotification;
 import dev.kopek.psp.PspProperties;
+import dev.kopek.psp.PspReferences;
 import dev.kopek.psp.SettlementReport;
 import java.io.IOException;
 import java.net.URI;
@@ -21,8 +22,6 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Executors;
@@ -40,30 +39,31 @@ import tools.jackson.databind.JsonNode;
 public final class StripePaymentProvider implements PaymentProvider {
 
     static final Duration KEY_WINDOW = Duration.ofHours(24);
-    private static final int KNOWN_INTENTS = 10_000;
 
     private final StripeProperties stripe;
     private final PspProperties limits;
     private final HttpClient http;
     private final StripeNotifications notifications;
     private final OutboundHeaders outboundHeaders;
-    /** PaymentIntent ids by provider key, from this process's answers: a lookup by id needs no search. */
-    private final Map<String, String> knownIntents = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-            return size() > KNOWN_INTENTS;
-        }
-    };
+    /** PaymentIntent ids of unknown outcomes by provider key: a lookup by id needs no search, even after a restart. */
+    private final PspReferences references;
 
     public StripePaymentProvider(StripeProperties stripe, PspProperties limits, Clock clock,
-            OutboundHeaders outboundHeaders) {
+            OutboundHeaders outboundHeaders, PspReferences references) {
         this.stripe = stripe;
         this.limits = limits;
         this.outboundHeaders = outboundHeaders;
+        this.references = references;
         this.notifications = new StripeNotifications(stripe.webhookSecrets(), stripe.webhookTolerance(), clock);
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(limits.connectTimeout())
                 .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    }
+
+    /** Remembering PaymentIntent ids in this process only (tests of the adapter alone). */
+    public StripePaymentProvider(StripeProperties stripe, PspProperties limits, Clock clock,
+            OutboundHeaders outboundHeaders) {
+        this(stripe, limits, clock, outboundHeaders, PspReferences.inMemory());
     }
 
     @Override
@@ -120,8 +120,12 @@ public final class StripePaymentProvider implements PaymentProvider {
             form.add("metadata[kopek_reference]", request.reference());
         }
         HttpResponse<String> response = post("/v1/payment_intents", request.providerKey(), form, timeout);
-        remember(request.providerKey(), response.body());
-        return StripeResponses.intent(response.statusCode(), response.body(), StripeResponses.Expect.CHARGE);
+        ChargeOutcome outcome = StripeResponses.intent(response.statusCode(), response.body(),
+                StripeResponses.Expect.CHARGE);
+        if (outcome instanceof ChargeOutcome.Unknown) {
+            remember(request.providerKey(), response.body());
+        }
+        return outcome;
     }
 
     private ChargeOutcome sendOperation(OperationRequest request, Duration timeout) throws IOException {
@@ -160,10 +164,7 @@ public final class StripePaymentProvider implements PaymentProvider {
 
     @Override
     public LookupResult lookup(String providerKey) {
-        String known;
-        synchronized (knownIntents) {
-            known = knownIntents.get(providerKey);
-        }
+        String known = references.find(providerKey).orElse(null);
         try {
             if (known != null) {
                 HttpResponse<String> r = get("/v1/payment_intents/" + Form.encode(known) + "?expand[]=latest_charge");
@@ -213,6 +214,11 @@ public final class StripePaymentProvider implements PaymentProvider {
 
     @Override
     public PspNotification readVerifiedNotification(String body) {
+        return readStored(body);
+    }
+
+    /** Reading needs no secret: the signature was checked when the notification arrived. */
+    static PspNotification readStored(String body) {
         return switch (StripeNotifications.read(body)) {
             case NotificationCheck.Valid v -> v.notification();
             case NotificationCheck.Invalid i -> throw new IllegalStateException(
@@ -258,9 +264,7 @@ public final class StripePaymentProvider implements PaymentProvider {
         String id = "payment_intent".equals(StripeResponses.text(json, "object")) ? StripeResponses.text(json, "id")
                 : StripeResponses.text(json.path("error").path("payment_intent"), "id");
         if (id != null) {
-            synchronized (knownIntents) {
-                knownIntents.put(providerKey, id);
-            }
+            references.remember(name(), providerKey, id);
         }
     }
 

@@ -2,7 +2,10 @@ package dev.kopek.webhooks.web;
 
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
+import dev.kopek.money.MerchantId;
+import dev.kopek.psp.MerchantPspStore;
 import dev.kopek.psp.PaymentProvider;
+import dev.kopek.psp.PaymentProviders;
 import dev.kopek.webhooks.NotificationInbox;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
@@ -16,7 +19,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /v1/psp/{provider}/webhooks}: authenticated by the PSP's signature, not by an API key. A bad or old
- * signature is a 401 and nothing is stored; a duplicate is a 200 that changes nothing.
+ * signature is a 401 and nothing is stored; a duplicate is a 200 that changes nothing. A merchant on its own PSP
+ * account (its own Stripe account) registers {@code /v1/psp/{provider}/webhooks/{merchant id}} there, and that
+ * merchant's own signing secrets verify what arrives on it.
  */
 @RestController
 @Audience(Audience.Kind.PSP_WEBHOOK)
@@ -25,20 +30,40 @@ class PspWebhookController {
     private static final int MAX_BODY_BYTES = 64 * 1024;
 
     private final NotificationInbox inbox;
-    private final PaymentProvider psp;
+    private final PaymentProviders psps;
+    private final MerchantPspStore merchantPsps;
 
-    PspWebhookController(NotificationInbox inbox, PaymentProvider psp) {
+    PspWebhookController(NotificationInbox inbox, PaymentProviders psps, MerchantPspStore merchantPsps) {
         this.inbox = inbox;
-        this.psp = psp;
+        this.psps = psps;
+        this.merchantPsps = merchantPsps;
     }
 
     @PostMapping("/v1/psp/{provider}/webhooks")
     Map<String, Object> receive(@PathVariable String provider, HttpServletRequest http) {
+        PaymentProvider psp = psps.configured();
         if (!provider.equals(psp.name())) {
             throw ApiProblem.notFound("provider " + provider);
         }
+        return receive(psp, http);
+    }
+
+    /** Only for a merchant whose account names this PSP: anything else is unknown here (404, nothing read). */
+    @PostMapping("/v1/psp/{provider}/webhooks/{merchantId}")
+    Map<String, Object> receiveForMerchant(@PathVariable String provider, @PathVariable String merchantId,
+            HttpServletRequest http) {
+        MerchantId merchant = MerchantId.parse(merchantId).filter(m -> merchantPsps.version(m).isPresent())
+                .orElseThrow(() -> ApiProblem.notFound("webhook endpoint " + provider + "/" + merchantId));
+        PaymentProvider psp = psps.forMerchant(merchant);
+        if (!provider.equals(psp.name())) {
+            throw ApiProblem.notFound("webhook endpoint " + provider + "/" + merchantId);
+        }
+        return receive(psp, http);
+    }
+
+    private Map<String, Object> receive(PaymentProvider psp, HttpServletRequest http) {
         String body = read(http);
-        return switch (inbox.receive(http.getHeader(psp.notificationSignatureHeader()), body)) {
+        return switch (inbox.receive(psp, http.getHeader(psp.notificationSignatureHeader()), body)) {
             case NotificationInbox.Receipt.Plain.INVALID -> throw ApiProblem.of(HttpStatus.UNAUTHORIZED,
                     "invalid_signature", "The notification's signature is missing, wrong or outside the time"
                             + " tolerance.");

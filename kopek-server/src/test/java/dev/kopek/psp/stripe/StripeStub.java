@@ -306,6 +306,27 @@ public final class StripeStub implements AutoCloseable {
         };
     }
 
+    /**
+     * The customer finished 3-D Secure on a PaymentIntent that required it: it succeeds (or waits for capture when
+     * manual) with its charge, as Stripe moves it after the redirect.
+     */
+    public ObjectNode completeAction(String intentId) {
+        ObjectNode pi = intents.get(intentId);
+        synchronized (pi) {
+            long amount = pi.path("amount").asLong();
+            ObjectNode charge = newCharge(pi, amount);
+            pi.putNull("next_action");
+            if ("manual".equals(pi.path("capture_method").asString())) {
+                pi.put("status", "requires_capture").put("amount_capturable", amount);
+            } else {
+                pi.put("status", "succeeded").put("amount_received", amount);
+                moved("charge", charge.path("id").asString(), intentId, amount, pi.path("currency").asString());
+            }
+            pi.set("latest_charge", charge);
+            return pi.deepCopy();
+        }
+    }
+
     private Answer declined(ObjectNode pi, String declineCode) {
         pi.put("status", "requires_payment_method");
         ObjectNode lastError = pi.putObject("last_payment_error");

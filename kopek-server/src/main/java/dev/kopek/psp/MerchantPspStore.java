@@ -1,0 +1,101 @@
+package dev.kopek.psp;
+
+import dev.kopek.money.MerchantId;
+import dev.kopek.platform.Db;
+import dev.kopek.platform.SecretBox;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code merchant_psp}: credentials sealed with the {@link SecretBox}, bound to the merchant's id (V120). */
+@Component
+public class MerchantPspStore {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final JdbcClient jdbc;
+    private final SecretBox box;
+
+    MerchantPspStore(JdbcClient jdbc, SecretBox box) {
+        this.jdbc = jdbc;
+        this.box = box;
+    }
+
+    /** The merchant's setting, its credentials opened; empty when it uses Kopek's configured PSP. */
+    public Optional<MerchantPsp> find(MerchantId merchant) {
+        return jdbc.sql("""
+                SELECT provider, credentials_key_id, credentials_sealed, version, updated_at
+                  FROM merchant_psp WHERE merchant_id = :merchant
+                """)
+                .param("merchant", merchant.value()).query((rs, n) -> read(merchant, rs)).optional();
+    }
+
+    /** Only the version: cheap enough to ask on every payment, so a rotation reaches every instance at once. */
+    public Optional<Integer> version(MerchantId merchant) {
+        return jdbc.sql("SELECT version FROM merchant_psp WHERE merchant_id = :merchant")
+                .param("merchant", merchant.value()).query(Integer.class).optional();
+    }
+
+    /** Inserts or replaces the merchant's setting in the caller's transaction; the version goes up by one. */
+    public MerchantPsp save(MerchantId merchant, String provider, MerchantPsp.Credentials credentials, Instant now) {
+        SecretBox.Sealed sealed = credentials.secretKey().isEmpty() ? null
+                : box.seal(JSON.writeValueAsString(json(credentials)), boundTo(merchant));
+        int version = jdbc.sql("""
+                INSERT INTO merchant_psp (merchant_id, provider, credentials_key_id, credentials_sealed, version,
+                                          updated_at)
+                VALUES (:merchant, :provider, :keyId, :sealed, 1, :now)
+                ON CONFLICT (merchant_id) DO UPDATE
+                   SET provider = EXCLUDED.provider, credentials_key_id = EXCLUDED.credentials_key_id,
+                       credentials_sealed = EXCLUDED.credentials_sealed, version = merchant_psp.version + 1,
+                       updated_at = EXCLUDED.updated_at
+                RETURNING version
+                """)
+                .param("merchant", merchant.value()).param("provider", provider)
+                .param("keyId", sealed == null ? null : sealed.keyId())
+                .param("sealed", sealed == null ? null : sealed.bytes()).param("now", Db.at(now))
+                .query(Integer.class).single();
+        return new MerchantPsp(merchant, provider, credentials, version, now);
+    }
+
+    /** Whether any payment of the merchant exists: its PSP holds them, so the PSP may no longer change. */
+    public boolean hasPayments(MerchantId merchant) {
+        // Read across modules on purpose: the payments module depends on this one, not the other way round.
+        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM payments WHERE merchant_id = :merchant)")
+                .param("merchant", merchant.value()).query(Boolean.class).single();
+    }
+
+    private MerchantPsp read(MerchantId merchant, ResultSet rs) throws SQLException {
+        byte[] sealed = rs.getBytes("credentials_sealed");
+        MerchantPsp.Credentials credentials = sealed == null ? MerchantPsp.Credentials.NONE
+                : credentials(box.open(new SecretBox.Sealed(rs.getString("credentials_key_id"), sealed),
+                        boundTo(merchant)));
+        return new MerchantPsp(merchant, rs.getString("provider"), credentials, rs.getInt("version"),
+                rs.getTimestamp("updated_at").toInstant());
+    }
+
+    private static String boundTo(MerchantId merchant) {
+        return "merchant_psp:" + merchant.value();
+    }
+
+    private static ObjectNode json(MerchantPsp.Credentials credentials) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("secret_key", credentials.secretKey());
+        credentials.webhookSecrets().forEach(node.putArray("webhook_secrets")::add);
+        return node;
+    }
+
+    private static MerchantPsp.Credentials credentials(String json) {
+        JsonNode node = JSON.readTree(json);
+        List<String> secrets = new ArrayList<>();
+        node.path("webhook_secrets").forEach(s -> secrets.add(s.stringValue()));
+        return new MerchantPsp.Credentials(node.path("secret_key").stringValue(), secrets);
+    }
+}

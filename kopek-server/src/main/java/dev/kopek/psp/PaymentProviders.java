@@ -1,0 +1,105 @@
+package dev.kopek.psp;
+
+import dev.kopek.money.MerchantId;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.springframework.stereotype.Component;
+
+/**
+ * Which adapter a merchant's payments go to: the one its account names ({@code merchant_psp}, set by an admin), else
+ * Kopek's configured PSP ({@code KOPEK_PSP_PROVIDER}). The simulator is one shared adapter; a merchant on Stripe gets
+ * its own adapter built from its own sealed credentials, rebuilt when they change.
+ */
+@Component
+public class PaymentProviders {
+
+    /**
+     * How long an instance trusts what it read about a merchant. Another instance's change reaches this one within
+     * it; this instance's own changes at once ({@link #forget}).
+     */
+    static final Duration FRESH = Duration.ofSeconds(5);
+
+    private final PaymentProvider configured;
+    private final MerchantPspStore store;
+    private final Map<String, MerchantAdapters> builders;
+    private final PspCircuits circuits;
+    private final Clock clock;
+    private final Map<MerchantId, Cached> cache = new ConcurrentHashMap<>();
+
+    PaymentProviders(PaymentProvider configured, MerchantPspStore store, List<MerchantAdapters> builders,
+            PspCircuits circuits, Clock clock) {
+        this.configured = configured;
+        this.store = store;
+        this.builders = builders.stream().collect(Collectors.toMap(MerchantAdapters::provider, Function.identity()));
+        this.circuits = circuits;
+        this.clock = clock;
+    }
+
+    private record Cached(int version, PaymentProvider adapter, Instant readAt) {
+    }
+
+    /** Kopek's configured PSP: the default, and the source of settlement reports. */
+    public PaymentProvider configured() {
+        return configured;
+    }
+
+    /** Whether a merchant may be put on this PSP here: the configured one, or one built per merchant. */
+    public boolean available(String provider) {
+        return provider.equals(configured.name()) || builders.containsKey(provider);
+    }
+
+    public PaymentProvider forMerchant(MerchantId merchant) {
+        Instant now = clock.instant();
+        Cached cached = cache.get(merchant);
+        if (cached != null && !now.isBefore(cached.readAt()) && now.isBefore(cached.readAt().plus(FRESH))) {
+            return cached.adapter();
+        }
+        int version = store.version(merchant).orElse(0);
+        if (cached == null || cached.version() != version) {
+            cached = new Cached(version, version == 0 ? configured : build(merchant), now);
+        }
+        cache.put(merchant, new Cached(cached.version(), cached.adapter(), now));
+        return cached.adapter();
+    }
+
+    /** The circuit that gates the merchant's new payments: its PSP's. */
+    public PspCircuit circuitFor(MerchantId merchant) {
+        return circuits.of(forMerchant(merchant).name());
+    }
+
+    /** Drops what this instance knows about the merchant, after an admin changed it here. */
+    public void forget(MerchantId merchant) {
+        cache.remove(merchant);
+    }
+
+    /** Reads a stored notification with the reader of the PSP that sent it. */
+    public PspNotification readVerifiedNotification(String provider, String body) {
+        if (provider.equals(configured.name())) {
+            return configured.readVerifiedNotification(body);
+        }
+        return Optional.ofNullable(builders.get(provider)).orElseThrow(() -> new IllegalStateException(
+                "a notification from " + provider + " is stored, but that PSP is not configured here"))
+                .readVerifiedNotification(body);
+    }
+
+    private PaymentProvider build(MerchantId merchant) {
+        MerchantPsp psp = store.find(merchant).orElseThrow(() -> new IllegalStateException(
+                "merchant " + merchant + " changed PSP while being read; the next call reads it again"));
+        if (psp.provider().equals(configured.name()) && psp.credentials().secretKey().isEmpty()) {
+            return configured;
+        }
+        MerchantAdapters builder = builders.get(psp.provider());
+        if (builder == null) {
+            throw new IllegalStateException("merchant " + merchant + " is on " + psp.provider()
+                    + ", which this Kopek does not run (KOPEK_PSP_PROVIDER=" + configured.name() + ")");
+        }
+        return builder.build(psp);
+    }
+}
