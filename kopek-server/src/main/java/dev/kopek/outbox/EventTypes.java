@@ -15,7 +15,7 @@ public final class EventTypes {
     public static final String ENDPOINT_DISABLED = "webhook_endpoint.disabled";
 
     private static final Set<String> KNOWN = Set.of(
-            "payment.created", "payment.unknown", "payment.authorized", "payment.captured", "payment.declined",
+            "payment.created", "payment.unknown", "payment.requires_action", "payment.authorized", "payment.captured", "payment.declined",
             "payment.failed", "payment.voided", "payment.expired", "payment.authorization_closed",
             "payment.partially_refunded", "payment.refunded", "payment.disputed", "payment.charged_back",
             "capture.pending", "capture.unknown", "capture.succeeded", "capture.failed",

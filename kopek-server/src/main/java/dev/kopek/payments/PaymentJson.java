@@ -1,6 +1,7 @@
 package dev.kopek.payments;
 
 import dev.kopek.payments.domain.Payment;
+import dev.kopek.psp.NextAction;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,7 @@ public final class PaymentJson {
         json.put("id", p.id().toString());
         json.put("object", "payment");
         json.put("reference", p.reference());
-        json.put("status", p.status().apiName());
+        json.put("status", p.requiresAction() ? "requires_action" : p.status().apiName());
         json.put("amount", p.amount().minor());
         json.put("currency", p.amount().currency().code());
         json.put("amount_authorized", p.amounts().authorized());
@@ -51,9 +52,18 @@ public final class PaymentJson {
         json.put("psp_reference", p.pspReference());
         json.put("decline_code", p.declineCode());
         json.put("failure_reason", p.failureReason());
+        json.put("next_action", p.requiresAction() ? JSON.readTree(p.nextActionJson()) : null);
         json.put("created_at", p.createdAt().toString());
         json.put("updated_at", p.updatedAt().toString());
         return json;
+    }
+
+    /** {@code {"type": …, "redirect_url": …}}: what the customer must do, as stored and shown. */
+    static String nextAction(NextAction action) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("type", action.type());
+        json.put("redirect_url", action.redirectUrl());
+        return JSON.writeValueAsString(json);
     }
 
     private static JsonNode metadata(String stored) {

@@ -134,13 +134,18 @@ class PaymentRecorder {
 
     private PaymentAnswer unknown(Payment payment, ClientKey ck, int attempt, ChargeOutcome.Unknown unknown,
             String reviewReason) {
-        Payment marked = moveAsOwner(payment, ck, attempt, unknown, PaymentStatus.UNKNOWN,
+        Payment unknownNow = moveAsOwner(payment, ck, attempt, unknown, PaymentStatus.UNKNOWN,
                 new PaymentStore.Outcome(null, null, null, null));
+        // The PSP waits for the customer (3-D Secure): the merchant learns what to do; the attempt stays live.
+        Payment marked = unknown.nextAction() == null ? unknownNow
+                : payments.requireAction(payment.id(), PaymentJson.nextAction(unknown.nextAction()));
         boolean marking = reviewReason == null ? keys.awaitResult(ck, attempt) : keys.park(ck, attempt);
         if (!marking) {
             throw new StaleAttempt(ck, attempt);
         }
-        if (payment.status() != PaymentStatus.UNKNOWN) {
+        if (marked.requiresAction() && !payment.requiresAction()) {
+            paymentEvents.changed(marked, "requires_action");
+        } else if (payment.status() != PaymentStatus.UNKNOWN) {
             paymentEvents.changed(marked);
         }
         if (reviewReason != null) {

@@ -23,6 +23,13 @@ public sealed interface ChargeOutcome {
     record Failed(String reason) implements ChargeOutcome {
     }
 
-    record Unknown(String reason) implements ChargeOutcome {
+    /**
+     * Nothing is certain yet. {@code nextAction} is set when the PSP waits for the customer (3-D Secure): not a
+     * failure, the attempt stays live and the PSP's event or a lookup settles it.
+     */
+    record Unknown(String reason, NextAction nextAction) implements ChargeOutcome {
+        public Unknown(String reason) {
+            this(reason, null);
+        }
     }
 }

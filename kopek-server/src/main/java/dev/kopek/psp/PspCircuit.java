@@ -60,6 +60,9 @@ public final class PspCircuit {
 
     void record(ChargeOutcome outcome, long nanos) {
         switch (outcome) {
+            // The PSP answered and waits for the customer (3-D Secure): it is working, however many need it.
+            case ChargeOutcome.Unknown waiting when waiting.nextAction() != null ->
+                    breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
             case ChargeOutcome.Unknown unknown -> breaker.onError(nanos, TimeUnit.NANOSECONDS,
                     new PspUnavailable(unknown.reason()));
             case ChargeOutcome.Succeeded s -> breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);

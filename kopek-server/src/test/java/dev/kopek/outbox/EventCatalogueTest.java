@@ -30,6 +30,8 @@ class EventCatalogueTest {
         }
         types.add("payment.created");
         types.add("payment.authorization_closed");
+        // Entering UNKNOWN while the PSP waits for the customer (3-D Secure) is announced as what it means.
+        types.add("payment.requires_action");
         for (OperationKind kind : OperationKind.values()) {
             for (OperationStatus status : OperationStatus.values()) {
                 types.add(kind.apiName() + "." + status.apiName());

@@ -34,10 +34,13 @@ class PspCircuitStatesTest {
     }
 
     @Test
-    void declinesAndRefusalsAreTheProviderWorkingNotFailing() {
-        for (int i = 0; i < 8; i++) {
-            circuit.record(i % 2 == 0 ? new ChargeOutcome.Declined("card_declined", "ch") : new ChargeOutcome.Failed(
-                    "400"), 1_000);
+    void declinesRefusalsAndCustomerActionsAreTheProviderWorkingNotFailing() {
+        for (int i = 0; i < 12; i++) {
+            circuit.record(switch (i % 3) {
+                case 0 -> new ChargeOutcome.Declined("card_declined", "ch");
+                case 1 -> new ChargeOutcome.Failed("400");
+                default -> new ChargeOutcome.Unknown("requires_action", new NextAction("redirect_to_url", "https://x"));
+            }, 1_000);
         }
         assertThat(circuit.state()).isEqualTo("closed");
         assertThat(circuit.refusal()).isEmpty();

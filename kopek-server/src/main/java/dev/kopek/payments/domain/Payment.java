@@ -12,7 +12,8 @@ import java.time.Instant;
 public record Payment(PaymentId id, MerchantId merchant, String reference, String idempotencyKey, String providerKey,
         Money amount, Amounts amounts, String paymentMethod, String captureMethod, String description,
         String metadataJson, PaymentStatus status, int version, String pspReference, String declineCode,
-        String failureReason, Instant captureBefore, boolean captureFinalized, Instant createdAt, Instant updatedAt) {
+        String failureReason, Instant captureBefore, boolean captureFinalized, Instant createdAt, Instant updatedAt,
+        String nextActionJson) {
 
     /** What happened to the money so far. */
     public record Amounts(long authorized, long captured, long capturePending, long released, long refunded,
@@ -71,7 +72,15 @@ public record Payment(PaymentId id, MerchantId merchant, String reference, Strin
         }
         return new Payment(id, merchant, reference, idempotencyKey, providerKey, amount, amounts, paymentMethod,
                 captureMethod, description, metadataJson, next, version + 1, pspReference, declineCode, failureReason,
-                captureBefore, captureFinalized, createdAt, updatedAt);
+                captureBefore, captureFinalized, createdAt, updatedAt, nextActionJson);
+    }
+
+    /**
+     * Whether the PSP waits for the customer (3-D Secure): still unknown to Kopek, live, and shown to the merchant as
+     * {@code requires_action} with what the customer must do.
+     */
+    public boolean requiresAction() {
+        return status == PaymentStatus.UNKNOWN && nextActionJson != null;
     }
 
     /** The status this payment's amounts call for after captures and refunds moved them. */

@@ -133,6 +133,23 @@ public class PaymentStore {
                 .param("failureReason", outcome.failureReason()).param("id", id.value()).param("from", from);
     }
 
+    /**
+     * Records what the customer must do for an UNKNOWN payment the PSP holds for them (3-D Secure), in the
+     * transaction that marked it unknown. Entering requires_action is a change of its own (an event with its own
+     * sequence), so the first time raises the version.
+     */
+    public Payment requireAction(PaymentId id, String nextActionJson) {
+        return jdbc.sql("""
+                UPDATE payments
+                   SET next_action = CAST(:action AS jsonb),
+                       version = version + CASE WHEN next_action IS NULL THEN 1 ELSE 0 END
+                 WHERE id = :id AND status = 'UNKNOWN'
+                RETURNING *
+                """)
+                .param("action", nextActionJson).param("id", id.value()).query(PaymentStore::map).optional()
+                .orElseThrow(() -> new IllegalStateException("payment " + id + " left UNKNOWN in this transaction"));
+    }
+
     /** Moves a payment whose row this transaction has locked to the status its amounts call for. */
     public Payment moveToPaidStatus(Payment locked) {
         return moveTo(locked, locked.paidStatus());
@@ -378,6 +395,6 @@ public class PaymentStore {
                 rs.getString("metadata"), PaymentStatus.valueOf(rs.getString("status")), rs.getInt("version"),
                 rs.getString("psp_reference"), rs.getString("decline_code"), rs.getString("failure_reason"),
                 Db.instant(rs, "capture_before"), rs.getBoolean("capture_finalized"), Db.instant(rs, "created_at"),
-                Db.instant(rs, "updated_at"));
+                Db.instant(rs, "updated_at"), rs.getString("next_action"));
     }
 }

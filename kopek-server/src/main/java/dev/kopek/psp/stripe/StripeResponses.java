@@ -1,6 +1,7 @@
 package dev.kopek.psp.stripe;
 
 import dev.kopek.psp.ChargeOutcome;
+import dev.kopek.psp.NextAction;
 import java.time.Duration;
 import java.time.Instant;
 import tools.jackson.core.JacksonException;
@@ -74,10 +75,18 @@ final class StripeResponses {
                             + orDefault(text(pi, "cancellation_reason"), "no reason") + ")");
             case "requires_payment_method" -> declinedIntent(pi, id);
             case "requires_action" -> new ChargeOutcome.Unknown(REQUIRES_ACTION + ": the customer must complete "
-                    + orDefault(text(pi.path("next_action"), "type"), "an action") + " for " + id);
+                    + orDefault(text(pi.path("next_action"), "type"), "an action") + " for " + id, nextAction(pi));
             case "processing" -> new ChargeOutcome.Unknown("the PaymentIntent " + id + " is still processing");
             default -> new ChargeOutcome.Unknown("stripe answered 200 with status '" + status + "' for " + id);
         };
+    }
+
+    /** Stripe's next_action, as Kopek passes it on: its type, and the URL when it is a redirect. */
+    private static NextAction nextAction(JsonNode pi) {
+        JsonNode action = pi.path("next_action");
+        String type = orDefault(text(action, "type"), "unknown");
+        return new NextAction(type, "redirect_to_url".equals(type) ? text(action.path("redirect_to_url"), "url")
+                : null);
     }
 
     /** A PaymentIntent back at requires_payment_method after a confirmation: the payment method was refused. */

@@ -6,7 +6,12 @@ import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
 import java.net.http.HttpRequest;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -19,7 +24,33 @@ import tools.jackson.databind.JsonNode;
  */
 class StripeEndToEndTest extends IntegrationTest {
 
-    static final StripeStub STRIPE = new StripeStub(Clock.systemUTC());
+    static final FollowingClock STRIPE_TIME = new FollowingClock();
+    static final StripeStub STRIPE = new StripeStub(STRIPE_TIME);
+
+    /** Stripe's time follows Kopek's test clock, which a test may move ahead (its events are signed with it). */
+    static final class FollowingClock extends Clock {
+        private volatile Duration offset = Duration.ZERO;
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return Clock.systemUTC().instant().plus(offset);
+        }
+    }
+
+    @BeforeEach
+    void stripeTime() {
+        STRIPE_TIME.offset = clock.offset();
+    }
 
     @DynamicPropertySource
     static void stripe(DynamicPropertyRegistry registry) {
@@ -123,6 +154,68 @@ class StripeEndToEndTest extends IntegrationTest {
         assertThat(deliver(STRIPE.event("charge.dispute.created", STRIPE.dispute(intent, "needs_response")))
                 .status()).isEqualTo(200);
         assertThat(api.get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("disputed");
+    }
+
+    /**
+     * Issue 15: 3-D Secure is a status the merchant acts on, not a failure. The payment answers requires_action with
+     * Stripe's redirect, is announced as payment.requires_action, keeps its reference taken (L2), and Stripe's event
+     * after the customer finished settles it.
+     */
+    @Test
+    void threeDSecureRequiresActionWithTheRedirectUntilStripesEventSettlesIt() {
+        Api api = newMerchant();
+        String reference = newReference();
+
+        Api.Response waiting = api.pay(Api.newKey(), payment(reference, 3_000, "EUR",
+                StripeStub.THREE_D_SECURE_REDIRECT, "automatic"));
+        Api.Response second = api.pay(Api.newKey(), payment(reference, 3_000, "EUR", StripeStub.OK, "automatic"));
+
+        assertThat(waiting.status()).isEqualTo(202);
+        assertThat(waiting.text("status")).isEqualTo("requires_action");
+        JsonNode action = waiting.json().get("next_action");
+        assertThat(action.get("type").asString()).isEqualTo("redirect_to_url");
+        assertThat(action.get("redirect_url").asString()).startsWith("https://hooks.stripe.com/3d_secure_2/");
+        assertThat(second.status()).as("the intent is not freed").isEqualTo(409);
+        String id = waiting.text("id");
+        assertThat(jdbc.sql("SELECT count(*) FROM outbox WHERE resource_id = :id AND event_type = :t")
+                .param("id", dev.kopek.money.PaymentId.parse(id).orElseThrow().value())
+                .param("t", "payment.requires_action").query(Long.class).single()).isEqualTo(1);
+
+        String intent = STRIPE.intents().values().stream()
+                .filter(pi -> reference.equals(pi.path("metadata").path("kopek_reference").asString(null)))
+                .findFirst().orElseThrow().path("id").asString();
+        assertThat(deliver(STRIPE.event("payment_intent.succeeded", STRIPE.completeAction(intent))).status())
+                .isEqualTo(200);
+
+        JsonNode after = api.get("/v1/payments/" + id).json();
+        assertThat(after.get("status").asString()).isEqualTo("captured");
+        assertThat(after.get("next_action").isNull()).isTrue();
+        assertThat(STRIPE.chargedIntents(reference)).isEqualTo(1);
+    }
+
+    /** The same, settled by the reconciler's lookup (by the PaymentIntent's id, kept in psp_references). */
+    @Test
+    void threeDSecureIsSettledByALookupOnceTheCustomerFinished() {
+        Api api = newMerchant();
+        String reference = newReference();
+        Api.Response waiting = api.pay(Api.newKey(), payment(reference, 900, "EUR", StripeStub.THREE_D_SECURE,
+                "manual"));
+        assertThat(waiting.text("status")).isEqualTo("requires_action");
+        assertThat(waiting.json().get("next_action").get("type").asString()).isEqualTo("use_stripe_sdk");
+        assertThat(waiting.json().get("next_action").get("redirect_url").isNull()).isTrue();
+
+        STRIPE.lagSearch();
+        String intent = STRIPE.intents().values().stream()
+                .filter(pi -> reference.equals(pi.path("metadata").path("kopek_reference").asString(null)))
+                .findFirst().orElseThrow().path("id").asString();
+        STRIPE.completeAction(intent);
+        clock.advance(Duration.ofMinutes(5));
+        STRIPE_TIME.offset = clock.offset();
+        reconciler.reconcileOnce();
+
+        JsonNode after = api.get("/v1/payments/" + waiting.text("id")).json();
+        assertThat(after.get("status").asString()).isEqualTo("authorized");
+        assertThat(after.get("psp_reference").asString()).isEqualTo(intent);
     }
 
     @Test

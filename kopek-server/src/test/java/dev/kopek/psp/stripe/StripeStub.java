@@ -43,6 +43,8 @@ public final class StripeStub implements AutoCloseable {
     public static final String DECLINED = "pm_card_chargeDeclined";
     public static final String INSUFFICIENT_FUNDS = "pm_card_chargeDeclinedInsufficientFunds";
     public static final String THREE_D_SECURE = "pm_card_authenticationRequired";
+    /** 3-D Secure by redirect: {@code next_action.type = redirect_to_url}, as Stripe answers with a return_url. */
+    public static final String THREE_D_SECURE_REDIRECT = "pm_card_threeDSecureRequired";
     public static final String API_ERROR = "pm_stub_api_error";
     public static final String RATE_LIMITED = "pm_stub_rate_limit";
     public static final String INVALID = "pm_stub_invalid";
@@ -287,6 +289,13 @@ public final class StripeStub implements AutoCloseable {
             case THREE_D_SECURE -> {
                 pi.put("status", "requires_action");
                 pi.putObject("next_action").put("type", "use_stripe_sdk");
+                yield new Answer(200, pi.toString(), true);
+            }
+            case THREE_D_SECURE_REDIRECT -> {
+                pi.put("status", "requires_action");
+                ObjectNode next = pi.putObject("next_action").put("type", "redirect_to_url");
+                next.putObject("redirect_to_url").put("url", "https://hooks.stripe.com/3d_secure_2/hosted?" + id)
+                        .put("return_url", "https://merchant.example/return");
                 yield new Answer(200, pi.toString(), true);
             }
             default -> {
