@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
@@ -70,6 +71,34 @@ public class MerchantPspStore {
         // Read across modules on purpose: the payments module depends on this one, not the other way round.
         return jdbc.sql("SELECT EXISTS (SELECT 1 FROM payments WHERE merchant_id = :merchant)")
                 .param("merchant", merchant.value()).query(Boolean.class).single();
+    }
+
+    /**
+     * Re-seals, in the caller's transaction, up to {@code limit} rows sealed by a retired key this instance can still
+     * open, under the current key (locked with SKIP LOCKED, so instances starting together share the work); returns
+     * how many. The credentials and their version do not change.
+     */
+    public int resealBatch(int limit) {
+        List<UUID> ids = jdbc.sql("""
+                SELECT merchant_id FROM merchant_psp
+                 WHERE credentials_key_id IS NOT NULL AND credentials_key_id <> :current
+                   AND credentials_key_id IN (:openable)
+                 LIMIT :limit
+                   FOR UPDATE SKIP LOCKED
+                """)
+                .param("current", box.currentKeyId()).param("openable", List.copyOf(box.keyIds()))
+                .param("limit", limit).query(UUID.class).list();
+        for (UUID id : ids) {
+            MerchantId merchant = new MerchantId(id);
+            MerchantPsp psp = find(merchant).orElseThrow();
+            SecretBox.Sealed sealed = box.seal(JSON.writeValueAsString(json(psp.credentials())), boundTo(merchant));
+            jdbc.sql("""
+                    UPDATE merchant_psp SET credentials_key_id = :keyId, credentials_sealed = :sealed
+                     WHERE merchant_id = :merchant
+                    """)
+                    .param("keyId", sealed.keyId()).param("sealed", sealed.bytes()).param("merchant", id).update();
+        }
+        return ids.size();
     }
 
     private MerchantPsp read(MerchantId merchant, ResultSet rs) throws SQLException {
