@@ -1,19 +1,26 @@
 package dev.kopek.apidocs;
 
+import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.Resource;
+import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code /docs}: Swagger UI over {@code /openapi}, its files served from the Swagger UI WebJar under
- * {@value #ASSETS} (a static resource, public like every static file). The page is fixed text: it echoes nothing
- * from the request.
+ * {@code /docs}: Swagger UI over {@code /openapi}, its two files served from the Swagger UI WebJar under
+ * {@value #ASSETS}. Only those two: the WebJar also holds Swagger UI's stock page, which would load the petstore
+ * demo from the internet. The page is fixed text: it echoes nothing from the request.
  */
 @RestController
 @Audience(Audience.Kind.PUBLIC)
@@ -21,6 +28,7 @@ class ApiBrowser {
 
     static final String ASSETS = "/docs/assets/";
     private static final String WEBJAR_POM = "/META-INF/maven/org.webjars/swagger-ui/pom.properties";
+    private static final String WEBJAR = "META-INF/resources/webjars/swagger-ui/";
 
     private static final String PAGE = """
             <!doctype html>
@@ -57,6 +65,22 @@ class ApiBrowser {
     @GetMapping("/docs/init.js")
     ResponseEntity<String> init() {
         return ResponseEntity.ok().contentType(MediaType.valueOf("text/javascript")).body(INIT);
+    }
+
+    /** The WebJar's files the page loads, by name, with their media types; any other name is 404. */
+    private static final Map<String, MediaType> ASSET_TYPES = Map.of(
+            "swagger-ui.css", MediaType.valueOf("text/css"),
+            "swagger-ui-bundle.js", MediaType.valueOf("text/javascript"));
+
+    @GetMapping(ASSETS + "{file}")
+    ResponseEntity<Resource> asset(@PathVariable String file) {
+        MediaType type = ASSET_TYPES.get(file);
+        if (type == null) {
+            throw ApiProblem.notFound("file");
+        }
+        Resource resource = new ClassPathResource(WEBJAR + swaggerUiVersion() + "/" + file);
+        return ResponseEntity.ok().contentType(type).cacheControl(CacheControl.maxAge(Duration.ofDays(1)))
+                .body(resource);
     }
 
     /** The WebJar's version names its folder; read from the WebJar itself so an upgrade needs no edit here. */

@@ -16,18 +16,30 @@ import java.util.Optional;
  * request, response schemas of handlers that render JSON by hand, examples), keyed by path and method exactly as
  * the handler mappings spell them.
  */
-record DocumentOverlay(OpenAPI document) {
+record DocumentOverlay(OpenAPI document, Map<String, Object> examples) {
 
     static final String RESOURCE = "/apidocs/operations.yaml";
+    /**
+     * One example per component schema, each a real answer Kopek gave (recorded by ApiExamplesTest), so an example
+     * cannot show a field that does not exist; ApiDocumentTest checks each against its schema.
+     */
+    static final String EXAMPLES = "/apidocs/examples.yaml";
 
     static DocumentOverlay load() {
-        try (InputStream in = DocumentOverlay.class.getResourceAsStream(RESOURCE)) {
+        return new DocumentOverlay(read(RESOURCE, OpenAPI.class), read(EXAMPLES, ExampleFile.class).examples());
+    }
+
+    private record ExampleFile(Map<String, Object> examples) {
+    }
+
+    private static <T> T read(String resource, Class<T> type) {
+        try (InputStream in = DocumentOverlay.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException(RESOURCE + " is missing from the jar");
+                throw new IllegalStateException(resource + " is missing from the jar");
             }
-            return new DocumentOverlay(Yaml31.mapper().readValue(in, OpenAPI.class));
+            return Yaml31.mapper().readValue(in, type);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + RESOURCE, e);
+            throw new UncheckedIOException("cannot read " + resource, e);
         }
     }
 

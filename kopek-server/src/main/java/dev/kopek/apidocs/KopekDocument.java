@@ -75,6 +75,14 @@ final class KopekDocument implements OpenApiCustomizer {
         described.getSecuritySchemes().forEach(components::addSecuritySchemes);
         components.addSchemas("EventType", eventType());
         components.addSchemas("ProblemCode", problemCode());
+        overlay.examples().forEach((name, example) -> {
+            Schema<?> schema = components.getSchemas().get(name);
+            if (schema == null) {
+                throw new IllegalStateException(DocumentOverlay.EXAMPLES + " has an example of " + name
+                        + ", which is no component schema");
+            }
+            schema.setExample(example);
+        });
         return components;
     }
 

@@ -152,7 +152,13 @@ class ApiDocumentTest extends IntegrationTest {
         Api.Response bundle = anonymous.get("/docs/assets/swagger-ui-bundle.js");
         assertThat(bundle.status()).isEqualTo(200);
         assertThat(bundle.body()).contains("SwaggerUIBundle");
-        assertThat(anonymous.get("/docs/assets/swagger-ui.css").status()).isEqualTo(200);
+        assertThat(anonymous.get("/docs/assets/swagger-ui.css").header("Content-Type")).startsWith("text/css");
+        // The WebJar's other files are not served: its stock index.html would load the petstore from the internet.
+        for (String other : List.of("index.html", "swagger-initializer.js", "swagger-ui.js", "..%2Fpom.properties")) {
+            Api.Response refused = anonymous.get("/docs/assets/" + other);
+            assertThat(refused.status()).as(other).isIn(400, 404);
+            assertThat(refused.body()).as(other).doesNotContain("petstore");
+        }
     }
 
     @Test

@@ -12,7 +12,11 @@ import java.util.concurrent.Executors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** A plain HTTP client for Kopek's API, the way a merchant's backend would call it. */
+/**
+ * A plain HTTP client for Kopek's API, the way a merchant's backend would call it. Every answer is held against
+ * the API document Kopek serves ({@link ApiContract}): a test that gets an answer the document does not describe
+ * fails, whatever it asserts itself.
+ */
 public final class Api {
 
     public static final JsonMapper JSON = JsonMapper.builder().build();
@@ -90,6 +94,8 @@ public final class Api {
     public Response send(HttpRequest request) {
         try {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            ApiContract.of(base).check(request.method(), request.uri(), response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(null), response.body());
             return new Response(response.statusCode(), response.headers().map(), response.body());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
