@@ -57,10 +57,6 @@ public final class ApiContract {
     private record Route(String template, Pattern pattern, int parameters, JsonNode item) {
     }
 
-    /** Where a checked answer's schema sits in the strict copy of the document. */
-    private record Target(String operation, String pointer) {
-    }
-
     private ApiContract(JsonNode served) {
         ObjectNode strict = (ObjectNode) served.deepCopy();
         tighten(strict, allOfParts(strict));
@@ -130,7 +126,8 @@ public final class ApiContract {
         if (!media.endsWith("json") || body == null || body.isEmpty()) {
             return;
         }
-        JsonNode response = resolve(responses.path(declared));
+        String at = responsePointer(route.get().template(), method, declared);
+        JsonNode response = document.at(at);
         JsonNode content = response.path("content").path(media);
         if (content.isMissingNode()) {
             if (status / 100 == 2) {
@@ -146,8 +143,7 @@ public final class ApiContract {
         if (status / 100 == 2 && ref.isString() && ref.asString().startsWith(COMPONENTS)) {
             ANSWERS.putIfAbsent(ref.asString().substring(COMPONENTS.length()), body);
         }
-        String pointer = pointerTo(content.path("schema"), route.get().template(), method, declared, media);
-        requireMatch(where, status, pointer, body);
+        requireMatch(where, status, at + "/content/" + escape(media) + "/schema", body);
     }
 
     private void requireMatch(String where, int status, String pointer, String body) {
@@ -228,26 +224,14 @@ public final class ApiContract {
         return responses.has("default") && status / 100 != 2 ? "default" : null;
     }
 
-    private JsonNode resolve(JsonNode node) {
-        JsonNode current = node;
-        while (current.has("$ref")) {
-            current = document.at(current.get("$ref").asString().substring(1));
+    /** Where a declared response sits in the document, following its {@code $ref}s to the response itself. */
+    private String responsePointer(String template, String method, String status) {
+        String at = "/paths/" + escape(template) + "/" + method.toLowerCase(Locale.ROOT) + "/responses/"
+                + escape(status);
+        for (JsonNode node = document.at(at); node.has("$ref"); node = document.at(at)) {
+            at = refTarget(node);
         }
-        return current;
-    }
-
-    /** A response's schema, reached through the response's own {@code $ref} when it has one. */
-    private String pointerTo(JsonNode schema, String template, String method, String status, String media) {
-        JsonNode response = document.path("paths").path(template).path(method.toLowerCase(Locale.ROOT))
-                .path("responses").path(status);
-        String base = response.has("$ref") ? refTarget(response)
-                : "/paths/" + escape(template) + "/" + method.toLowerCase(Locale.ROOT) + "/responses/" + escape(status);
-        JsonNode resolved = document.at(base);
-        while (resolved.has("$ref")) {
-            base = refTarget(resolved);
-            resolved = document.at(base);
-        }
-        return base + "/content/" + escape(media) + "/schema";
+        return at;
     }
 
     private static String refTarget(JsonNode node) {
