@@ -62,7 +62,9 @@ class ConsoleModel {
             org.springframework.web.bind.ServletRequestBindingException.class,
             org.springframework.web.method.annotation.MethodArgumentTypeMismatchException.class,
             org.springframework.web.multipart.MultipartException.class,
-            org.springframework.http.converter.HttpMessageNotReadableException.class})
+            org.springframework.http.converter.HttpMessageNotReadableException.class,
+            // A form whose bytes are not UTF-8 (or not percent-encoded properly): Tomcat refuses to read it.
+            org.apache.tomcat.util.http.InvalidParameterException.class})
     String badRequest(Exception e, Model model, HttpServletResponse response) {
         int status = e instanceof org.springframework.web.ErrorResponse known ? known.getStatusCode().value() : 400;
         return frameworkRefusal(status, model, response);

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.List;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpStatus;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 import org.springframework.web.servlet.ModelAndView;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
@@ -14,16 +15,16 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /**
- * The console's guard on its pages, its stylesheet and script served from the jar, and a page (not the API's
- * problem+json) for a console file that does not exist.
+ * The console's guard on its pages, its stylesheet and script served from the jar, and pages (not the API's
+ * problem+json) for what is refused before a console handler runs.
  */
 @Configuration(proxyBeanMethods = false)
 class ConsoleWebConfiguration implements WebMvcConfigurer {
 
-    private static final String NOT_FOUND_PAGE = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+    private static final String PAGE = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             + "<title>Kopek console</title><link rel=\"stylesheet\" href=\"/console/assets/console.css\"></head>"
-            + "<body class=\"login\"><main class=\"card\"><h1>Not found</h1><p>There is no such page in the"
-            + " console.</p><p><a href=\"/console/payments\">Payments</a></p></main></body></html>";
+            + "<body class=\"login\"><main class=\"card\"><h1>%s</h1><p>%s</p>"
+            + "<p><a href=\"/console/payments\">Payments</a></p></main></body></html>";
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
@@ -38,24 +39,40 @@ class ConsoleWebConfiguration implements WebMvcConfigurer {
 
     @Override
     public void extendHandlerExceptionResolvers(List<HandlerExceptionResolver> resolvers) {
-        resolvers.addFirst(ConsoleWebConfiguration::missingFile);
+        resolvers.addFirst(ConsoleWebConfiguration::refusedWithoutAHandler);
     }
 
     /**
-     * Other paths keep the API's answer: this resolver declines (null) and the next one writes it. The page is
-     * written here, not by a template: Thymeleaf would label it by the path's extension (text/css for a .css).
+     * What Spring MVC refuses before any console handler is chosen (a file that does not exist, a method a page
+     * does not take) is a page too. Other paths keep the API's answer: this resolver declines (null) and the next
+     * one writes it. The page is written here, not by a template: Thymeleaf would label it by the path's extension
+     * (text/css for a missing .css).
      */
-    private static ModelAndView missingFile(HttpServletRequest request, HttpServletResponse response,
+    private static ModelAndView refusedWithoutAHandler(HttpServletRequest request, HttpServletResponse response,
             Object handler, Exception e) {
-        if (!(e instanceof NoResourceFoundException) || !request.getRequestURI().startsWith("/console/")) {
+        if (!request.getRequestURI().startsWith("/console/")) {
             return null;
         }
-        response.setStatus(HttpStatus.NOT_FOUND.value());
+        if (e instanceof NoResourceFoundException) {
+            return page(response, HttpStatus.NOT_FOUND, "Not found", "There is no such page in the console.");
+        }
+        if (e instanceof HttpRequestMethodNotSupportedException method) {
+            if (method.getSupportedMethods() != null) {
+                response.setHeader("Allow", String.join(", ", method.getSupportedMethods()));
+            }
+            return page(response, HttpStatus.METHOD_NOT_ALLOWED, "Not done",
+                    "This page does not take that method; nothing was changed.");
+        }
+        return null;
+    }
+
+    private static ModelAndView page(HttpServletResponse response, HttpStatus status, String title, String text) {
+        response.setStatus(status.value());
         response.setHeader("Cache-Control", "no-store");
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setContentType("text/html;charset=UTF-8");
         try {
-            response.getWriter().write(NOT_FOUND_PAGE);
+            response.getWriter().write(PAGE.formatted(title, text));
         } catch (IOException failed) {
             return null;
         }
