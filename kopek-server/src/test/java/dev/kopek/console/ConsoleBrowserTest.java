@@ -21,6 +21,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The operator console end to end in a real headless Chromium (Debian's chromium and chromium-driver): log in,
@@ -86,13 +88,13 @@ class ConsoleBrowserTest extends IntegrationTest {
         assertThat(browser.getCurrentUrl()).as("a page without a login goes to the login form").endsWith("/console/login");
         shoot("login");
         browser.findElement(By.id("token")).sendKeys(ADMIN_TOKEN);
-        browser.findElement(By.cssSelector("form button[type=submit]")).click();
+        follow(browser.findElement(By.cssSelector("form button[type=submit]")));
         assertThat(browser.getCurrentUrl()).endsWith("/console/payments");
         assertThat(browser.manage().getCookieNamed("KOPEK_CONSOLE").isHttpOnly()).isTrue();
         assertThat(browser.manage().getCookieNamed("KOPEK_CONSOLE").getSameSite()).isEqualTo("Strict");
 
         browser.findElement(By.name("q")).sendKeys(day.reference);
-        browser.findElement(By.cssSelector("form.search button")).click();
+        follow(browser.findElement(By.cssSelector("form.search button")));
         List<WebElement> rows = browser.findElements(By.cssSelector("#payments tbody tr"));
         assertThat(rows).hasSize(1);
         assertThat(rows.getFirst().getText()).contains(day.paymentId, "4990.00 RUB", "captured");
@@ -100,7 +102,7 @@ class ConsoleBrowserTest extends IntegrationTest {
         shoot("payments");
 
         open("/console/payments?q=" + day.reference);
-        browser.findElement(By.linkText(day.paymentId)).click();
+        follow(browser.findElement(By.linkText(day.paymentId)));
         String story = browser.findElement(By.tagName("main")).getText();
         assertThat(story).contains("4990.00 RUB", day.reference, "payment.create", "payment.captured");
         assertThat(browser.findElement(By.id("psp-calls")).getText()).contains("charge", "succeeded", " ms");
@@ -115,7 +117,7 @@ class ConsoleBrowserTest extends IntegrationTest {
         assertThat(review.getText()).contains("123.45 EUR");
         review.findElement(By.cssSelector("input[name=decision][value=failed]")).click();
         review.findElement(By.name("note")).sendKeys("acquirer portal: no charge under this key");
-        review.findElement(By.cssSelector("button[type=submit]")).click();
+        follow(review.findElement(By.cssSelector("button[type=submit]")));
         assertThat(browser.findElement(By.cssSelector(".flash.ok")).getText()).contains("resolved as failed");
         assertThat(status(day.reviewPaymentId)).isEqualTo("FAILED");
 
@@ -126,7 +128,7 @@ class ConsoleBrowserTest extends IntegrationTest {
         shoot("reconciliation");
         WebElement acknowledge = reported.findElement(By.cssSelector("form[action$='/acknowledge']"));
         acknowledge.findElement(By.name("note")).sendKeys("asked the acquirer for the missing line");
-        acknowledge.findElement(By.cssSelector("button")).click();
+        follow(acknowledge.findElement(By.cssSelector("button")));
         assertThat(browser.findElement(By.cssSelector(".flash.ok")).getText()).contains("acknowledged");
 
         open("/console/audit");
@@ -148,6 +150,16 @@ class ConsoleBrowserTest extends IntegrationTest {
 
     private void open(String path) {
         browser.get(baseUri() + path);
+    }
+
+    /**
+     * Clicks a link or a submit button and waits until the page it was on is gone. Reading right after a click can
+     * otherwise read the old page: the search once found the unfiltered list's 50 rows instead of the one match.
+     */
+    private void follow(WebElement clickable) {
+        WebElement page = browser.findElement(By.tagName("html"));
+        clickable.click();
+        new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.stalenessOf(page));
     }
 
     /** A full-page screenshot: the window is stretched to the page's height first. */
