@@ -95,6 +95,26 @@ public class Ledger {
         return new PostResult.Posted(written(tx, posting.get(), lines));
     }
 
+    /**
+     * Posts a change of a PSP fee inside the caller's transaction: two platform accounts, no merchant. Idempotent by
+     * its source like every posting.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public PostResult postPspFee(PspFee fee) {
+        Posting posting = PostingRules.pspFee(fee.changeMinor());
+        LedgerTransaction tx = new LedgerTransaction(TimeOrderedIds.next(clock), null, fee.paymentId(),
+                fee.sourceId(), fee.kind(), Math.absExact(fee.changeMinor()), fee.currency(), null, null,
+                fee.occurredAt(), clock.instant(), List.of());
+        List<JournalStore.NewLine> lines = resolve(posting, null, fee.currency());
+        if (!journal.insert(tx, lines)) {
+            count(fee.kind(), "already_posted");
+            return new PostResult.AlreadyPosted(journal.findBySource(fee.sourceId(), fee.kind())
+                    .orElseThrow(() -> new IllegalStateException("PSP fee " + fee + " conflicted but is gone")));
+        }
+        count(fee.kind(), "posted");
+        return new PostResult.Posted(written(tx, posting, lines));
+    }
+
     /** The transaction as just written, with its entries, without reading it back. */
     private static LedgerTransaction written(LedgerTransaction tx, Posting posting, List<JournalStore.NewLine> lines) {
         List<LedgerEntry> entries = new ArrayList<>();
@@ -188,6 +208,9 @@ public class Ledger {
 
     private long account(Line line, MerchantId merchant, String currency) {
         AccountType type = line.account();
+        if (!type.isPlatform() && merchant == null) {
+            throw new IllegalStateException(type + " is a merchant's account; a posting without a merchant cannot use it");
+        }
         return accounts.id(new AccountStore.Key(type.isPlatform() ? null : merchant.value(), type, currency));
     }
 

@@ -47,7 +47,7 @@ public class LedgerQueries {
                 case MERCHANT_PAYABLE -> 0;
                 case HOLDS_PAYABLE -> 1;
                 case REFUNDS_PENDING -> 2;
-                case HOLDS_RECEIVABLE, CHARGEBACKS, PSP_RECEIVABLE, PLATFORM_REVENUE -> -1;
+                case HOLDS_RECEIVABLE, CHARGEBACKS, PSP_RECEIVABLE, PLATFORM_REVENUE, PSP_FEES -> -1;
             };
             if (slot >= 0) {
                 amounts[slot] = Math.addExact(amounts[slot], account.balanceMinor());
@@ -67,7 +67,7 @@ public class LedgerQueries {
     }
 
     public Optional<LedgerTransaction> transaction(MerchantId merchant, UUID id) {
-        return journal.find(id).filter(tx -> tx.merchant().equals(merchant));
+        return journal.find(id).filter(tx -> merchant.equals(tx.merchant()));
     }
 
     /** Any merchant's transaction, for the admin API. */

@@ -10,7 +10,8 @@ import java.util.UUID;
 /**
  * A journal transaction as stored, with its entries.
  *
- * @param kind a {@link dev.kopek.events.MoneyMovement.Kind} name, or {@code REVERSAL}
+ * @param merchant the merchant whose money moved; null only for a PSP fee (Kopek's own cost) and its reversal
+ * @param kind a {@link dev.kopek.events.MoneyMovement.Kind} name, a {@link PspFee} kind, or {@code REVERSAL}
  * @param amountMinor the movement's amount as reported (entries may add a hold closing beside it)
  * @param reverses for a reversal, the transaction it reverses
  */

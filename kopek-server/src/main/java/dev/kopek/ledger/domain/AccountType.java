@@ -12,6 +12,8 @@ public enum AccountType {
     PSP_RECEIVABLE(Owner.PLATFORM, Side.DEBIT),
     /** Fees Kopek earned on captures. */
     PLATFORM_REVENUE(Owner.PLATFORM, Side.CREDIT),
+    /** Fees the PSP took out of what it settled: Kopek's cost, netted from the receivable (settlement file). */
+    PSP_FEES(Owner.PLATFORM, Side.DEBIT),
     /** What Kopek owes the merchant: captured, less fees, refunds and chargebacks. The merchant's available balance. */
     MERCHANT_PAYABLE(Owner.MERCHANT, Side.CREDIT),
     /** Memo: authorized on customers' cards and not yet captured, as the PSP will owe it once captured. */

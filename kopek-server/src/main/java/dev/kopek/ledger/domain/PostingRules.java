@@ -5,6 +5,7 @@ import static dev.kopek.ledger.domain.AccountType.HOLDS_PAYABLE;
 import static dev.kopek.ledger.domain.AccountType.HOLDS_RECEIVABLE;
 import static dev.kopek.ledger.domain.AccountType.MERCHANT_PAYABLE;
 import static dev.kopek.ledger.domain.AccountType.PLATFORM_REVENUE;
+import static dev.kopek.ledger.domain.AccountType.PSP_FEES;
 import static dev.kopek.ledger.domain.AccountType.PSP_RECEIVABLE;
 import static dev.kopek.ledger.domain.AccountType.REFUNDS_PENDING;
 
@@ -59,6 +60,19 @@ public final class PostingRules {
             case CHARGEBACK_REVERSED -> posting.debit(CHARGEBACKS, amountMinor).credit(MERCHANT_PAYABLE, amountMinor);
         }
         return Optional.of(posting.build());
+    }
+
+    /**
+     * A change of the fee the PSP took on one of its settled movements: a positive change is charged (Kopek's
+     * expense, netted from what the PSP owes), a negative one (a corrected file) is returned.
+     */
+    public static Posting pspFee(long changeMinor) {
+        if (changeMinor == 0) {
+            throw new IllegalArgumentException("a PSP fee posting changes the fee");
+        }
+        long amount = Math.absExact(changeMinor);
+        Posting charged = new Posting.Builder().debit(PSP_FEES, amount).credit(PSP_RECEIVABLE, amount).build();
+        return changeMinor > 0 ? charged : charged.reversed();
     }
 
     /** How much of an open hold a capture or release closes: what it asks for, never more than is open. */

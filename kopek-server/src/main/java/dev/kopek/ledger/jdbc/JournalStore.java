@@ -77,7 +77,7 @@ public class JournalStore {
                   FROM header, lines
                  ORDER BY lines.platform, lines.account_id, lines.line
                 """.formatted(values))
-                .param("id", tx.id()).param("merchant", tx.merchant().value())
+                .param("id", tx.id()).param("merchant", tx.merchant() == null ? null : tx.merchant().value(), Types.OTHER)
                 .param("payment", tx.paymentId(), Types.OTHER).param("source", tx.sourceId())
                 .param("kind", tx.kind()).param("amount", tx.amountMinor()).param("currency", tx.currency())
                 .param("reverses", tx.reverses(), Types.OTHER).param("reason", tx.reason(), Types.VARCHAR)
@@ -240,9 +240,13 @@ public class JournalStore {
 
     private static LedgerTransaction header(ResultSet rs, int row) throws SQLException {
         return new LedgerTransaction(rs.getObject("id", UUID.class),
-                new MerchantId(rs.getObject("merchant_id", UUID.class)), rs.getObject("payment_id", UUID.class),
+                merchant(rs.getObject("merchant_id", UUID.class)), rs.getObject("payment_id", UUID.class),
                 rs.getObject("source_id", UUID.class), rs.getString("kind"), rs.getLong("amount_minor"),
                 rs.getString("currency"), rs.getObject("reverses", UUID.class), rs.getString("reason"),
                 Db.instant(rs, "occurred_at"), Db.instant(rs, "recorded_at"), List.of());
+    }
+
+    private static MerchantId merchant(UUID id) {
+        return id == null ? null : new MerchantId(id);
     }
 }

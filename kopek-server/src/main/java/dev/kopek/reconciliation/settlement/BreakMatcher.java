@@ -29,11 +29,13 @@ class BreakMatcher {
     private final SettlementProperties properties;
     private final TransactionTemplate tx;
     private final Clock clock;
+    private final PspFees fees;
 
     BreakMatcher(JdbcClient jdbc, SettlementFiles files, SettlementProperties properties, TransactionTemplate tx,
-            Clock clock) {
+            Clock clock, PspFees fees) {
         this.jdbc = jdbc;
         this.files = files;
+        this.fees = fees;
         this.properties = properties;
         this.tx = tx;
         this.clock = clock;
@@ -49,6 +51,7 @@ class BreakMatcher {
             UUID run = TimeOrderedIds.next(clock);
             insertRun(run, file, trigger, now);
             match(run, file, laterFilesLoaded(provider, date), now);
+            fees.post(file);
             int cleared = closeUnseen(provider, date, run, now, "CANDIDATE", "CLEARED",
                     "not seen by the next pass of its date (on a neighbouring day's file, or fixed in time)");
             int resolved = closeUnseen(provider, date, run, now, "REPORTED", "RESOLVED",
