@@ -14,7 +14,6 @@ import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
@@ -36,11 +35,10 @@ public class OperationRunner {
     private final PaymentProviders psps;
     private final KeyWindow keyWindow;
     private final AfterPspCall afterPspCall;
-    private final MeterRegistry meters;
     private final Clock clock;
 
     OperationRunner(IdempotencyKeys keys, PaymentStore payments, OperationStore operations, OperationRecorder recorder,
-            PaymentProviders psps, KeyWindow keyWindow, Optional<AfterPspCall> afterPspCall, MeterRegistry meters, Clock clock) {
+            PaymentProviders psps, KeyWindow keyWindow, Optional<AfterPspCall> afterPspCall, Clock clock) {
         this.keys = keys;
         this.payments = payments;
         this.operations = operations;
@@ -48,7 +46,6 @@ public class OperationRunner {
         this.psps = psps;
         this.keyWindow = keyWindow;
         this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
-        this.meters = meters;
         this.clock = clock;
     }
 
@@ -61,7 +58,6 @@ public class OperationRunner {
 
     /** A later attempt asks the PSP by key before anything else (L5, L6). */
     PaymentAnswer resume(ClientKey ck, int attempt, PaymentOperation op) {
-        meters.counter("kopek.idempotency.reclaims").increment();
         OperationRequest request = requestOf(op);
         PaymentProvider psp = pspOf(op);
         LookupDecision next = LookupDecision.after(psp.lookup(request), keyWindow.isOpen(psp, op.createdAt()),

@@ -8,7 +8,6 @@ import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,22 +27,19 @@ class PaymentResumer {
     private final PaymentRecorder recorder;
     private final PaymentProviders psps;
     private final KeyWindow keyWindow;
-    private final MeterRegistry meters;
     private final Clock clock;
 
     PaymentResumer(IdempotencyKeys keys, PaymentStore payments, PaymentRecorder recorder, PaymentProviders psps,
-            KeyWindow keyWindow, MeterRegistry meters, Clock clock) {
+            KeyWindow keyWindow, Clock clock) {
         this.keys = keys;
         this.payments = payments;
         this.recorder = recorder;
         this.psps = psps;
         this.keyWindow = keyWindow;
-        this.meters = meters;
         this.clock = clock;
     }
 
     PaymentAnswer resume(ClientKey ck, int attempt, Payment payment) {
-        meters.counter("kopek.idempotency.reclaims").increment();
         log.info("resuming attempt: payment={} key#={} attempt={} status={}", payment.id(), ck.hash(), attempt,
                 payment.status());
         PaymentProvider psp = psps.forMerchant(payment.merchant());

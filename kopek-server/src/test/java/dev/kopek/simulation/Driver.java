@@ -245,6 +245,11 @@ final class Driver {
 
     /** Sends one request and notes what no law allows. {@code retry}: the key may have been used before. */
     private void send(Api api, String path, String key, String body, boolean crashing, boolean retry) {
+        String keyId = path + " " + key;
+        // Only an answer the client held before it sent binds this one: a request of a same-key burst that was
+        // already waiting when another one's final answer arrived may still say 409 request_in_progress.
+        Api.Response before = finalAnswers.get(keyId);
+        String bodyBefore = finalAnswersBody.get(keyId);
         Api.Response r;
         try {
             r = api.post(path, key, body);
@@ -260,15 +265,13 @@ final class Driver {
             findings.add(new World.Finding("L1", "the first request with a fresh key to " + path
                     + " answered 409 request_in_progress: " + r.body()));
         }
-        String keyId = path + " " + key;
-        Api.Response before = finalAnswers.get(keyId);
-        if (before != null && body.equals(finalAnswersBody.get(keyId))
+        if (before != null && body.equals(bodyBefore)
                 && (before.status() != r.status() || !before.body().equals(r.body()))) {
             findings.add(new World.Finding("L1", "a retry with the same key to " + path + " answered " + r.status()
                     + " " + r.body() + " after the final answer " + before.status() + " " + before.body()));
         }
-        if (before == null && (r.status() == 200 || r.status() == 201 || r.status() == 402)) {
-            finalAnswers.put(keyId, r);
+        if (before == null && (r.status() == 200 || r.status() == 201 || r.status() == 402)
+                && finalAnswers.putIfAbsent(keyId, r) == null) {
             finalAnswersBody.put(keyId, body);
         }
     }
