@@ -7,9 +7,13 @@ import dev.kopek.payments.NotificationResult;
 import dev.kopek.payments.PaymentBalances;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.platform.Db;
+import dev.kopek.money.MerchantId;
+import dev.kopek.psp.NotificationSource;
+import dev.kopek.psp.PaymentProviders;
 import dev.kopek.psp.PspNotification;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -34,12 +38,15 @@ public class Disputes {
     private final JdbcClient jdbc;
     private final PaymentBalances balances;
     private final ApplicationEventPublisher publisher;
+    private final PaymentProviders psps;
     private final Clock clock;
 
-    Disputes(JdbcClient jdbc, PaymentBalances balances, ApplicationEventPublisher publisher, Clock clock) {
+    Disputes(JdbcClient jdbc, PaymentBalances balances, ApplicationEventPublisher publisher, PaymentProviders psps,
+            Clock clock) {
         this.jdbc = jdbc;
         this.balances = balances;
         this.publisher = publisher;
+        this.psps = psps;
         this.clock = clock;
     }
 
@@ -47,22 +54,28 @@ public class Disputes {
             String currency, String reason, String status, int version) {
     }
 
+    /** Applies a dispute notification; one from an account that does not hold the payment changes nothing (L11). */
     @Transactional
-    public NotificationResult apply(PspNotification n) {
+    public NotificationResult apply(PspNotification n, NotificationSource source) {
         return switch (n.type()) {
-            case "dispute.opened" -> opened(n);
-            case "dispute.won" -> closed(n, true);
-            case "dispute.lost" -> closed(n, false);
+            case "dispute.opened" -> opened(n, source);
+            case "dispute.won" -> closed(n, source, true);
+            case "dispute.lost" -> closed(n, source, false);
             default -> NotificationResult.IGNORED;
         };
     }
 
-    private NotificationResult opened(PspNotification n) {
-        Optional<Payment> payment = balances.findByPspReference(n.chargeId());
-        if (payment.isEmpty()) {
+    private NotificationResult opened(PspNotification n, NotificationSource source) {
+        List<Payment> named = balances.findByPspReference(n.chargeId());
+        if (named.isEmpty()) {
             return NotificationResult.UNMATCHED;
         }
-        Payment p = payment.get();
+        // A PSP reference is unique within one account only: the payment is the one the sending account holds.
+        Optional<Payment> held = named.stream().filter(p -> psps.speaksFor(source, p.merchant())).findFirst();
+        if (held.isEmpty()) {
+            return NotificationResult.FOREIGN;
+        }
+        Payment p = held.get();
         Optional<Dispute> inserted = jdbc.sql("""
                 INSERT INTO disputes (id, payment_id, merchant_id, psp_dispute_id, amount, currency, reason, status,
                                       created_at, updated_at)
@@ -83,19 +96,25 @@ public class Disputes {
         return NotificationResult.APPLIED;
     }
 
-    private NotificationResult closed(PspNotification n, boolean won) {
+    private NotificationResult closed(PspNotification n, NotificationSource source, boolean won) {
+        Optional<UUID> holder = jdbc.sql("SELECT merchant_id FROM disputes WHERE psp_dispute_id = :psp")
+                .param("psp", n.objectId()).query(UUID.class).optional();
+        if (holder.isEmpty()) {
+            return NotificationResult.UNMATCHED;
+        }
+        if (!psps.speaksFor(source, new MerchantId(holder.get()))) {
+            return NotificationResult.FOREIGN;
+        }
         Optional<Dispute> closed = jdbc.sql("""
                 UPDATE disputes SET status = :status, version = version + 1, updated_at = :now
-                 WHERE psp_dispute_id = :psp AND status = 'OPEN'
+                 WHERE psp_dispute_id = :psp AND merchant_id = :merchant AND status = 'OPEN'
                 RETURNING *
                 """)
                 .param("status", won ? "WON" : "LOST").param("now", Db.at(clock.instant()))
-                .param("psp", n.objectId())
+                .param("psp", n.objectId()).param("merchant", holder.get())
                 .query(Disputes::map).optional();
         if (closed.isEmpty()) {
-            boolean known = jdbc.sql("SELECT count(*) FROM disputes WHERE psp_dispute_id = :psp")
-                    .param("psp", n.objectId()).query(Long.class).single() > 0;
-            return known ? NotificationResult.IGNORED : NotificationResult.UNMATCHED;
+            return NotificationResult.IGNORED;
         }
         Dispute d = closed.get();
         // The payment's row lock first: two disputes closing at once then count each other's outcome.

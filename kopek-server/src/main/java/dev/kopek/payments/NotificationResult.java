@@ -14,7 +14,12 @@ public enum NotificationResult {
     /** Kopek does not know the object yet: kept, and matched again later. */
     UNMATCHED,
     /** Someone else was writing an outcome at that moment: try again later. */
-    RETRY;
+    RETRY,
+    /**
+     * It names an object outside the PSP account that signed it (another merchant's payment): changes nothing, is
+     * never tried again, and is logged for a person (a tenant's secret speaking about another tenant's payment).
+     */
+    FOREIGN;
 
     /** A notification about an object already past open: late or duplicate if it agrees, a conflict if not. */
     static NotificationResult agreesWith(PaymentStatus status, ChargeOutcome outcome) {

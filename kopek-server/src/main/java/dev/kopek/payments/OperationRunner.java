@@ -11,6 +11,7 @@ import dev.kopek.payments.domain.PaymentOperation;
 import dev.kopek.payments.jdbc.OperationStore;
 import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.psp.ChargeOutcome;
+import dev.kopek.psp.NotificationSource;
 import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
@@ -81,9 +82,15 @@ public class OperationRunner {
         return keys.find(ck).flatMap(this::recover);
     }
 
-    /** Applies a PSP notification about a capture, void or refund through the fenced phase 3. */
-    public NotificationResult applyNotification(String providerKey, ChargeOutcome outcome) {
-        return operations.findByProviderKey(providerKey).map(op -> apply(op, outcome))
+    /**
+     * Applies a PSP notification about a capture, void or refund through the fenced phase 3; one from an account that
+     * does not hold the payment changes nothing (L11).
+     */
+    public NotificationResult applyNotification(NotificationSource source, String providerKey,
+            ChargeOutcome outcome) {
+        return operations.findByProviderKey(providerKey)
+                .map(op -> psps.speaksFor(source, op.merchant()) ? apply(op, outcome)
+                        : NotificationResult.FOREIGN)
                 .orElse(NotificationResult.UNMATCHED);
     }
 

@@ -5,6 +5,7 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.jdbc.PaymentStore;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
@@ -98,7 +99,7 @@ public class PaymentBalances {
         return payments.lock(id);
     }
 
-    public Optional<Payment> findByPspReference(String pspReference) {
+    public List<Payment> findByPspReference(String pspReference) {
         return payments.findByPspReference(pspReference);
     }
 

@@ -14,6 +14,7 @@ import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.platform.ConnectionWait;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
+import dev.kopek.psp.NotificationSource;
 import dev.kopek.psp.PaymentProviders;
 import dev.kopek.platform.ApiProblem;
 import java.time.Clock;
@@ -140,14 +141,19 @@ public class PaymentService {
     /**
      * Applies what a PSP notification says about a payment's charge, through the same fenced phase 3 as every
      * other outcome (L4, L10). A payment already past that point records the notification and changes nothing; a
-     * notification carrying no outcome changes nothing; a live owner is never displaced (it retries later).
+     * notification carrying no outcome changes nothing; a live owner is never displaced (it retries later). A
+     * notification from an account that does not hold the payment changes nothing at all (L11).
      */
-    public NotificationResult applyNotification(String providerKey, ChargeOutcome outcome) {
+    public NotificationResult applyNotification(NotificationSource source, String providerKey,
+            ChargeOutcome outcome) {
         Optional<Payment> found = payments.findByProviderKey(providerKey);
         if (found.isEmpty()) {
             return NotificationResult.UNMATCHED;
         }
         Payment payment = found.get();
+        if (!psps.speaksFor(source, payment.merchant())) {
+            return NotificationResult.FOREIGN;
+        }
         if (payment.status() != PaymentStatus.PENDING && payment.status() != PaymentStatus.UNKNOWN) {
             return NotificationResult.agreesWith(payment.status(), outcome);
         }

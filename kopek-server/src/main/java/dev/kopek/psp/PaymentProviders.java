@@ -74,6 +74,19 @@ public class PaymentProviders {
         return circuits.of(forMerchant(merchant).name());
     }
 
+    /**
+     * Whether a notification from {@code source} may move an object of {@code merchant}'s: only the account that holds
+     * the merchant's payments speaks for them. A merchant's own route speaks for that merchant alone; Kopek's global
+     * route only for merchants whose payments go through Kopek's configured account.
+     */
+    public boolean speaksFor(NotificationSource source, MerchantId merchant) {
+        PaymentProvider holder = forMerchant(merchant);
+        if (!holder.name().equals(source.provider())) {
+            return false;
+        }
+        return source.merchant().map(merchant::equals).orElse(holder == configured);
+    }
+
     /** Drops what this instance knows about the merchant, after an admin changed it here. */
     public void forget(MerchantId merchant) {
         cache.remove(merchant);

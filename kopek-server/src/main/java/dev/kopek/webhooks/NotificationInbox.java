@@ -1,16 +1,20 @@
 package dev.kopek.webhooks;
 
 import dev.kopek.disputes.Disputes;
+import dev.kopek.money.MerchantId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.NotificationResult;
 import dev.kopek.payments.OperationRunner;
 import dev.kopek.payments.PaymentService;
 import dev.kopek.platform.Db;
 import dev.kopek.psp.NotificationCheck;
+import dev.kopek.psp.NotificationSource;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
 import dev.kopek.psp.PspNotification;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
@@ -88,11 +92,15 @@ public class NotificationInbox {
 
     /** A notification from Kopek's configured PSP, verified with its configured secrets. */
     public Receipt receive(String signatureHeader, String body) {
-        return receive(psps.configured(), signatureHeader, body);
+        PaymentProvider psp = psps.configured();
+        return receive(psp, NotificationSource.configured(psp.name()), signatureHeader, body);
     }
 
-    /** A notification verified by {@code psp}: the configured adapter, or a merchant's own (its own secrets). */
-    public Receipt receive(PaymentProvider psp, String signatureHeader, String body) {
+    /**
+     * A notification verified by {@code psp}: the configured adapter, or a merchant's own (its own secrets). It
+     * speaks only for {@code source}'s account: it may move only objects held there (L11).
+     */
+    public Receipt receive(PaymentProvider psp, NotificationSource source, String signatureHeader, String body) {
         PspNotification n;
         switch (psp.verifyNotification(signatureHeader, body)) {
             case NotificationCheck.Invalid invalid -> {
@@ -112,12 +120,14 @@ public class NotificationInbox {
         }
         UUID id = TimeOrderedIds.next(clock);
         int stored = jdbc.sql("""
-                INSERT INTO psp_notifications (id, provider, event_id, type, psp_reference, provider_key, payload,
-                                               received_at, tries, next_try_at)
-                VALUES (:id, :provider, :event, :type, :ref, :key, :payload, :now, 1, :nextTry)
-                ON CONFLICT (provider, event_id) DO NOTHING
+                INSERT INTO psp_notifications (id, provider, merchant_id, event_id, type, psp_reference, provider_key,
+                                               payload, received_at, tries, next_try_at)
+                VALUES (:id, :provider, :merchant, :event, :type, :ref, :key, :payload, :now, 1, :nextTry)
+                ON CONFLICT (provider, merchant_id, event_id) DO NOTHING
                 """)
-                .param("id", id).param("provider", psp.name()).param("event", n.eventId()).param("type", n.type())
+                .param("id", id).param("provider", psp.name())
+                .param("merchant", source.merchant().map(MerchantId::value).orElse(null))
+                .param("event", n.eventId()).param("type", n.type())
                 .param("ref", n.objectId()).param("key", n.providerKey()).param("payload", body)
                 .param("now", Db.at(clock.instant())).param("nextTry", Db.at(clock.instant().plus(CLAIM)))
                 .update();
@@ -125,7 +135,7 @@ public class NotificationInbox {
             meters.counter("kopek.webhooks.duplicates").increment();
             return Receipt.DUPLICATE;
         }
-        if (!process(id, n)) {
+        if (!process(id, n, source)) {
             // Not done (it came before its object, or applying failed): the retry pass may take it at once; from
             // then on each try backs off.
             jdbc.sql("UPDATE psp_notifications SET next_try_at = :now WHERE id = :id AND tries = 1")
@@ -135,10 +145,10 @@ public class NotificationInbox {
     }
 
     /** Applies one notification; true when it is done with (applied, ignored, a conflict), false when it waits. */
-    private boolean process(UUID id, PspNotification n) {
+    private boolean process(UUID id, PspNotification n, NotificationSource source) {
         NotificationResult result;
         try {
-            result = apply(n);
+            result = apply(n, source);
         } catch (RuntimeException e) {
             log.error("notification {} ({}) could not be applied; it waits for the next pass", n.eventId(), n.type(), e);
             return false;
@@ -150,6 +160,11 @@ public class NotificationInbox {
             meters.counter("kopek.webhooks.conflicts").increment();
             log.error("notification {} ({}) contradicts Kopek's final state of {}; recorded, nothing changed",
                     n.eventId(), n.type(), n.objectId());
+        }
+        if (result == NotificationResult.FOREIGN) {
+            meters.counter("kopek.webhooks.foreign").increment();
+            log.warn("notification {} ({}) from the {} names an object that account does not hold; refused, nothing"
+                    + " changed", n.eventId(), n.type(), source);
         }
         boolean done = result != NotificationResult.UNMATCHED;
         jdbc.sql("""
@@ -164,13 +179,13 @@ public class NotificationInbox {
         return done;
     }
 
-    private NotificationResult apply(PspNotification n) {
+    private NotificationResult apply(PspNotification n, NotificationSource source) {
         return switch (n.objectType()) {
             case "charge" -> n.providerKey() == null ? NotificationResult.IGNORED
-                    : payments.applyNotification(n.providerKey(), n.outcome());
+                    : payments.applyNotification(source, n.providerKey(), n.outcome());
             case "capture", "void", "refund" -> n.providerKey() == null ? NotificationResult.IGNORED
-                    : operations.applyNotification(n.providerKey(), n.outcome());
-            case "dispute" -> disputes.apply(n);
+                    : operations.applyNotification(source, n.providerKey(), n.outcome());
+            case "dispute" -> disputes.apply(n, source);
             default -> NotificationResult.IGNORED;
         };
     }
@@ -200,17 +215,17 @@ public class NotificationInbox {
                          LIMIT :limit
                            FOR UPDATE SKIP LOCKED) due
                  WHERE n.id = due.id
-                RETURNING n.id, n.provider, n.payload, n.tries, n.event_id, n.type
+                RETURNING n.id, n.provider, n.merchant_id, n.payload, n.tries, n.event_id, n.type
                 """)
                 .param("now", Db.at(clock.instant())).param("capSeconds", (double) MAX_BACKOFF.toSeconds())
                 .param("baseSeconds", (double) BASE_BACKOFF.toSeconds()).param("limit", RETRY_BATCH)
-                .query((rs, row) -> new Waiting(rs.getObject("id", UUID.class), rs.getString("provider"),
-                        rs.getString("payload"),
+                .query((rs, row) -> new Waiting(rs.getObject("id", UUID.class), source(rs), rs.getString("payload"),
                         rs.getInt("tries"), rs.getString("event_id"), rs.getString("type")))
                 .list();
         int done = 0;
         for (Waiting w : claimed) {
-            if (process(w.id(), psps.readVerifiedNotification(w.provider(), w.payload()))) {
+            // The row keeps whose account it came from: a retry is held to the same account as the first try.
+            if (process(w.id(), psps.readVerifiedNotification(w.source().provider(), w.payload()), w.source())) {
                 done++;
             } else if (w.tries() >= maxTries) {
                 deadLetter(w);
@@ -237,6 +252,14 @@ public class NotificationInbox {
                 w.type(), w.tries());
     }
 
-    private record Waiting(UUID id, String provider, String payload, int tries, String eventId, String type) {
+    private static NotificationSource source(ResultSet rs) throws SQLException {
+        UUID merchant = rs.getObject("merchant_id", UUID.class);
+        String provider = rs.getString("provider");
+        return merchant == null ? NotificationSource.configured(provider)
+                : NotificationSource.merchant(provider, new MerchantId(merchant));
+    }
+
+    private record Waiting(UUID id, NotificationSource source, String payload, int tries, String eventId,
+            String type) {
     }
 }

@@ -334,9 +334,10 @@ public class PaymentStore {
                 .query(PaymentStore::map).optional();
     }
 
-    public Optional<Payment> findByPspReference(String pspReference) {
-        return jdbc.sql("SELECT * FROM payments WHERE psp_reference = :ref").param("ref", pspReference)
-                .query(PaymentStore::map).optional();
+    /** Every payment carrying this PSP reference: one per PSP account at most, but accounts may coincide. */
+    public List<Payment> findByPspReference(String pspReference) {
+        return jdbc.sql("SELECT * FROM payments WHERE psp_reference = :ref LIMIT 100").param("ref", pspReference)
+                .query(PaymentStore::map).list();
     }
 
     /**

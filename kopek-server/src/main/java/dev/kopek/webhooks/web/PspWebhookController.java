@@ -4,6 +4,7 @@ import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.money.MerchantId;
 import dev.kopek.psp.MerchantPspStore;
+import dev.kopek.psp.NotificationSource;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
 import dev.kopek.webhooks.NotificationInbox;
@@ -45,7 +46,7 @@ class PspWebhookController {
         if (!provider.equals(psp.name())) {
             throw ApiProblem.notFound("provider " + provider);
         }
-        return receive(psp, http);
+        return receive(psp, NotificationSource.configured(psp.name()), http);
     }
 
     /** Only for a merchant whose account names this PSP: anything else is unknown here (404, nothing read). */
@@ -58,12 +59,13 @@ class PspWebhookController {
         if (!provider.equals(psp.name())) {
             throw ApiProblem.notFound("webhook endpoint " + provider + "/" + merchantId);
         }
-        return receive(psp, http);
+        // Verified with this merchant's own secrets, so it speaks for this merchant's account alone.
+        return receive(psp, NotificationSource.merchant(psp.name(), merchant), http);
     }
 
-    private Map<String, Object> receive(PaymentProvider psp, HttpServletRequest http) {
+    private Map<String, Object> receive(PaymentProvider psp, NotificationSource source, HttpServletRequest http) {
         String body = read(http);
-        return switch (inbox.receive(psp, http.getHeader(psp.notificationSignatureHeader()), body)) {
+        return switch (inbox.receive(psp, source, http.getHeader(psp.notificationSignatureHeader()), body)) {
             case NotificationInbox.Receipt.Plain.INVALID -> throw ApiProblem.of(HttpStatus.UNAUTHORIZED,
                     "invalid_signature", "The notification's signature is missing, wrong or outside the time"
                             + " tolerance.");

@@ -10,15 +10,9 @@ import dev.kopek.psp.OutboundHeaders;
 import dev.kopek.psp.PspProperties;
 import dev.kopek.psp.PspReferences;
 import dev.kopek.support.Api;
-import dev.kopek.support.IntegrationTest;
-import java.net.http.HttpRequest;
-import java.time.Clock;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -26,55 +20,13 @@ import tools.jackson.databind.JsonNode;
  * Stripe account side by side. Each payment, capture, refund and notification reaches the merchant's own PSP, counted
  * at both PSPs; the Stripe credentials are sealed at rest and answered, audited or stored nowhere in clear.
  */
-class SimulatorAndStripeSideBySideTest extends IntegrationTest {
-
-    static final StripeStub STRIPE = new StripeStub(Clock.systemUTC());
-
-    @DynamicPropertySource
-    static void stripe(DynamicPropertyRegistry registry) {
-        registry.add("kopek.psp.stripe.api-base", () -> STRIPE.baseUri().toString());
-    }
+class SimulatorAndStripeSideBySideTest extends MerchantsOnStripe {
 
     @Autowired
     PspReferences references;
 
     @Autowired
     PspProperties limits;
-
-    @AfterEach
-    void resetStripe() {
-        STRIPE.reset();
-    }
-
-    private record Merchant(String id, Api api) {
-    }
-
-    private Merchant merchant() {
-        var merchant = merchants.create("Merchant " + UUID.randomUUID());
-        return new Merchant(merchant.id().toString(), new Api(baseUri(), merchants.issueKey(merchant.id()).secret()));
-    }
-
-    private Api.Response putPsp(String merchantId, String body) {
-        Api admin = admin();
-        return admin.send(admin.request("/v1/admin/merchants/" + merchantId + "/psp")
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)).build());
-    }
-
-    private static String onStripe(String... webhookSecrets) {
-        return "{\"provider\":\"stripe\",\"secret_key\":\"" + StripeStub.SECRET_KEY + "\",\"webhook_secrets\":[\""
-                + String.join("\",\"", webhookSecrets) + "\"]}";
-    }
-
-    private static String payment(String reference, long amount, String method, String capture) {
-        return "{\"reference\":\"" + reference + "\",\"amount\":" + amount + ",\"currency\":\"EUR\","
-                + "\"payment_method\":\"" + method + "\",\"capture_method\":\"" + capture + "\"}";
-    }
-
-    private Api.Response deliver(String path, String event, String signature) {
-        Api anonymous = new Api(baseUri(), null);
-        return anonymous.send(anonymous.request(path).header("Content-Type", "application/json")
-                .header("Stripe-Signature", signature).POST(HttpRequest.BodyPublishers.ofString(event)).build());
-    }
 
     @Test
     void oneMerchantOnTheSimulatorAndOneOnStripeEachPayAtTheirOwnPsp() {
@@ -121,9 +73,7 @@ class SimulatorAndStripeSideBySideTest extends IntegrationTest {
                 StripeStub.HELD_AFTER_CHARGE, "automatic"));
         STRIPE.releaseHeld();
         assertThat(processing.status()).isEqualTo(202);
-        JsonNode intent = STRIPE.intents().values().stream()
-                .filter(pi -> reference.equals(pi.path("metadata").path("kopek_reference").asString(null)))
-                .findFirst().orElseThrow();
+        JsonNode intent = intentOf(reference);
         String event = STRIPE.event("payment_intent.succeeded", intent);
         String path = "/v1/psp/stripe/webhooks/" + onStripe.id();
 

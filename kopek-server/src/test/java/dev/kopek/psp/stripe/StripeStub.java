@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -56,7 +57,11 @@ public final class StripeStub implements AutoCloseable {
 
     private final HttpServer server;
     private final Clock clock;
-    private final AtomicInteger ids = new AtomicInteger();
+    /**
+     * Ids start at a random point per stub: the test classes share one database, and two stubs handing out the same
+     * pi_stub1 would make two merchants' payments carry one PSP reference, which real Stripe accounts never do.
+     */
+    private final AtomicLong ids = new AtomicLong(ThreadLocalRandom.current().nextLong(1, 1L << 30) * 1_000L);
     private final Map<String, Stored> keys = new ConcurrentHashMap<>();
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final Map<String, ObjectNode> intents = new ConcurrentHashMap<>();

@@ -1,0 +1,87 @@
+package dev.kopek.psp.stripe;
+
+import dev.kopek.money.MerchantId;
+import dev.kopek.support.Api;
+import dev.kopek.support.IntegrationTest;
+import java.net.http.HttpRequest;
+import java.time.Clock;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One Kopek configured with the simulator, whose merchants may be put on their own Stripe account, all served by one
+ * stateful Stripe stub. The test classes that extend it share one Spring context.
+ */
+abstract class MerchantsOnStripe extends IntegrationTest {
+
+    static final StripeStub STRIPE = new StripeStub(Clock.systemUTC());
+
+    @DynamicPropertySource
+    static void stripe(DynamicPropertyRegistry registry) {
+        registry.add("kopek.psp.stripe.api-base", () -> STRIPE.baseUri().toString());
+    }
+
+    @AfterEach
+    void resetStripe() {
+        STRIPE.reset();
+    }
+
+    record Merchant(String id, Api api) {
+
+        UUID uuid() {
+            return MerchantId.parse(id).orElseThrow().value();
+        }
+    }
+
+    Merchant merchant() {
+        var merchant = merchants.create("Merchant " + UUID.randomUUID());
+        return new Merchant(merchant.id().toString(), new Api(baseUri(), merchants.issueKey(merchant.id()).secret()));
+    }
+
+    /** A merchant on its own Stripe account, whose webhook endpoint signs with {@code webhookSecret}. */
+    Merchant merchantOnStripe(String webhookSecret) {
+        Merchant merchant = merchant();
+        Api.Response set = putPsp(merchant.id(), onStripe(webhookSecret));
+        if (set.status() != 200) {
+            throw new AssertionError("PUT psp answered " + set.status() + ": " + set.body());
+        }
+        return merchant;
+    }
+
+    Api.Response putPsp(String merchantId, String body) {
+        Api admin = admin();
+        return admin.send(admin.request("/v1/admin/merchants/" + merchantId + "/psp")
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
+    static String onStripe(String... webhookSecrets) {
+        return "{\"provider\":\"stripe\",\"secret_key\":\"" + StripeStub.SECRET_KEY + "\",\"webhook_secrets\":[\""
+                + String.join("\",\"", webhookSecrets) + "\"]}";
+    }
+
+    static String payment(String reference, long amount, String method, String capture) {
+        return "{\"reference\":\"" + reference + "\",\"amount\":" + amount + ",\"currency\":\"EUR\","
+                + "\"payment_method\":\"" + method + "\",\"capture_method\":\"" + capture + "\"}";
+    }
+
+    Api.Response deliver(String path, String event, String signature) {
+        Api anonymous = new Api(baseUri(), null);
+        return anonymous.send(anonymous.request(path).header("Content-Type", "application/json")
+                .header("Stripe-Signature", signature).POST(HttpRequest.BodyPublishers.ofString(event)).build());
+    }
+
+    /** Signed as Stripe signs, with {@code secret}, at Kopek's current time. */
+    String signed(String secret, String event) {
+        return StripeNotifications.sign(secret, clock.instant().getEpochSecond(), event);
+    }
+
+    /** The PaymentIntent the stub holds for a Kopek payment intent (reference). */
+    static JsonNode intentOf(String reference) {
+        return STRIPE.intents().values().stream()
+                .filter(pi -> reference.equals(pi.path("metadata").path("kopek_reference").asString(null)))
+                .findFirst().orElseThrow();
+    }
+}
