@@ -13,7 +13,6 @@ import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -23,7 +22,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  */
 final class ConsoleScenario {
 
-    final String reference = "order-" + UUID.randomUUID();
+    final String reference = Api.unique("order");
     String paymentId;
     String reviewPaymentId;
     String breakReference;
@@ -51,10 +50,10 @@ final class ConsoleScenario {
         Api.Response paid = merchant.pay(Api.newKey(), Api.payment(reference, 499_000, "RUB", "pm_ok"));
         assertThat(paid.status()).as(paid.body()).isEqualTo(201);
         paymentId = paid.text("id");
-        Api.Response lost = merchant.pay(Api.newKey(), Api.payment("order-" + UUID.randomUUID(), 500, "JPY", "pm_ok"));
+        Api.Response lost = merchant.pay(Api.newKey(), Api.payment(Api.unique("order"), 500, "JPY", "pm_ok"));
         breakReference = lost.text("psp_reference");
         Api.Response unknown = merchant.pay(Api.newKey(),
-                Api.payment("order-" + UUID.randomUUID(), 12_345, "EUR", "pm_5xx_no_charge"));
+                Api.payment(Api.unique("order"), 12_345, "EUR", "pm_5xx_no_charge"));
         assertThat(unknown.status()).as(unknown.body()).isEqualTo(202);
         reviewPaymentId = unknown.text("id");
         simulator.addSettlementDiscrepancies(day, SettlementDiscrepancies.none().withMissing(breakReference));
