@@ -28,6 +28,7 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 
 /**
  * The CDC relay: Debezium's embedded PostgreSQL connector reads inserts into the outbox table from the WAL
@@ -237,30 +238,44 @@ public class CdcRelay {
         committer.markBatchFinished();
     }
 
-    /** Retries a broker outage in place: the slot must not move past rows the broker has not acknowledged. */
     private void publishUntilAcknowledged(List<OutboxRow> rows) throws InterruptedException {
+        untilDone("publish a CDC batch of " + rows.size(), KafkaPublisher.PublishFailed.class,
+                () -> publisher.publish(rows, "cdc"));
+    }
+
+    /**
+     * The events are out; the rows are marked before the slot may move past them. A mark that fails (the pool had
+     * no connection for a while under load) is tried again in place: skipped, it left rows unmarked for good and
+     * the lag metric reporting events that had long been delivered.
+     */
+    private void markPublished(List<OutboxRow> rows) throws InterruptedException {
+        List<UUID> ids = rows.stream().map(OutboxRow::id).toList();
+        untilDone("mark " + rows.size() + " CDC-published rows", DataAccessException.class,
+                () -> store.markPublished(ids, clock.instant()));
+    }
+
+    /**
+     * Retries a step of a batch in place: the slot must not move past rows the broker has not acknowledged or that
+     * are not marked. Stopping gives the batch up; the next engine streams it again (same event ids).
+     */
+    private void untilDone(String what, Class<? extends RuntimeException> retryable, Runnable step)
+            throws InterruptedException {
         Duration pause = Duration.ofSeconds(1);
         while (true) {
             try {
-                publisher.publish(rows, "cdc");
+                step.run();
                 return;
-            } catch (KafkaPublisher.PublishFailed e) {
-                if (stopping) {
-                    throw new InterruptedException("stopping with an unacknowledged batch; it is streamed again");
+            } catch (RuntimeException e) {
+                if (!retryable.isInstance(e)) {
+                    throw e;
                 }
-                log.warn("CDC batch of {} not acknowledged, retrying in {}", rows.size(), pause, e);
+                if (stopping) {
+                    throw new InterruptedException("stopping before it could " + what + "; it is streamed again");
+                }
+                log.warn("could not {}, retrying in {}", what, pause, e);
                 Thread.sleep(pause);
                 pause = pause.multipliedBy(2).compareTo(MAX_RETRY_PAUSE) > 0 ? MAX_RETRY_PAUSE : pause.multipliedBy(2);
             }
-        }
-    }
-
-    private void markPublished(List<OutboxRow> rows) {
-        try {
-            store.markPublished(rows.stream().map(OutboxRow::id).toList(), clock.instant());
-        } catch (RuntimeException e) {
-            // The events are out; only the bookkeeping is behind. A later catch-up may send them once more.
-            log.warn("CDC published {} events but could not mark them", rows.size(), e);
         }
     }
 
