@@ -8,6 +8,8 @@ import java.time.Instant;
  * nothing here blocks another key.
  */
 final class ChargeProcessor {
+    private static final Answer.Reply RETRY_REFUSED = Json.error(422, "retry_refused");
+
     private final Simulation simulation;
 
     ChargeProcessor(Simulation simulation) {
@@ -17,6 +19,10 @@ final class ChargeProcessor {
     Answer charge(String key, ChargeRequest request) throws InterruptedException {
         Simulation.Books books = simulation.books();
         SimulatorConfig config = simulation.config();
+        if (FaultToken.of(request.paymentMethod()) == FaultToken.RESET_THEN_REFUSED
+                && lookup(key) instanceof Answer.Reply stored && stored.status() == 200) {
+            return RETRY_REFUSED;
+        }
         return KeyedRun.run(books.scope(Operation.CHARGE), key, request, simulation, config,
                 () -> perform(books, config, key, request));
     }

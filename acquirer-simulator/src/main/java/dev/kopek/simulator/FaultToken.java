@@ -16,6 +16,11 @@ enum FaultToken {
     INVALID("pm_invalid", false, Json.error(400, "invalid_payment_method"), null, Delivery.NORMAL),
     TIMEOUT_AFTER_CHARGE("pm_timeout_after_charge", false, null, null, Delivery.HANG),
     RESET_AFTER_CHARGE("pm_reset_after_charge", false, null, null, Delivery.DROP),
+    /**
+     * As pm_reset_after_charge, but a repeat of the charge with the same key is refused (422 retry_refused) instead
+     * of replayed, as a PSP node that refuses a retry does; a lookup by key still finds the charge.
+     */
+    RESET_THEN_REFUSED("pm_reset_then_refused", false, null, null, Delivery.DROP),
     SLOW("pm_slow", true, null, null, Delivery.NORMAL),
     ERROR_AFTER_CHARGE("pm_5xx_after_charge", false, null, null, Delivery.ERROR_500),
     ERROR_NO_CHARGE("pm_5xx_no_charge", false, Replies.SERVICE_UNAVAILABLE, null, Delivery.NORMAL),

@@ -7,7 +7,7 @@ import java.util.Random;
 /** Chooses a run's steps from its seed alone; the same seed is always the same list. */
 final class OpGenerator {
 
-    static final String[] METHODS = {"pm_ok", "pm_ok", "pm_ok", "pm_ok", "pm_ok", "pm_ok", "pm_ok", "pm_ok",
+    static final String[] METHODS = {"pm_ok", "pm_ok", "pm_ok", "pm_ok", "pm_ok", "pm_ok", "pm_ok", "pm_reset_then_refused",
         "pm_declined", "pm_insufficient_funds", "pm_invalid", "pm_timeout_after_charge", "pm_reset_after_charge",
         "pm_slow", "pm_5xx_after_charge", "pm_5xx_no_charge", "pm_429", "pm_refund_declined", "pm_webhook_only",
         "pm_webhook_only_declined"};
