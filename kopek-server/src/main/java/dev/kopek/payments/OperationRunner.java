@@ -4,27 +4,30 @@ import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyRecord;
 import dev.kopek.money.Money;
-import dev.kopek.payments.domain.OperationKind;
+import dev.kopek.money.PaymentId;
 import dev.kopek.payments.domain.OperationStatus;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
 import dev.kopek.payments.jdbc.OperationStore;
 import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.psp.ChargeOutcome;
+import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationSource;
 import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.springframework.stereotype.Service;
 
 /**
- * The one runner of captures, voids and refunds after phase 1 reserved their amount (docs/pipeline.md): the first
- * PSP call, resume by lookup inside the key window, a PSP notification, the reconciler's take-over and a person's
- * decision all end in the same fenced phase 3 ({@link OperationRecorder}), owned through the attempt of the
- * operation's key. What differs per kind is an {@link OperationStrategy}.
+ * The one runner of captures, voids and refunds after phase 1 reserved their amount (docs/pipeline.md): each is an
+ * {@link Attempt} of the one {@link AttemptRunner} that also runs payments, ending in the fenced phase 3 of
+ * {@link OperationRecorder}, owned through the attempt of the operation's key. What differs among the three kinds
+ * is an {@link OperationStrategy}.
  */
 @Service
 public class OperationRunner {
@@ -34,36 +37,28 @@ public class OperationRunner {
     private final OperationStore operations;
     private final OperationRecorder recorder;
     private final PaymentProviders psps;
-    private final KeyWindow keyWindow;
-    private final AfterPspCall afterPspCall;
+    private final AttemptRunner runner;
     private final Clock clock;
 
     OperationRunner(IdempotencyKeys keys, PaymentStore payments, OperationStore operations, OperationRecorder recorder,
-            PaymentProviders psps, KeyWindow keyWindow, Optional<AfterPspCall> afterPspCall, Clock clock) {
+            PaymentProviders psps, AttemptRunner runner, Clock clock) {
         this.keys = keys;
         this.payments = payments;
         this.operations = operations;
         this.recorder = recorder;
         this.psps = psps;
-        this.keyWindow = keyWindow;
-        this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
+        this.runner = runner;
         this.clock = clock;
     }
 
     /** Phase 2 of the owner of attempt 1: the first PSP call, nothing held (L3), then phase 3. */
     PaymentAnswer start(PaymentOperation op, ClientKey ck, int attempt) {
-        ChargeOutcome outcome = pspOf(op).execute(requestOf(op));
-        afterPspCall.accept(op.payment(), outcome);
-        return recordOrReport(op, ck, attempt, outcome, null);
+        return runner.start(attempt(op), ck, attempt);
     }
 
     /** A later attempt asks the PSP by key before anything else (L5, L6). */
     PaymentAnswer resume(ClientKey ck, int attempt, PaymentOperation op) {
-        OperationRequest request = requestOf(op);
-        PaymentProvider psp = pspOf(op);
-        LookupDecision next = LookupDecision.after(psp.lookup(request), keyWindow.isOpen(psp, op.createdAt()),
-                keys.properties().maySend(attempt), attempt, () -> psp.executeOnce(request));
-        return recordOrReport(op, ck, attempt, next.outcome(), next.reviewReason());
+        return runner.resume(attempt(op), ck, attempt);
     }
 
     /**
@@ -106,48 +101,75 @@ public class OperationRunner {
         if (outcome instanceof ChargeOutcome.Unknown) {
             return NotificationResult.IGNORED;
         }
-        Optional<KeyRecord> key = keys.findByResource(op.kind().keySpace(), op.id());
-        Optional<Integer> attempt = key.flatMap(keys::takeOverUnlessOwned);
-        if (attempt.isEmpty()) {
-            return NotificationResult.RETRY;
-        }
-        PaymentAnswer answer = recordOrReport(op, key.get().clientKey(), attempt.get(), outcome, null);
         // Displaced by another writer before phase 3: not ours to report as applied; the retry will see it final.
-        return answer instanceof PaymentAnswer.Final f && !f.replayed() ? NotificationResult.APPLIED
-                : NotificationResult.RETRY;
+        return runner.applyUnlessOwned(attempt(op), keys.findByResource(op.kind().keySpace(), op.id()), outcome)
+                .map(answer -> answer instanceof PaymentAnswer.Final f && !f.replayed() ? NotificationResult.APPLIED
+                        : NotificationResult.RETRY)
+                .orElse(NotificationResult.RETRY);
     }
 
     /** A person's decision on an operation parked for review, through the same fenced phase 3. */
     public Optional<PaymentAnswer> resolveManually(UUID operationId, ChargeOutcome decided) {
         PaymentOperation op = operation(operationId);
-        return keys.findByResource(op.kind().keySpace(), op.id())
-                .flatMap(key -> keys.takeOverWithAnswer(key)
-                        .map(attempt -> recordOrReport(op, key.clientKey(), attempt, decided, null)));
+        return runner.decide(attempt(op), keys.findByResource(op.kind().keySpace(), op.id()), decided);
     }
 
-    /** Phase 3, or — when someone else owns the key by now — the answer their state gives. */
-    private PaymentAnswer recordOrReport(PaymentOperation op, ClientKey ck, int attempt, ChargeOutcome outcome,
-            String review) {
-        try {
-            return recorder.record(op, ck, attempt, outcome, review);
-        } catch (StaleAttempt stale) {
-            return PaymentAnswer.fromKey(keys.find(ck).orElseThrow(), () -> paymentOf(op), clock.instant());
-        }
+    /** A capture, void or refund as the runner drives it: its PSP call, its lookup, its phase 3. */
+    private Attempt attempt(PaymentOperation op) {
+        Supplier<Payment> payment = Attempt.once(() -> paymentOf(op));
+        Supplier<PaymentProvider> psp = Attempt.once(() -> psps.forMerchant(payment.get().merchant()));
+        Supplier<OperationRequest> request = Attempt.once(() -> requestOf(op, payment.get()));
+        return new Attempt() {
+            @Override
+            public PaymentId payment() {
+                return op.payment();
+            }
+
+            @Override
+            public PaymentProvider psp() {
+                return psp.get();
+            }
+
+            @Override
+            public Instant firstSentAt() {
+                return op.createdAt();
+            }
+
+            @Override
+            public ChargeOutcome send() {
+                return psp.get().execute(request.get());
+            }
+
+            @Override
+            public ChargeOutcome sendOnce() {
+                return psp.get().executeOnce(request.get());
+            }
+
+            @Override
+            public LookupResult lookup() {
+                return psp.get().lookup(request.get());
+            }
+
+            @Override
+            public PaymentAnswer record(ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
+                return recorder.record(op, ck, attempt, outcome, reviewReason);
+            }
+
+            @Override
+            public Payment current() {
+                return paymentOf(op);
+            }
+        };
     }
 
-    private OperationRequest requestOf(PaymentOperation op) {
+    private static OperationRequest requestOf(PaymentOperation op, Payment payment) {
         OperationRequest.Kind kind = switch (op.kind()) {
             case CAPTURE -> OperationRequest.Kind.CAPTURE;
             case VOID -> OperationRequest.Kind.VOID;
             case REFUND -> OperationRequest.Kind.REFUND;
         };
-        return new OperationRequest(kind, op.providerKey(), paymentOf(op).pspReference(),
+        return new OperationRequest(kind, op.providerKey(), payment.pspReference(),
                 new Money(op.amount(), op.currency()), op.finalCapture());
-    }
-
-    /** The PSP of the payment's merchant, which holds the charge the operation acts on. */
-    private PaymentProvider pspOf(PaymentOperation op) {
-        return psps.forMerchant(paymentOf(op).merchant());
     }
 
     PaymentOperation operation(UUID id) {

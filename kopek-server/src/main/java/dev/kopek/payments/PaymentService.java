@@ -14,14 +14,18 @@ import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.platform.ConnectionWait;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
+import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationSource;
+import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
 import dev.kopek.platform.ApiProblem;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
@@ -38,24 +42,23 @@ public class PaymentService {
 
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
-    private final PaymentResumer resumer;
+    private final PaymentRecorder recorder;
+    private final AttemptRunner runner;
     private final PaymentProviders psps;
     private final TransactionTemplate tx;
-    private final AfterPspCall afterPspCall;
     private final PaymentEvents events;
     private final Clock clock;
     private final ConnectionWait connectionWait;
 
-    PaymentService(IdempotencyKeys keys, PaymentStore payments, PaymentResumer resumer,
-            PaymentProviders psps, TransactionTemplate tx,
-            Optional<AfterPspCall> afterPspCall, PaymentEvents events, Clock clock,
+    PaymentService(IdempotencyKeys keys, PaymentStore payments, PaymentRecorder recorder, AttemptRunner runner,
+            PaymentProviders psps, TransactionTemplate tx, PaymentEvents events, Clock clock,
             ConnectionWait connectionWait) {
         this.keys = keys;
         this.payments = payments;
-        this.resumer = resumer;
+        this.recorder = recorder;
+        this.runner = runner;
         this.psps = psps;
         this.tx = tx;
-        this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
         this.events = events;
         this.clock = clock;
         this.connectionWait = connectionWait;
@@ -85,10 +88,10 @@ public class PaymentService {
             throw e;
         }
         return switch (phaseOne.claim()) {
-            case Claim.Owned owned when owned.reclaimed() -> resumer.resume(ck, owned.attempt(),
-                    payment(owned.resourceId()));
+            case Claim.Owned owned when owned.reclaimed() -> runner.resume(attempt(payment(owned.resourceId())), ck,
+                    owned.attempt());
             // the row phase 1 inserted and committed, as INSERT … RETURNING gave it: no second read
-            case Claim.Owned owned -> charge(ck, owned.attempt(), phaseOne.inserted());
+            case Claim.Owned owned -> runner.start(attempt(phaseOne.inserted()), ck, owned.attempt());
             case Claim.Replay replay -> new PaymentAnswer.Final(replay.status(), replay.body(), true);
             case Claim.InFlight inFlight -> new PaymentAnswer.InFlight(inFlight.retryAfter());
             case Claim.Awaiting awaiting -> new PaymentAnswer.Processing(payment(awaiting.resourceId()));
@@ -115,16 +118,10 @@ public class PaymentService {
     private record PhaseOne(Claim claim, Payment inserted) {
     }
 
-    private PaymentAnswer charge(ClientKey ck, int attempt, Payment payment) {
-        ChargeOutcome outcome = psps.forMerchant(payment.merchant()).charge(PaymentResumer.chargeOf(payment));
-        afterPspCall.accept(payment.id(), outcome);
-        return resumer.recordOrReport(ck, attempt, payment, outcome, null);
-    }
-
     /** Takes over one stuck attempt if no one else has; empty when another worker or a client retry won. */
     public Optional<PaymentAnswer> recover(KeyRecord stuck) {
         return keys.takeOver(stuck, clock.instant())
-                .map(attempt -> resumer.resume(stuck.clientKey(), attempt, payment(stuck.resourceId())));
+                .map(attempt -> runner.resume(attempt(payment(stuck.resourceId())), stuck.clientKey(), attempt));
     }
 
     /**
@@ -133,9 +130,7 @@ public class PaymentService {
      */
     public Optional<PaymentAnswer> resolveManually(PaymentId id, ChargeOutcome decided) {
         Payment payment = payments.find(id).orElseThrow(() -> new IllegalStateException("no payment " + id));
-        return keys.findByResource(OPERATION, id.value())
-                .flatMap(key -> keys.takeOverWithAnswer(key)
-                        .map(attempt -> resumer.recordOrReport(key.clientKey(), attempt, payment, decided, null)));
+        return runner.decide(attempt(payment), keys.findByResource(OPERATION, id.value()), decided);
     }
 
     /**
@@ -160,13 +155,56 @@ public class PaymentService {
         if (outcome instanceof ChargeOutcome.Unknown) {
             return NotificationResult.IGNORED;
         }
-        Optional<KeyRecord> key = keys.findByResource(OPERATION, payment.id().value());
-        Optional<Integer> attempt = key.flatMap(keys::takeOverUnlessOwned);
-        if (attempt.isEmpty()) {
-            return NotificationResult.RETRY;
-        }
-        resumer.recordOrReport(key.get().clientKey(), attempt.get(), payment, outcome, null);
-        return NotificationResult.APPLIED;
+        return runner.applyUnlessOwned(attempt(payment), keys.findByResource(OPERATION, payment.id().value()),
+                outcome).map(answer -> NotificationResult.APPLIED).orElse(NotificationResult.RETRY);
+    }
+
+    /** A payment's charge (or authorization) as the runner drives it: its PSP call, its lookup, its phase 3. */
+    private Attempt attempt(Payment payment) {
+        Supplier<PaymentProvider> psp = Attempt.once(() -> psps.forMerchant(payment.merchant()));
+        Supplier<ChargeRequest> charge = Attempt.once(() -> new ChargeRequest(payment.providerKey(), payment.amount(),
+                payment.paymentMethod(), payment.reference(), !payment.isManualCapture()));
+        return new Attempt() {
+            @Override
+            public PaymentId payment() {
+                return payment.id();
+            }
+
+            @Override
+            public PaymentProvider psp() {
+                return psp.get();
+            }
+
+            @Override
+            public Instant firstSentAt() {
+                return payment.createdAt();
+            }
+
+            @Override
+            public ChargeOutcome send() {
+                return psp.get().charge(charge.get());
+            }
+
+            @Override
+            public ChargeOutcome sendOnce() {
+                return psp.get().chargeOnce(charge.get());
+            }
+
+            @Override
+            public LookupResult lookup() {
+                return psp.get().lookup(payment.providerKey());
+            }
+
+            @Override
+            public PaymentAnswer record(ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
+                return recorder.record(payment, ck, attempt, outcome, reviewReason);
+            }
+
+            @Override
+            public Payment current() {
+                return payments.find(payment.id()).orElseThrow();
+            }
+        };
     }
 
     public Optional<Payment> find(MerchantId merchant, PaymentId id) {

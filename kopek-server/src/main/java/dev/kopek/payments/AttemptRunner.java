@@ -1,0 +1,77 @@
+package dev.kopek.payments;
+
+import dev.kopek.idempotency.ClientKey;
+import dev.kopek.idempotency.IdempotencyKeys;
+import dev.kopek.idempotency.KeyRecord;
+import dev.kopek.psp.ChargeOutcome;
+import java.time.Clock;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * The one runner of every attempt at the PSP — payments, captures, voids and refunds (docs/pipeline.md): the first
+ * call, resume by lookup inside the key window, an outcome a PSP notification brings, and a person's decision all
+ * end in the kind's fenced phase 3. What differs per kind is an {@link Attempt}.
+ */
+@Component
+class AttemptRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(AttemptRunner.class);
+
+    private final IdempotencyKeys keys;
+    private final KeyWindow keyWindow;
+    private final AfterPspCall afterPspCall;
+    private final Clock clock;
+
+    AttemptRunner(IdempotencyKeys keys, KeyWindow keyWindow, Optional<AfterPspCall> afterPspCall, Clock clock) {
+        this.keys = keys;
+        this.keyWindow = keyWindow;
+        this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
+        this.clock = clock;
+    }
+
+    /** Phase 2 of the first owner: the first PSP call, nothing held (L3), then phase 3. */
+    PaymentAnswer start(Attempt attempt, ClientKey ck, int owner) {
+        ChargeOutcome outcome = attempt.send();
+        afterPspCall.accept(attempt.payment(), outcome);
+        return recordOrReport(attempt, ck, owner, outcome, null);
+    }
+
+    /** A later owner asks the PSP by key before anything else, and decides as every kind does (L5, L6). */
+    PaymentAnswer resume(Attempt attempt, ClientKey ck, int owner) {
+        // Reclaims are counted, per kind, where the key is taken over (IdempotencyKeys.takeOver).
+        log.info("resuming attempt: payment={} key#={} attempt={}", attempt.payment(), ck.hash(), owner);
+        LookupDecision next = LookupDecision.after(attempt.lookup(),
+                keyWindow.isOpen(attempt.psp(), attempt.firstSentAt()), keys.properties().maySend(owner), owner,
+                attempt::sendOnce);
+        return recordOrReport(attempt, ck, owner, next.outcome(), next.reviewReason());
+    }
+
+    /**
+     * An outcome learned outside the call (a PSP notification), through phase 3 after taking the key over — never
+     * from an owner whose lease is live (L4). Empty: someone owns the key; try again later.
+     */
+    Optional<PaymentAnswer> applyUnlessOwned(Attempt attempt, Optional<KeyRecord> key, ChargeOutcome outcome) {
+        return key.flatMap(k -> keys.takeOverUnlessOwned(k)
+                .map(owner -> recordOrReport(attempt, k.clientKey(), owner, outcome, null)));
+    }
+
+    /** A person's decision on an attempt parked for review, through the same fenced phase 3. */
+    Optional<PaymentAnswer> decide(Attempt attempt, Optional<KeyRecord> key, ChargeOutcome decided) {
+        return key.flatMap(k -> keys.takeOverWithAnswer(k)
+                .map(owner -> recordOrReport(attempt, k.clientKey(), owner, decided, null)));
+    }
+
+    /** Phase 3, or — when someone else owns the key by now — the answer their state gives. */
+    PaymentAnswer recordOrReport(Attempt attempt, ClientKey ck, int owner, ChargeOutcome outcome, String review) {
+        try {
+            return attempt.record(ck, owner, outcome, review);
+        } catch (StaleAttempt stale) {
+            return PaymentAnswer.fromKey(keys.find(ck).orElseThrow(
+                    () -> new IllegalStateException("key vanished while unfinished: " + ck)),
+                    attempt::current, clock.instant());
+        }
+    }
+}
