@@ -71,7 +71,8 @@ public class Disputes {
             return NotificationResult.UNMATCHED;
         }
         // A PSP reference is unique within one account only: the payment is the one the sending account holds.
-        Optional<Payment> held = named.stream().filter(p -> psps.speaksFor(source, p.merchant())).findFirst();
+        Optional<Payment> held = named.stream()
+                .filter(p -> psps.speaksFor(source, p.merchant(), p.pspAccount())).findFirst();
         if (held.isEmpty()) {
             return NotificationResult.FOREIGN;
         }
@@ -97,12 +98,17 @@ public class Disputes {
     }
 
     private NotificationResult closed(PspNotification n, NotificationSource source, boolean won) {
-        Optional<UUID> holder = jdbc.sql("SELECT merchant_id FROM disputes WHERE psp_dispute_id = :psp")
-                .param("psp", n.objectId()).query(UUID.class).optional();
+        Optional<Holder> holder = jdbc.sql("""
+                SELECT d.merchant_id, p.psp_account FROM disputes d JOIN payments p ON p.id = d.payment_id
+                 WHERE d.psp_dispute_id = :psp
+                """)
+                .param("psp", n.objectId())
+                .query((rs, row) -> new Holder(rs.getObject("merchant_id", UUID.class), rs.getString("psp_account")))
+                .optional();
         if (holder.isEmpty()) {
             return NotificationResult.UNMATCHED;
         }
-        if (!psps.speaksFor(source, new MerchantId(holder.get()))) {
+        if (!psps.speaksFor(source, new MerchantId(holder.get().merchant()), holder.get().pspAccount())) {
             return NotificationResult.FOREIGN;
         }
         Optional<Dispute> closed = jdbc.sql("""
@@ -111,7 +117,7 @@ public class Disputes {
                 RETURNING *
                 """)
                 .param("status", won ? "WON" : "LOST").param("now", Db.at(clock.instant()))
-                .param("psp", n.objectId()).param("merchant", holder.get())
+                .param("psp", n.objectId()).param("merchant", holder.get().merchant())
                 .query(Disputes::map).optional();
         if (closed.isEmpty()) {
             return NotificationResult.IGNORED;
@@ -129,6 +135,10 @@ public class Disputes {
                 siblings[1] > 0);
         announce(d);
         return NotificationResult.APPLIED;
+    }
+
+    /** Whose payment a dispute is about, and the PSP account that holds it. */
+    private record Holder(UUID merchant, String pspAccount) {
     }
 
     private void announce(Dispute d) {

@@ -84,8 +84,7 @@ public class OperationRunner {
     public NotificationResult applyNotification(NotificationSource source, String providerKey,
             ChargeOutcome outcome) {
         return operations.findByProviderKey(providerKey)
-                .map(op -> psps.speaksFor(source, op.merchant()) ? apply(op, outcome)
-                        : NotificationResult.FOREIGN)
+                .map(op -> speaksFor(source, op) ? apply(op, outcome) : NotificationResult.FOREIGN)
                 .orElse(NotificationResult.UNMATCHED);
     }
 
@@ -117,7 +116,9 @@ public class OperationRunner {
     /** A capture, void or refund as the runner drives it: its PSP call, its lookup, its phase 3. */
     private Attempt attempt(PaymentOperation op) {
         Supplier<Payment> payment = Attempt.once(() -> paymentOf(op));
-        Supplier<PaymentProvider> psp = Attempt.once(() -> psps.forMerchant(payment.get().merchant()));
+        // The account the payment went through holds the charge the operation acts on.
+        Supplier<PaymentProvider> psp = Attempt.once(
+                () -> psps.forPayment(payment.get().merchant(), payment.get().pspAccount()));
         Supplier<OperationRequest> request = Attempt.once(() -> requestOf(op, payment.get()));
         return new Attempt() {
             @Override
@@ -170,6 +171,11 @@ public class OperationRunner {
         };
         return new OperationRequest(kind, op.providerKey(), payment.pspReference(),
                 new Money(op.amount(), op.currency()), op.finalCapture());
+    }
+
+    private boolean speaksFor(NotificationSource source, PaymentOperation op) {
+        Payment payment = paymentOf(op);
+        return psps.speaksFor(source, payment.merchant(), payment.pspAccount());
     }
 
     PaymentOperation operation(UUID id) {

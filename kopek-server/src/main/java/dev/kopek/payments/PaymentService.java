@@ -146,7 +146,7 @@ public class PaymentService {
             return NotificationResult.UNMATCHED;
         }
         Payment payment = found.get();
-        if (!psps.speaksFor(source, payment.merchant())) {
+        if (!psps.speaksFor(source, payment.merchant(), payment.pspAccount())) {
             return NotificationResult.FOREIGN;
         }
         if (payment.status() != PaymentStatus.PENDING && payment.status() != PaymentStatus.UNKNOWN) {
@@ -161,7 +161,8 @@ public class PaymentService {
 
     /** A payment's charge (or authorization) as the runner drives it: its PSP call, its lookup, its phase 3. */
     private Attempt attempt(Payment payment) {
-        Supplier<PaymentProvider> psp = Attempt.once(() -> psps.forMerchant(payment.merchant()));
+        // Sent, looked up and recovered through the account it recorded in phase 1, never the merchant's setting now.
+        Supplier<PaymentProvider> psp = Attempt.once(() -> psps.forPayment(payment.merchant(), payment.pspAccount()));
         Supplier<ChargeRequest> charge = Attempt.once(() -> new ChargeRequest(payment.providerKey(), payment.amount(),
                 payment.paymentMethod(), payment.reference(), !payment.isManualCapture()));
         return new Attempt() {

@@ -66,6 +66,17 @@ public class MerchantPspStore {
         return new MerchantPsp(merchant, provider, credentials, version, now);
     }
 
+    /**
+     * Locks the merchant's row (FOR UPDATE) in the caller's transaction. A payment's first transaction holds the same
+     * row FOR KEY SHARE from its key claim to its commit (the key's foreign key), so the two serialize: a change of
+     * the merchant's PSP is either wholly before a payment's insert (which then records the new account) or sees the
+     * payment.
+     */
+    public void lockMerchant(MerchantId merchant) {
+        jdbc.sql("SELECT 1 FROM merchants WHERE id = :merchant FOR UPDATE").param("merchant", merchant.value())
+                .query(Integer.class).optional();
+    }
+
     /** Whether any payment of the merchant exists: its PSP holds them, so the PSP may no longer change. */
     public boolean hasPayments(MerchantId merchant) {
         // Read across modules on purpose: the payments module depends on this one, not the other way round.

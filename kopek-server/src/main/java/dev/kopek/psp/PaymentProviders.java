@@ -75,16 +75,37 @@ public class PaymentProviders {
     }
 
     /**
-     * Whether a notification from {@code source} may move an object of {@code merchant}'s: only the account that holds
-     * the merchant's payments speaks for them. A merchant's own route speaks for that merchant alone; Kopek's global
-     * route only for merchants whose payments go through Kopek's configured account.
+     * The adapter of the account a payment was sent through ({@code payments.psp_account}): null is Kopek's
+     * configured PSP, a provider name the merchant's own account there. Never the merchant's current setting alone:
+     * a payment is looked up and recovered where it was sent. A merchant that no longer has that account is an
+     * error a person must see, never a lookup at another PSP (whose "not found" would free the intent).
      */
-    public boolean speaksFor(NotificationSource source, MerchantId merchant) {
-        PaymentProvider holder = forMerchant(merchant);
-        if (!holder.name().equals(source.provider())) {
-            return false;
+    public PaymentProvider forPayment(MerchantId merchant, String pspAccount) {
+        if (pspAccount == null) {
+            return configured;
         }
-        return source.merchant().map(merchant::equals).orElse(holder == configured);
+        PaymentProvider adapter = forMerchant(merchant);
+        if (adapter == configured || !adapter.name().equals(pspAccount)) {
+            forget(merchant); // what this instance cached may predate the change: read it again once
+            adapter = forMerchant(merchant);
+        }
+        if (adapter == configured || !adapter.name().equals(pspAccount)) {
+            throw new IllegalStateException("a payment of " + merchant + " went through its own " + pspAccount
+                    + " account, which its PSP setting no longer names");
+        }
+        return adapter;
+    }
+
+    /**
+     * Whether a notification from {@code source} may move an object of a payment of {@code merchant} sent through
+     * {@code pspAccount}: only the account that holds the payment speaks for it. A merchant's own route speaks for
+     * that merchant's payments in its own account alone; Kopek's global route only for payments sent through Kopek's
+     * configured account.
+     */
+    public boolean speaksFor(NotificationSource source, MerchantId merchant, String pspAccount) {
+        return source.merchant().isPresent()
+                ? source.merchant().get().equals(merchant) && source.provider().equals(pspAccount)
+                : pspAccount == null && source.provider().equals(configured.name());
     }
 
     /** Drops what this instance knows about the merchant, after an admin changed it here. */

@@ -13,7 +13,7 @@ public record Payment(PaymentId id, MerchantId merchant, String reference, Strin
         Money amount, Amounts amounts, String paymentMethod, String captureMethod, String description,
         String metadataJson, PaymentStatus status, int version, String pspReference, String declineCode,
         String failureReason, Instant captureBefore, boolean captureFinalized, Instant createdAt, Instant updatedAt,
-        String nextActionJson) {
+        String nextActionJson, String pspAccount) {
 
     /** What happened to the money so far. */
     public record Amounts(long authorized, long captured, long capturePending, long released, long refunded,
@@ -72,7 +72,7 @@ public record Payment(PaymentId id, MerchantId merchant, String reference, Strin
         }
         return new Payment(id, merchant, reference, idempotencyKey, providerKey, amount, amounts, paymentMethod,
                 captureMethod, description, metadataJson, next, version + 1, pspReference, declineCode, failureReason,
-                captureBefore, captureFinalized, createdAt, updatedAt, nextActionJson);
+                captureBefore, captureFinalized, createdAt, updatedAt, nextActionJson, pspAccount);
     }
 
     /**

@@ -45,16 +45,23 @@ public class PaymentStore {
         this.clock = clock;
     }
 
-    /** Inserts the PENDING attempt; the partial unique index refuses a second live attempt for the intent (L2). */
+    /**
+     * Inserts the PENDING attempt; the partial unique index refuses a second live attempt for the intent (L2). It
+     * records the PSP account the merchant is on now ({@code psp_account}, V141): the caller claimed the key first in
+     * this transaction, and that insert's foreign-key check holds the merchant's row, so a change of the merchant's
+     * PSP either committed before this statement began or waits for this transaction and then sees the payment.
+     */
     public Payment insertPending(PaymentId id, MerchantId merchant, PaymentRequest request, String idempotencyKey,
             String providerKey) {
         Instant now = clock.instant();
         return jdbc.sql("""
                 INSERT INTO payments (id, merchant_id, reference, idempotency_key, provider_key, amount, currency,
                                       payment_method, capture_method, description, metadata, status,
-                                      created_at, updated_at)
+                                      created_at, updated_at, psp_account)
                 VALUES (:id, :merchant, :reference, :key, :providerKey, :amount, :currency, :method, :capture,
-                        :description, CAST(:metadata AS JSONB), 'PENDING', :now, :now)
+                        :description, CAST(:metadata AS JSONB), 'PENDING', :now, :now,
+                        (SELECT provider FROM merchant_psp
+                          WHERE merchant_id = :merchant AND credentials_sealed IS NOT NULL))
                 RETURNING *
                 """)
                 .param("id", id.value()).param("merchant", merchant.value()).param("reference", request.reference())
@@ -396,6 +403,6 @@ public class PaymentStore {
                 rs.getString("metadata"), PaymentStatus.valueOf(rs.getString("status")), rs.getInt("version"),
                 rs.getString("psp_reference"), rs.getString("decline_code"), rs.getString("failure_reason"),
                 Db.instant(rs, "capture_before"), rs.getBoolean("capture_finalized"), Db.instant(rs, "created_at"),
-                Db.instant(rs, "updated_at"), rs.getString("next_action"));
+                Db.instant(rs, "updated_at"), rs.getString("next_action"), rs.getString("psp_account"));
     }
 }

@@ -78,11 +78,16 @@ class MerchantPspController {
                     + provider + " (KOPEK_PSP_PROVIDER=" + psps.configured().name() + "); nothing was changed.");
         }
         Map<String, Object> answer = audit.inTransaction(status -> {
+            // Waits for every payment whose first transaction holds the merchant's row, and holds back new ones
+            // until this commits: the payments check below then sees each payment that did not see this change.
+            store.lockMerchant(merchant);
             Optional<MerchantPsp> before = store.find(merchant);
-            String current = before.map(MerchantPsp::provider).orElse(psps.configured().name());
-            if (!current.equals(provider) && store.hasPayments(merchant)) {
+            String current = account(before.map(MerchantPsp::provider).orElse(psps.configured().name()),
+                    before.map(MerchantPsp::credentials).orElse(MerchantPsp.Credentials.NONE));
+            String next = account(provider, credentials);
+            if (!current.equals(next) && store.hasPayments(merchant)) {
                 throw ApiProblem.of(HttpStatus.CONFLICT, "psp_change_refused", "The merchant has payments at "
-                        + current + "; its PSP cannot change to " + provider + ". Nothing was changed.");
+                        + current + "; its PSP cannot change to " + next + ". Nothing was changed.");
             }
             MerchantPsp after = store.save(merchant, provider, credentials, clock.instant());
             Map<String, Object> json = json(merchant, Optional.of(after));
@@ -92,6 +97,15 @@ class MerchantPspController {
         });
         psps.forget(merchant);
         return answer;
+    }
+
+    /**
+     * The account a merchant's payments go through, as an admin reads it: Kopek's configured PSP, or the merchant's
+     * own account at a PSP. Credentials may rotate within one account; the account may not change under payments.
+     */
+    private String account(String provider, MerchantPsp.Credentials credentials) {
+        return credentials.secretKey().isEmpty() ? "Kopek's " + psps.configured().name() + " account"
+                : "the merchant's own " + provider + " account";
     }
 
     private static String provider(ObjectNode body) {
@@ -145,7 +159,8 @@ class MerchantPspController {
         json.put("source", psp.isPresent() ? "merchant" : "default");
         json.put("secret_key_set", psp.map(p -> !p.credentials().secretKey().isEmpty()).orElse(false));
         json.put("webhook_secrets", psp.map(p -> p.credentials().webhookSecrets().size()).orElse(0));
-        json.put("webhook_path", psp.isPresent() ? "/v1/psp/" + provider + "/webhooks/" + merchant
+        boolean ownAccount = psp.map(p -> !p.credentials().secretKey().isEmpty()).orElse(false);
+        json.put("webhook_path", ownAccount ? "/v1/psp/" + provider + "/webhooks/" + merchant
                 : "/v1/psp/" + provider + "/webhooks");
         json.put("version", psp.map(MerchantPsp::version).orElse(0));
         json.put("updated_at", psp.map(p -> p.updatedAt().toString()).orElse(null));

@@ -49,14 +49,17 @@ class PspWebhookController {
         return receive(psp, NotificationSource.configured(psp.name()), http);
     }
 
-    /** Only for a merchant whose account names this PSP: anything else is unknown here (404, nothing read). */
+    /**
+     * Only for a merchant on its own account at this PSP: anything else is unknown here (404, nothing read).
+     */
     @PostMapping("/v1/psp/{provider}/webhooks/{merchantId}")
     Map<String, Object> receiveForMerchant(@PathVariable String provider, @PathVariable String merchantId,
             HttpServletRequest http) {
         MerchantId merchant = MerchantId.parse(merchantId).filter(m -> merchantPsps.version(m).isPresent())
                 .orElseThrow(() -> ApiProblem.notFound("webhook endpoint " + provider + "/" + merchantId));
         PaymentProvider psp = psps.forMerchant(merchant);
-        if (!provider.equals(psp.name())) {
+        // A merchant on Kopek's configured PSP has no route of its own: that PSP's events come on the global one.
+        if (psp == psps.configured() || !provider.equals(psp.name())) {
             throw ApiProblem.notFound("webhook endpoint " + provider + "/" + merchantId);
         }
         // Verified with this merchant's own secrets, so it speaks for this merchant's account alone.

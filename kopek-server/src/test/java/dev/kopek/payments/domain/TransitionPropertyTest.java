@@ -259,6 +259,6 @@ class TransitionPropertyTest {
     private static Payment payment(PaymentStatus status, Payment.Amounts amounts, int version, boolean finalized) {
         return new Payment(new PaymentId(new UUID(0, 1)), new MerchantId(new UUID(0, 2)), "ref", "key", "kpk_1",
                 new Money(10_000, EUR), amounts, "pm_ok", "manual", null, null, status, version, null, null, null,
-                T.plusSeconds(3600), finalized, T, T, null);
+                T.plusSeconds(3600), finalized, T, T, null, null);
     }
 }
