@@ -2,6 +2,7 @@ package dev.kopek.psp;
 
 import dev.kopek.money.MerchantId;
 import dev.kopek.platform.Db;
+import dev.kopek.platform.SealedRows;
 import dev.kopek.platform.SecretBox;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,9 +17,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code merchant_psp}: credentials sealed with the {@link SecretBox}, bound to the merchant's id (V120). */
+/**
+ * {@code merchant_psp}: credentials sealed with the {@link SecretBox}, bound to the merchant's id (V120), and sealed
+ * again under the current key after a rotation ({@link dev.kopek.platform.SecretResealing}).
+ */
 @Component
-public class MerchantPspStore {
+public class MerchantPspStore implements SealedRows {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -84,11 +88,13 @@ public class MerchantPspStore {
                 .param("merchant", merchant.value()).query(Boolean.class).single();
     }
 
-    /**
-     * Re-seals, in the caller's transaction, up to {@code limit} rows sealed by a retired key this instance can still
-     * open, under the current key (locked with SKIP LOCKED, so instances starting together share the work); returns
-     * how many. The credentials and their version do not change.
-     */
+    @Override
+    public String what() {
+        return "merchants' PSP credentials";
+    }
+
+    /** The credentials and their version do not change: the adapters built from them stay valid. */
+    @Override
     public int resealBatch(int limit) {
         List<UUID> ids = jdbc.sql("""
                 SELECT merchant_id FROM merchant_psp
@@ -110,6 +116,12 @@ public class MerchantPspStore {
                     .param("keyId", sealed.keyId()).param("sealed", sealed.bytes()).param("merchant", id).update();
         }
         return ids.size();
+    }
+
+    @Override
+    public long countUnopenable() {
+        return jdbc.sql("SELECT count(*) FROM merchant_psp WHERE credentials_key_id NOT IN (:openable)")
+                .param("openable", List.copyOf(box.keyIds())).query(Long.class).single();
     }
 
     private MerchantPsp read(MerchantId merchant, ResultSet rs) throws SQLException {

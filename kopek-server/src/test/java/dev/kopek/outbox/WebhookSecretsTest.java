@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.client.WebhookSignature;
 import dev.kopek.outbox.webhooks.Endpoint;
-import dev.kopek.outbox.webhooks.EndpointSecretSealing;
 import dev.kopek.platform.SecretBox;
+import dev.kopek.platform.SecretResealing;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
 import java.util.Base64;
@@ -22,7 +22,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 class WebhookSecretsTest extends OutboxIntegrationTest {
 
     @Autowired
-    EndpointSecretSealing sealing;
+    SecretResealing sealing;
     @Autowired
     SecretBox box;
 
@@ -68,7 +68,7 @@ class WebhookSecretsTest extends OutboxIntegrationTest {
                     """).param("secret", legacy).param("id", uuid).update();
             assertThat(columnsContaining(legacy)).containsExactly("webhook_endpoints.secret");
 
-            assertThat(sealing.sealAll()).isGreaterThanOrEqualTo(1);
+            assertThat(sealing.resealAll()).isGreaterThanOrEqualTo(1);
 
             assertThat(columnsContaining(legacy)).isEmpty();
             assertThat(sealedBy(uuid)).isEqualTo(box.currentKeyId());
@@ -88,7 +88,7 @@ class WebhookSecretsTest extends OutboxIntegrationTest {
                     .param("keyId", old.keyId()).param("sealed", old.bytes()).param("id", uuid).update();
 
             assertDeliveriesSignedWith(api, receiver, secret);
-            sealing.sealAll();
+            sealing.resealAll();
 
             assertThat(sealedBy(uuid)).isEqualTo(box.currentKeyId()).isNotEqualTo(SecretBox.keyId(oldKey));
             assertDeliveriesSignedWith(api, receiver, secret);

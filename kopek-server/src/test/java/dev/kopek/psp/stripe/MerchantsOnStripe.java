@@ -18,10 +18,13 @@ import tools.jackson.databind.JsonNode;
 abstract class MerchantsOnStripe extends IntegrationTest {
 
     static final StripeStub STRIPE = new StripeStub(Clock.systemUTC());
+    /** A retired KOPEK_SECRETS_KEY this Kopek still opens with (KOPEK_SECRETS_OLD_KEYS); base64 of 32 bytes. */
+    static final String OLD_SECRETS_KEY = "b2xkLWtvcGVrLXRlc3Qtc2VjcmV0cy1rZXktMDEyMzQ=";
 
     @DynamicPropertySource
     static void stripe(DynamicPropertyRegistry registry) {
         registry.add("kopek.psp.stripe.api-base", () -> STRIPE.baseUri().toString());
+        registry.add("kopek.secrets-old-keys", () -> OLD_SECRETS_KEY);
     }
 
     @AfterEach
