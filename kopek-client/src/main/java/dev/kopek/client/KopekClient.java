@@ -28,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Result<Payment> paid = kopek.createPayment(OperationKey.of("order-1001/pay"),
  *         NewPayment.of("order-1001", 499000, "RUB", "pm_ok"));
  * Payment payment = paid instanceof Result.Pending<Payment> p ? kopek.awaitPayment(p.value().id(),
- *         Duration.ofMinutes(2)) : paid.value();
+ *         Duration.ofMinutes(2)).payment() : paid.value();
  * }</pre>
  */
 public final class KopekClient {
@@ -95,10 +95,11 @@ public final class KopekClient {
     }
 
     /**
-     * Polls the payment until it leaves {@code processing} or {@code timeout} passes; returns the last state seen
-     * (still processing on timeout: Kopek keeps resolving it, look again later).
+     * Polls the payment while it is {@code processing}, until {@code timeout} passes. A payment that
+     * {@code requires_action} is answered at once as {@link Awaited.ActionRequired}: polling cannot end it, only the
+     * customer can. On timeout the answer is {@link Awaited.StillProcessing}: Kopek keeps resolving it.
      */
-    public Payment awaitPayment(String paymentId, Duration timeout) {
+    public Awaited awaitPayment(String paymentId, Duration timeout) {
         Instant deadline = clock.instant().plus(timeout);
         Duration pause = Duration.ofMillis(100);
         Payment seen = payment(paymentId);
@@ -108,7 +109,10 @@ public final class KopekClient {
                     : pause.multipliedBy(2);
             seen = payment(paymentId);
         }
-        return seen;
+        if (seen.requiresAction()) {
+            return new Awaited.ActionRequired(seen, seen.nextAction());
+        }
+        return seen.isProcessing() ? new Awaited.StillProcessing(seen) : new Awaited.Known(seen);
     }
 
     // ---- refunds

@@ -181,10 +181,28 @@ class KopekClientRetryTest {
     void awaitPollsUntilTheOutcomeIsKnown() {
         psp.answer(200, PROCESSING).answer(200, PROCESSING).answer(200, PAYMENT);
 
-        Payment payment = client(FAST).awaitPayment("pay_1", Duration.ofSeconds(10));
+        Awaited awaited = client(FAST).awaitPayment("pay_1", Duration.ofSeconds(10));
 
-        assertThat(payment.status()).isEqualTo("captured");
+        assertThat(awaited).isInstanceOf(Awaited.Known.class);
+        assertThat(awaited.payment().status()).isEqualTo("captured");
         assertThat(psp.requests()).extracting(StubServer.Seen::path).containsOnly("/v1/payments/pay_1");
+    }
+
+    @Test
+    void aPaymentThatRequiresActionIsAnsweredAtOnceWithWhatTheCustomerMustDo() {
+        psp.answer(200, PROCESSING).answer(200, PAYMENT.replace("\"captured\"", "\"requires_action\"")
+                .replace("\"metadata\":{}", "\"metadata\":{},\"next_action\":{\"type\":\"redirect_to_url\","
+                        + "\"redirect_url\":\"https://hooks.stripe.com/3d_secure/x\"}"))
+                .answer(200, PAYMENT);
+
+        Awaited awaited = client(FAST).awaitPayment("pay_1", Duration.ofSeconds(10));
+
+        assertThat(awaited).isInstanceOfSatisfying(Awaited.ActionRequired.class, action -> {
+            assertThat(action.payment().requiresAction()).isTrue();
+            assertThat(action.nextAction()).isEqualTo(new NextAction("redirect_to_url",
+                    "https://hooks.stripe.com/3d_secure/x"));
+        });
+        assertThat(psp.requests()).as("polling cannot end it: the customer must act").hasSize(2);
     }
 
     @Test

@@ -32,7 +32,7 @@ abstract class MerchantsOnStripe extends IntegrationTest {
         STRIPE.reset();
     }
 
-    record Merchant(String id, Api api) {
+    record Merchant(String id, Api api, String apiKey) {
 
         UUID uuid() {
             return MerchantId.parse(id).orElseThrow().value();
@@ -41,7 +41,8 @@ abstract class MerchantsOnStripe extends IntegrationTest {
 
     Merchant merchant() {
         var merchant = merchants.create("Merchant " + UUID.randomUUID());
-        return new Merchant(merchant.id().toString(), new Api(baseUri(), merchants.issueKey(merchant.id()).secret()));
+        String key = merchants.issueKey(merchant.id()).secret();
+        return new Merchant(merchant.id().toString(), new Api(baseUri(), key), key);
     }
 
     /** A merchant on its own Stripe account, whose webhook endpoint signs with {@code webhookSecret}. */
