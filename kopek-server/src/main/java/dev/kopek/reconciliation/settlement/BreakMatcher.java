@@ -100,6 +100,8 @@ class BreakMatcher {
              WHERE file_id = :file AND type <> 'fee'
              GROUP BY psp_reference, type
         ),
+        -- Only money that went through Kopek's configured PSP account (payments.psp_account IS NULL): a merchant on
+        -- its own account at a PSP settles there, never in this file, and is not a break of it.
         kopek AS NOT MATERIALIZED (
             SELECT 'payment' AS kind, p.id, p.id AS payment_id, p.merchant_id, p.psp_reference,
                    CASE p.capture_method WHEN 'automatic' THEN 'charge' ELSE 'authorization' END AS type,
@@ -107,24 +109,24 @@ class BreakMatcher {
                    p.currency, p.capture_method = 'automatic' AND p.amount_captured > 0 AS settled,
                    p.created_at AS moved_at
               FROM payments p
-             WHERE p.psp_reference IS NOT NULL
+             WHERE p.psp_reference IS NOT NULL AND p.psp_account IS NULL
             UNION ALL
             SELECT o.kind, o.id, o.payment_id, o.merchant_id, o.psp_reference,
                    CASE o.kind WHEN 'capture' THEN 'charge' ELSE o.kind END,
                    o.status, o.amount, o.currency, o.kind IN ('capture', 'refund') AND o.status = 'SUCCEEDED',
                    o.updated_at
-              FROM payment_operations o
+              FROM payment_operations o JOIN payments op ON op.id = o.payment_id AND op.psp_account IS NULL
              WHERE o.psp_reference IS NOT NULL
             UNION ALL
             -- A dispute is two movements under one reference: the chargeback when it opens, and, if it is won,
             -- the reversal (a won dispute is final, so its updated_at is when it was won).
             SELECT 'dispute', d.id, d.payment_id, d.merchant_id, d.psp_dispute_id, 'chargeback', d.status, d.amount,
                    d.currency, TRUE, d.created_at
-              FROM disputes d
+              FROM disputes d JOIN payments dp ON dp.id = d.payment_id AND dp.psp_account IS NULL
             UNION ALL
             SELECT 'dispute', d.id, d.payment_id, d.merchant_id, d.psp_dispute_id, 'chargeback_reversal', d.status,
                    d.amount, d.currency, TRUE, d.updated_at
-              FROM disputes d
+              FROM disputes d JOIN payments dp ON dp.id = d.payment_id AND dp.psp_account IS NULL
              WHERE d.status = 'WON'
         ),
         internal AS (
