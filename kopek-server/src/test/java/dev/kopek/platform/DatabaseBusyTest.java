@@ -31,6 +31,8 @@ class DatabaseBusyTest {
                 "--kopek.db.user=postgres",
                 "--kopek.db.pool-size=2",
                 "--kopek.db.connection-timeout=250ms",
+                // A payment (a write) waits this long for a connection before it too is told 503.
+                "--kopek.db.payment-connection-wait=1s",
                 "--kopek.psp.simulator-url=" + simulator.baseUri(),
                 "--kopek.demo-enabled=false",
                 "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY,

@@ -32,7 +32,8 @@ final class BearerAuthentication extends OncePerRequestFilter {
             throws ServletException, IOException {
         String header = request.getHeader("Authorization");
         if (header != null) {
-            bearer(header).flatMap(callers::identify).ifPresentOrElse(caller -> {
+            boolean write = !"GET".equals(request.getMethod()) && !"HEAD".equals(request.getMethod());
+            bearer(header).flatMap(token -> callers.identify(token, write)).ifPresentOrElse(caller -> {
                 SecurityContext context = SecurityContextHolder.createEmptyContext();
                 context.setAuthentication(new CallerAuthentication(caller));
                 SecurityContextHolder.setContext(context);
