@@ -223,7 +223,9 @@ final class ChargeAccount {
         if (dispute != null) {
             return "already_disputed";
         }
-        return amount <= 0 || amount > refundable() ? "amount_exceeds_disputable" : null;
+        // A cardholder may dispute the whole charge even after a partial refund (the issuer need not know of it):
+        // the acquirer takes back up to what was captured, and the merchant contests with the refund as evidence.
+        return amount <= 0 || amount > captured ? "amount_exceeds_disputable" : null;
     }
 
     private String undecidedRefusal() {

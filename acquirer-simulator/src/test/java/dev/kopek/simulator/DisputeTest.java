@@ -68,7 +68,7 @@ class DisputeTest extends SimulatorWithReceiver {
 
         assertRefused(client.post("/_sim/charges/" + auth + "/dispute", "{}"), 409, "charge_not_captured");
         assertRefused(client.post("/_sim/charges/ch_nope/dispute", "{}"), 404, "charge_not_found");
-        assertRefused(client.post("/_sim/charges/" + sale + "/dispute", "{\"amount\": 301}"), 409,
+        assertRefused(client.post("/_sim/charges/" + sale + "/dispute", "{\"amount\": 1001}"), 409,
                 "amount_exceeds_disputable");
         assertThat(client.post("/_sim/charges/" + sale + "/dispute", "").statusCode()).isEqualTo(201);
         assertRefused(client.post("/_sim/charges/" + sale + "/dispute", "{}"), 409, "already_disputed");

@@ -283,8 +283,12 @@ final class Driver {
         if (charge == null) {
             return;
         }
-        long disputable = psp.capturedTotal(charge) - psp.refundedTotal(charge);
-        Long amount = d.percent() == 0 || disputable <= 0 ? null : Math.max(1, disputable * d.percent() / 100);
+        long captured = psp.capturedTotal(charge);
+        long disputable = captured - psp.refundedTotal(charge);
+        // 100 %: the whole charge, refunded or not — a cardholder may dispute all of it, and a refund Kopek has not
+        // recorded yet may be confirmed after the chargeback (issue 10, defects 1 and 2).
+        Long amount = d.percent() == 100 && captured > 0 ? Long.valueOf(captured)
+                : d.percent() == 0 || disputable <= 0 ? null : Math.max(1, disputable * d.percent() / 100);
         try {
             String dispute = psp.openDispute(charge, amount, "fraudulent");
             if (d.then() != null) {

@@ -41,7 +41,10 @@ sealed interface Op {
     record RetryLast(int slot, boolean viaSecond) implements Op {
     }
 
-    /** The cardholder disputes at the PSP ({@code percent} 0: the PSP's default amount), maybe decided at once. */
+    /**
+     * The cardholder disputes at the PSP ({@code percent} 0: the PSP's default amount, what is not refunded; 100: the
+     * whole charge, refunded or not), maybe decided at once.
+     */
     record Dispute(int slot, int percent, String then) implements Op {
     }
 
