@@ -1,22 +1,27 @@
 package dev.kopek.simulator;
 
-import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Object ids such as {@code ch_…} and {@code re_…}. */
+/**
+ * Object ids such as {@code ch_3MmlLrLkdIwHu7ix0snN0B15}: 24 characters of [0-9A-Za-z], shaped like a real PSP's.
+ * Not a hyphenated UUID: its digit groups, joined by hyphens (or a run of hex digits alone), read as a Luhn-valid card
+ * number a few times in a thousand, and Kopek rightly refuses card data in every request body, so a test that sends
+ * a charge id back (an operator's {@code psp_reference}) failed now and then. Unique, not unguessable; never contends.
+ */
 final class Ids {
+
+    private static final String ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    private static final int LENGTH = 24;
+
     private Ids() {
     }
 
     static String next(String prefix) {
-        return prefix + randomUuid();
-    }
-
-    /** A version-4 UUID from ThreadLocalRandom: ids need to be unique, not unguessable, and this never contends. */
-    private static UUID randomUuid() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        long msb = (random.nextLong() & ~0xF000L) | 0x4000L;
-        long lsb = (random.nextLong() & ~(0xC000L << 48)) | (0x8000L << 48);
-        return new UUID(msb, lsb);
+        StringBuilder id = new StringBuilder(prefix.length() + LENGTH).append(prefix);
+        for (int i = 0; i < LENGTH; i++) {
+            id.append(ALPHABET.charAt(random.nextInt(ALPHABET.length())));
+        }
+        return id.toString();
     }
 }
