@@ -108,7 +108,16 @@ class SystemSimulationTest {
             // three steps: pay, refund (the worker dies after the PSP refunded), dispute of the whole charge.
             new Regression(2, 246235, "S12: a refund confirmed after a dispute opened can never be recorded",
                     ops -> ops.stream().anyMatch(op -> op instanceof Op.Refund r && r.crash())
-                            && ops.stream().anyMatch(op -> op instanceof Op.Dispute d && d.percent() == 100)));
+                            && ops.stream().anyMatch(op -> op instanceof Op.Dispute d && d.percent() == 100)),
+            // Found by the lead with a trigger that refuses a dispute making disputed + refunded exceed captured (the
+            // dispute side of the V3 CHECK that V50 dropped; local, not committed): seed 315117 then fails
+            // PSP_MOVEMENT_KNOWN ("PSP chargeback … is not recorded"), FIGURES_EQUAL_PSP, JOURNAL_EQUALS_PSP and
+            // NOTHING_IN_LIMBO (dispute.opened waiting for ever), shrunk to four steps: pay, a burst of refunds, a
+            // refund whose worker dies after the PSP refunded, a dispute of the whole charge.
+            new Regression(1, 315117, "S13: a chargeback on a refunded payment is never recorded",
+                    ops -> ops.stream().anyMatch(op -> op instanceof Op.Dispute d && d.percent() == 100)
+                            && ops.stream().anyMatch(op -> op instanceof Op.Refund
+                                    || op instanceof Op.Burst b && b.kind().equals("refund"))));
 
     private static final AcquirerSimulator PSP = SharedSimulator.get();
     private static final String DATABASE = TestDatabase.newDatabase();
