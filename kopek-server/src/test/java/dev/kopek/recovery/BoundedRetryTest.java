@@ -17,7 +17,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * Issue 10, defects 7 and 8: unknown outcomes resolve in minutes by a bounded policy and a lookup by key inside the
  * PSP's key window; versions (event sequences) change only with a real state change; a succeeded refund keeps no
- * old failure; authorization holds of disputed payments are released at expiry.
+ * old failure; authorization holds of disputed and charged-back payments are released at expiry.
  */
 class BoundedRetryTest extends IntegrationTest {
 
@@ -72,27 +72,67 @@ class BoundedRetryTest extends IntegrationTest {
     @Test
     void theUncapturedRestOfADisputedPaymentIsReleasedAtExpiry() {
         Api api = newMerchant();
-        Api.Response authorized = api.pay(Api.newKey(), "{\"reference\":\"" + newReference()
-                + "\",\"amount\":10000,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
+        Api.Response authorized = authorizeTenThousand(api);
         String id = authorized.text("id");
         assertThat(api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":4000}").status())
                 .isEqualTo(200);
-        String body = "{\"id\":\"evt_" + UUID.randomUUID() + "\",\"type\":\"dispute.opened\",\"created\":"
-                + clock.instant().getEpochSecond() + ",\"data\":{\"id\":\"dp_" + UUID.randomUUID()
-                + "\",\"object\":\"dispute\",\"charge_id\":\"" + authorized.text("psp_reference")
-                + "\",\"amount\":4000,\"currency\":\"EUR\",\"reason\":\"fraudulent\",\"status\":\"open\"}}";
-        inbox.receive(WebhookSignature.header("whsec_simulator", clock.instant().getEpochSecond(), body), body);
+        dispute("dispute.opened", Api.unique("dp"), authorized.text("psp_reference"), 4000);
         assertThat(api.get("/v1/payments/" + id).text("status")).isEqualTo("disputed");
 
-        Instant captureBefore = Instant.parse(authorized.text("capture_before"));
-        clock.advance(Duration.between(clock.instant(), captureBefore).plusMinutes(1));
-        reconciler.reconcileOnce();
+        expire(authorized);
 
         var payment = api.get("/v1/payments/" + id).json();
         assertThat(payment.get("amount_capturable").asLong()).isZero();
-        List<Long> released = jdbc.sql("""
+        assertThat(released(id)).containsExactly(6_000L);
+    }
+
+    @Test
+    void theUncapturedRestOfAChargedBackPaymentIsReleasedAtExpiry() {
+        Api api = newMerchant();
+        Api.Response authorized = authorizeTenThousand(api);
+        String id = authorized.text("id");
+        assertThat(api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":3000}").status())
+                .isEqualTo(200);
+        String disputeId = Api.unique("dp");
+        dispute("dispute.opened", disputeId, authorized.text("psp_reference"), 3000);
+        dispute("dispute.lost", disputeId, authorized.text("psp_reference"), 3000);
+        assertThat(api.get("/v1/payments/" + id).text("status")).isEqualTo("charged_back");
+
+        expire(authorized);
+
+        var payment = api.get("/v1/payments/" + id).json();
+        assertThat(payment.get("status").asString()).as("final, and stays so").isEqualTo("charged_back");
+        assertThat(payment.get("amount_capturable").asLong()).isZero();
+        assertThat(released(id)).containsExactly(7_000L);
+    }
+
+    private Api.Response authorizeTenThousand(Api api) {
+        Api.Response authorized = api.pay(Api.newKey(), "{\"reference\":\"" + newReference() + "\",\"amount\":10000,"
+                + "\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
+        assertThat(authorized.text("status")).isEqualTo("authorized");
+        return authorized;
+    }
+
+    private void dispute(String type, String disputeId, String charge, long amount) {
+        String body = "{\"id\":\"" + Api.unique("evt") + "\",\"type\":\"" + type + "\",\"created\":"
+                + clock.instant().getEpochSecond() + ",\"data\":{\"id\":\"" + disputeId
+                + "\",\"object\":\"dispute\",\"charge_id\":\"" + charge + "\",\"amount\":" + amount
+                + ",\"currency\":\"EUR\",\"reason\":\"fraudulent\",\"status\":\""
+                + (type.equals("dispute.lost") ? "lost" : "open") + "\"}}";
+        assertThat(inbox.receive(WebhookSignature.header("whsec_simulator", clock.instant().getEpochSecond(), body),
+                body)).isEqualTo(NotificationInbox.Receipt.ACCEPTED);
+    }
+
+    /** Moves past the authorization's capture_before and runs one reconciler pass. */
+    private void expire(Api.Response authorized) {
+        Instant captureBefore = Instant.parse(authorized.text("capture_before"));
+        clock.advance(Duration.between(clock.instant(), captureBefore).plusMinutes(1));
+        reconciler.reconcileOnce();
+    }
+
+    private List<Long> released(String paymentId) {
+        return jdbc.sql("""
                 SELECT amount_minor FROM ledger_transactions WHERE payment_id = :p AND kind = 'AUTHORIZATION_RELEASED'
-                """).param("p", PaymentId.parse(id).orElseThrow().value()).query(Long.class).list();
-        assertThat(released).containsExactly(6_000L);
+                """).param("p", PaymentId.parse(paymentId).orElseThrow().value()).query(Long.class).list();
     }
 }

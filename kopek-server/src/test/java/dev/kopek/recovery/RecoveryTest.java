@@ -2,6 +2,13 @@ package dev.kopek.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kopek.idempotency.Claim;
+import dev.kopek.idempotency.ClientKey;
+import dev.kopek.idempotency.Fingerprint;
+import dev.kopek.idempotency.IdempotencyKeys;
+import dev.kopek.money.PaymentId;
+import dev.kopek.money.TimeOrderedIds;
+import dev.kopek.refunds.Refunds;
 import dev.kopek.simulator.SimulatorConfig;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
@@ -12,11 +19,15 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /** Everything stuck between "the PSP moved money" and "Kopek wrote it down" converges, or goes to a person. */
 class RecoveryTest extends IntegrationTest {
 
     private static final Duration PAST_LEASE = Duration.ofSeconds(31);
+
+    @Autowired
+    IdempotencyKeys keys;
 
     @Test
     void crashBetweenPspSuccessAndPhaseThreeIsSettledByTheReconciler() {
@@ -69,6 +80,54 @@ class RecoveryTest extends IntegrationTest {
         assertThat(SIMULATOR.lookups(providerKey(reference))).isEqualTo(1);
         assertThat(jdbc.sql("SELECT k.attempt FROM idempotency_keys k JOIN payments p ON p.id = k.resource_id"
                 + " WHERE p.reference = :r").param("r", reference).query(Integer.class).single()).isEqualTo(2);
+    }
+
+    /** A capture's 409 names the rest of its owner's lease, as a payment's does, not a fixed second. */
+    @Test
+    void captureRetryWhileTheOwnerHoldsTheKeyAnswersTheRestOfTheLeaseAsRetryAfter() {
+        Api api = newMerchant();
+        Api.Response authorized = api.pay(Api.newKey(), "{\"reference\":\"" + newReference() + "\",\"amount\":4000,"
+                + "\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
+        String capture = "/v1/payments/" + authorized.text("id") + "/capture";
+        String key = Api.newKey();
+        crash.crashNextPspCall();
+        assertThat(api.post(capture, key, "{\"amount\":4000}").status()).isEqualTo(500);
+
+        clock.advance(Duration.ofSeconds(12));
+        Api.Response early = api.post(capture, key, "{\"amount\":4000}");
+
+        assertThat(early.status()).isEqualTo(409);
+        assertThat(early.text("code")).isEqualTo("request_in_progress");
+        assertThat(Integer.parseInt(early.header("Retry-After"))).as("30 s lease, 12 s gone").isBetween(16, 18);
+        clock.advance(PAST_LEASE);
+        Api.Response reclaimed = api.post(capture, key, "{\"amount\":4000}");
+        assertThat(reclaimed.status()).isEqualTo(200);
+        assertThat(SIMULATOR.capturedTotal(authorized.text("psp_reference"))).isEqualTo(4_000);
+    }
+
+    /**
+     * A refund's 409 names the rest of the key's lease too. A refund's phase 1 claims and completes its key in one
+     * transaction, so a second request with the key normally waits for it and replays its 202; a key left claimed
+     * and unfinished (here claimed through {@link IdempotencyKeys#claim} as phase 1 does, and not completed) is
+     * the case that answers 409.
+     */
+    @Test
+    void refundRetryWhileItsKeyIsHeldAnswersTheRestOfTheLeaseAsRetryAfter() {
+        var merchant = merchants.create(Api.unique("Merchant"));
+        Api api = new Api(baseUri(), merchants.issueKey(merchant.id()).secret());
+        Api.Response paid = api.pay(Api.newKey(), Api.payment(newReference(), 5000, "EUR", "pm_ok"));
+        String key = Api.newKey();
+        PaymentId payment = PaymentId.parse(paid.text("id")).orElseThrow();
+        assertThat(keys.claim(new ClientKey(merchant.id(), Refunds.OPERATION, key),
+                Fingerprint.of(payment.toString(), "2000", null), TimeOrderedIds.next(clock)))
+                .isInstanceOf(Claim.Owned.class);
+
+        clock.advance(Duration.ofSeconds(12));
+        Api.Response early = api.post("/v1/payments/" + paid.text("id") + "/refunds", key, "{\"amount\":2000}");
+
+        assertThat(early.status()).isEqualTo(409);
+        assertThat(early.text("code")).isEqualTo("request_in_progress");
+        assertThat(Integer.parseInt(early.header("Retry-After"))).as("30 s lease, 12 s gone").isBetween(16, 18);
     }
 
     @Test
