@@ -93,7 +93,7 @@ public class OperationRunner {
      * notification without an outcome; a live owner is never displaced (try again later, L4).
      */
     public NotificationResult apply(PaymentOperation op, ChargeOutcome outcome) {
-        if (op.status() == OperationStatus.SUCCEEDED || op.status() == OperationStatus.FAILED) {
+        if (op.status().isFinal()) {
             boolean agrees = (op.status() == OperationStatus.SUCCEEDED) == (outcome instanceof ChargeOutcome.Succeeded);
             return agrees ? NotificationResult.IGNORED : NotificationResult.CONFLICT;
         }

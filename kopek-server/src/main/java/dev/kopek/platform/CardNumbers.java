@@ -17,13 +17,6 @@ public final class CardNumbers {
     private CardNumbers() {
     }
 
-    /** Whether the whole text, ignoring separators, is a card number. */
-    public static boolean looksLikeCardNumber(String text) {
-        List<String> groups = new ArrayList<>();
-        int end = run(text, 0, groups);
-        return end == text.length() && !groups.isEmpty() && containsCard(groups);
-    }
-
     /** Whether any run of digits inside free text holds a card number. */
     public static boolean containsCardNumber(String text) {
         int i = 0;

@@ -35,13 +35,6 @@ public final class InputText {
         }
     }
 
-    /** Refuses a control character in one string; for values that do not come in a JSON body. */
-    public static void checkControls(String value, String field) {
-        if (value != null && !isClean(value)) {
-            throw controlRefusal(field);
-        }
-    }
-
     /** C0 and C1 control characters, DEL, and UTF-16 halves without their partner. */
     public static boolean isClean(String text) {
         for (int i = 0; i < text.length(); i++) {

@@ -63,11 +63,6 @@ final class ConsoleInput {
                 .orElseThrow(() -> new ConsoleInputException(field + " is not a " + prefix + "_… id."));
     }
 
-    static UUID optionalId(String prefix, String value, String field) {
-        String text = text(value, field, 80);
-        return text == null ? null : id(prefix, text, field);
-    }
-
     static String status(String value) {
         String text = text(value, "status", 40);
         if (text == null) {

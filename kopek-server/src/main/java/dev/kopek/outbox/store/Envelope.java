@@ -2,7 +2,6 @@ package dev.kopek.outbox.store;
 
 import dev.kopek.events.BusinessEvent;
 import dev.kopek.money.PrefixedId;
-import java.util.Optional;
 import java.util.UUID;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -43,9 +42,5 @@ public final class Envelope {
 
     public static String eventId(UUID id) {
         return PrefixedId.format(PREFIX, id);
-    }
-
-    public static Optional<UUID> parseEventId(String text) {
-        return PrefixedId.parse(PREFIX, text);
     }
 }

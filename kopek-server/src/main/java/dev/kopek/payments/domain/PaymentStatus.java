@@ -49,11 +49,6 @@ public enum PaymentStatus {
         return from;
     }
 
-    /** A new attempt for the same intent is allowed only after one of these (L2). */
-    public boolean freesIntent() {
-        return this == DECLINED || this == FAILED || this == VOIDED || this == EXPIRED;
-    }
-
     /** Whether money was taken: captures and refunds act only on these. */
     public boolean isPaid() {
         return this == CAPTURED || this == PARTIALLY_REFUNDED || this == REFUNDED || this == DISPUTED
