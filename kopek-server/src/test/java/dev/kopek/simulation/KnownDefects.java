@@ -6,8 +6,9 @@ import java.util.function.Predicate;
 /**
  * THE ONE EXCLUSION LIST. Defects of issue 10 that the simulation found and that are not fixed yet: the CI run
  * leaves out the steps that trigger them, so that {@code ./mvnw verify} stays green while the auditor stays fully
- * on. Each entry names its defect number and its note in {@code /work/notes/simulation.md}. When a defect is fixed,
- * delete its entry: its regression seeds in {@link SystemSimulationTest#REGRESSION_SEEDS} then run too.
+ * on. Each entry names its defect number and its note (S1–S13, listed in {@code kopek-server/docs/simulation.md}).
+ * When a defect is fixed, delete its entry: its regression seeds in {@link SystemSimulationTest#REGRESSION_SEEDS}
+ * then run too.
  * {@code -Dkopek.simulation.exclusions=none} switches every exclusion off (to hunt, or to show a defect).
  */
 final class KnownDefects {
@@ -17,8 +18,7 @@ final class KnownDefects {
     }
 
     /**
-     * Empty at 11:40 UTC: pipeline's d921f81 (defects 1, 2) and 3f52c54 (defects 3–8) fixed every defect the
-     * simulation had found (notes S1–S9); its entries were removed as those fixes landed. Example of an entry:
+     * Empty: every defect the simulation found is fixed (docs/simulation.md). An entry looks like
      * {@code new Exclusion(8, "S1: ...", op -> method(op, "pm_5xx_no_charge", "pm_429"))}.
      */
     static final List<Exclusion> UNFIXED = List.of();

@@ -48,7 +48,7 @@ import tools.jackson.databind.JsonNode;
  * over HTTP — payments, captures, voids, refunds, bursts, disputes, webhooks duplicated, reordered and held back,
  * every fault token, crashes after the PSP answered, retries, clock jumps — then quiescence, a person resolving
  * what is in review, and the {@link Auditor}. A failure prints the seed and the shortest step list that still
- * fails.
+ * fails. How it works, what it checks and which seed found which defect: kopek-server/docs/simulation.md.
  *
  * <pre>
  * ./mvnw verify                                          # 200 seeds (1..200)
@@ -66,9 +66,9 @@ import tools.jackson.databind.JsonNode;
 class SystemSimulationTest {
 
     /**
-     * A seed that found a defect of issue 10 (note Sn in /work/notes/simulation.md), kept as a regression test, with
-     * the scenario that made it find the defect: if the generator stops producing that scenario for the seed, the
-     * regression test fails instead of silently testing something else.
+     * A seed that found a defect of issue 10 (note Sn in kopek-server/docs/simulation.md), kept as a regression
+     * test, with the scenario that made it find the defect: if the generator stops producing that scenario for the
+     * seed, the regression test fails instead of silently testing something else.
      */
     record Regression(int defect, long seed, String note, Predicate<List<Op>> scenario) {
     }
