@@ -1,13 +1,20 @@
 package dev.kopek.apidocs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kopek.outbox.EventTypes;
+import dev.kopek.platform.ProblemCatalogueTest;
 import dev.kopek.platform.ProblemCode;
 import dev.kopek.support.Api;
+import dev.kopek.support.ApiContract;
 import dev.kopek.support.IntegrationTest;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -102,12 +109,14 @@ class ApiDocumentTest extends IntegrationTest {
         JsonNode document = document();
         JsonNode create = document.at("/paths/~1v1~1payments/post");
         assertThat(create.get("parameters").toString()).contains("#/components/parameters/IdempotencyKey");
-        assertThat(create.at("/responses/409/$ref").asString()).endsWith("/InProgressOrConflict");
-        assertThat(create.at("/responses/422/$ref").asString()).endsWith("/KeyReused");
-        assertThat(create.at("/responses/429/$ref").asString()).endsWith("/RateLimited");
-        assertThat(document.at("/components/responses/InProgressOrConflict/headers/Retry-After").isMissingNode())
-                .isFalse();
-        assertThat(document.at("/components/responses/RateLimited/headers/Retry-After").isMissingNode()).isFalse();
+        assertThat(codes(create, 409)).contains("request_in_progress", "intent_has_live_attempt");
+        assertThat(codes(create, 422)).containsExactly("idempotency_key_reused");
+        assertThat(codes(create, 429)).containsExactly("rate_limited");
+        assertThat(codes(create, 503)).contains("psp_unavailable", "database_unavailable");
+        for (int status : new int[] {409, 429, 503}) {
+            assertThat(create.at("/responses/" + status + "/headers/Retry-After/$ref").asString()).as("" + status)
+                    .endsWith("/RetryAfter");
+        }
         assertThat(document.at("/components/responses/Payment/headers/Idempotent-Replayed").isMissingNode())
                 .isFalse();
         assertThat(document.at("/info/description").asString()).contains("409 never means declined",
@@ -115,6 +124,111 @@ class ApiDocumentTest extends IntegrationTest {
         assertThat(document.at("/paths/~1v1~1admin~1merchants/post/security/0").has("adminToken")).isTrue();
         assertThat(document.at("/paths/~1v1~1balance/get/security/0").has("apiKey")).isTrue();
         assertThat(document.at("/paths/~1docs/get/security").isEmpty()).isTrue();
+    }
+
+    /**
+     * Each route lists the problems it can answer, and only those: capture's 402 is capture_declined, void's is
+     * void_declined; an admin route answers invalid_admin_token, never rate_limited; a literal route no 404.
+     */
+    @Test
+    void everyRouteDeclaresItsOwnProblemStatusesAndCodes() {
+        JsonNode paths = document().get("paths");
+        JsonNode capture = paths.at("/~1v1~1payments~1{id}~1capture/post");
+        assertThat(codes(capture, 402)).containsExactly("capture_declined");
+        assertThat(codes(capture, 409)).contains("request_in_progress", "capture_in_progress", "nothing_to_capture")
+                .doesNotContain("already_captured");
+        assertThat(codes(paths.at("/~1v1~1payments~1{id}~1void/post"), 402)).containsExactly("void_declined");
+        assertThat(capture.at("/responses/402/content/application~1problem+json/schema/allOf/0/$ref").asString())
+                .isEqualTo("#/components/schemas/Problem");
+        assertThat(capture.at("/responses/402/description").asString()).contains("capture_declined",
+                ProblemCode.CAPTURE_DECLINED.meaning());
+
+        JsonNode identities = paths.at("/~1v1~1admin~1identities/post");
+        assertThat(codes(identities, 409)).containsExactly("name_taken");
+        assertThat(codes(identities, 401)).containsExactlyInAnyOrder("missing_api_key", "invalid_admin_token");
+        assertThat(identities.at("/responses/429").isMissingNode()).isTrue();
+        assertThat(identities.at("/responses/404").isMissingNode()).isTrue();
+        assertThat(codes(paths.at("/~1v1~1admin~1merchants~1{merchantId}~1psp/put"), 422))
+                .containsExactly("psp_not_available");
+        assertThat(codes(paths.at("/~1v1~1admin~1merchants~1{merchantId}~1psp/put"), 409))
+                .containsExactly("psp_change_refused");
+        JsonNode run = paths.at("/~1v1~1ops~1settlements~1runs/post");
+        assertThat(codes(run, 422)).containsExactly("date_not_closed");
+        assertThat(codes(run, 502)).containsExactly("settlement_file_unavailable");
+        assertThat(codes(paths.at("/~1v1~1ops~1manual-review~1{id}~1resolve/post"), 409))
+                .containsExactlyInAnyOrder("review_not_open", "decision_not_applicable");
+        assertThat(codes(paths.at("/~1v1~1ops~1recon-breaks~1{id}~1resolve/post"), 409))
+                .containsExactly("break_not_open");
+        JsonNode notification = paths.at("/~1v1~1psp~1{provider}~1webhooks/post");
+        assertThat(codes(notification, 401)).containsExactly("invalid_signature");
+        assertThat(notification.at("/responses/401/headers/WWW-Authenticate").isMissingNode()).isTrue();
+        assertThat(codes(paths.at("/~1v1~1balance/get"), 500)).containsExactly("internal_error");
+    }
+
+    /** The check every test's answers go through refuses a problem status, or a code, its route does not declare. */
+    @Test
+    void anAnswerWithAnUndeclaredProblemStatusOrCodeFailsTheTestThatGotIt() {
+        ApiContract contract = ApiContract.of(baseUri());
+        URI capture = baseUri().resolve("/v1/payments/pay_01a2428d5fbe7c40a628ff98bad44cc6/capture");
+        String declined = problem(402, "capture_declined");
+
+        contract.check("POST", capture, 402, "application/problem+json", declined);
+        assertThatThrownBy(() -> contract.check("POST", capture, 402, "application/problem+json",
+                problem(402, "void_declined"))).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("POST /v1/payments/{id}/capture answered 402 void_declined");
+        assertThatThrownBy(() -> contract.check("POST", capture, 418, "application/problem+json",
+                problem(418, "bad_request"))).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("a status the API document does not declare for this route");
+        assertThatThrownBy(() -> contract.check("GET", baseUri().resolve("/v1/balance"), 404,
+                "application/problem+json", problem(404, "not_found"))).isInstanceOf(AssertionError.class);
+    }
+
+    private static String problem(int status, String code) {
+        return "{\"type\":\"/problems/" + code + "\",\"title\":\"" + code.replace('_', ' ') + "\",\"status\":" + status
+                + ",\"code\":\"" + code + "\"}";
+    }
+
+    /**
+     * The codes a controller's source produces are all declared by some handler of that controller, so a refusal
+     * no test happens to provoke is in the document all the same.
+     */
+    @Test
+    void everyCodeAControllerProducesIsDeclaredByOneOfItsHandlers() {
+        Set<Class<?>> controllers = new TreeSet<>(Comparator.comparing(Class::getName));
+        mappings.getHandlerMethods().values().forEach(h -> controllers.add(h.getBeanType()));
+        List<String> undeclared = new ArrayList<>();
+        int checked = 0;
+        for (Class<?> controller : controllers) {
+            Path source = Path.of("src/main/java",
+                    controller.getName().replace('.', '/') + ".java");
+            if (!Files.exists(source)) {
+                continue; // springdoc's and Spring's own handlers
+            }
+            Set<String> declared = new TreeSet<>();
+            for (var handler : mappings.getHandlerMethods().values()) {
+                if (handler.getBeanType() == controller) {
+                    ContractOperations.problems(controller, handler.getMethod()).values()
+                            .forEach(codes -> codes.forEach(code -> declared.add(code.code())));
+                }
+            }
+            Set<String> produced = ProblemCatalogueTest.producedIn(source);
+            checked += produced.size();
+            produced.removeAll(declared);
+            produced.forEach(code -> undeclared.add(controller.getSimpleName() + ": " + code));
+        }
+        assertThat(checked).isGreaterThan(40);
+        assertThat(undeclared).as("codes a controller answers that none of its handlers declares (@ProblemCodes)")
+                .isEmpty();
+    }
+
+    private static List<String> codes(JsonNode operation, int status) {
+        JsonNode codes = operation.at("/responses/" + status + "/content/application~1problem+json/schema/allOf/1"
+                + "/properties/code/enum");
+        assertThat(codes.isArray()).as(operation.path("operationId").asString() + " " + status + " lists its codes")
+                .isTrue();
+        List<String> list = new ArrayList<>();
+        codes.forEach(code -> list.add(code.asString()));
+        return list;
     }
 
     @Test

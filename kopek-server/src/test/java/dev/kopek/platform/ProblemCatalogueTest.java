@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * {@code "invalid_" + field} built from the field names its file checks, and every status
  * {@link Problems#codeFor} names.
  */
-class ProblemCatalogueTest {
+public class ProblemCatalogueTest {
 
     private static final Pattern FACTORY_CALL = Pattern.compile("(?:ApiProblem\\.(?:of|badRequest|withHeaders)"
             + "|Problems\\.(?:json|detail)|Refused|conflict|unauthorized|forbidden|declinedOr)"
@@ -48,6 +48,13 @@ class ProblemCatalogueTest {
         }
         codes.computeIfAbsent("not_found", c -> new TreeSet<>()).add("ApiProblem.notFound");
         return codes;
+    }
+
+    /** The codes one source file produces, found as {@link #producedBySource} finds them. */
+    public static Set<String> producedIn(Path file) {
+        Map<String, Set<String>> codes = new TreeMap<>();
+        scan(file, codes);
+        return new TreeSet<>(codes.keySet());
     }
 
     private static void scan(Path file, Map<String, Set<String>> codes) {

@@ -28,8 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The OpenAPI document Kopek serves at {@code /openapi}, held against the answers Kopek really gives: every JSON
  * answer a test receives through {@link Api} must match the schema the document declares for its route, method and
- * status, and a success status the document does not declare is a failure. So the document cannot drift from the
- * code without some test noticing.
+ * status; a success or problem status the document does not declare for the route is a failure, and so is a
+ * problem {@code code} its response does not list. So the document cannot drift from the code without some test
+ * noticing.
  *
  * <p>The check is stricter than the document's own words, because a client generated from it relies on both: an
  * object may hold no property the document does not name, and must hold every property it names unless the schema
@@ -44,7 +45,7 @@ public final class ApiContract {
     /** Operations an answer was checked for, as "METHOD template status", by every test so far in this JVM. */
     private static final Set<String> CHECKED = ConcurrentHashMap.newKeySet();
     /** Mismatches noted instead of thrown while {@link #collecting} runs, so one run shows them all. */
-    private static final List<String> COLLECTED = java.util.Collections.synchronizedList(new ArrayList<>());
+    private static final List<String> COLLECTED = Collections.synchronizedList(new ArrayList<>());
     private static volatile boolean collect;
     /** The first checked answer whose schema is a component, by the component's name: candidate examples. */
     private static final Map<String, String> ANSWERS = new ConcurrentHashMap<>();
@@ -97,8 +98,9 @@ public final class ApiContract {
     }
 
     /**
-     * Fails with every mismatch when a JSON answer does not match its declared schema, or when a 2xx status is not
-     * declared at all. Routes the document does not know (a probe of an odd path) are not checked here.
+     * Fails with every mismatch when a JSON answer does not match its declared schema, when a 2xx, 4xx or 5xx status
+     * is not declared for the route, or when a problem's code is not one its response lists. Routes and methods the
+     * document does not know (a probe of an odd path, a method the route does not take) are not checked here.
      */
     public void check(String method, URI uri, int status, String contentType, String body) {
         Optional<Route> route = route(uri.getPath());
@@ -117,8 +119,9 @@ public final class ApiContract {
             if (status / 100 == 2) {
                 throw new AssertionError(where + " answered " + status + ", which the API document does not declare");
             }
-            if (media.equals("application/problem+json")) {
-                requireMatch(where, status, "/components/schemas/Problem", body);
+            if (status >= 400) {
+                mismatch(where + " answered " + status + problemCode(media, body)
+                        + ", a status the API document does not declare for this route (see ProblemCodes)");
             }
             return;
         }
@@ -127,6 +130,11 @@ public final class ApiContract {
             return;
         }
         String at = responsePointer(route.get().template(), method, declared);
+        if (status >= 400 && !declaresCode(at, media, body)) {
+            mismatch(where + " answered " + status + problemCode(media, body)
+                    + ", a code the API document does not declare for this route and status (see ProblemCodes)");
+            return;
+        }
         JsonNode response = document.at(at);
         JsonNode content = response.path("content").path(media);
         if (content.isMissingNode()) {
@@ -154,12 +162,48 @@ public final class ApiContract {
         if (!errors.isEmpty()) {
             String mismatch = where + " " + status + " answered JSON that does not match the API document:\n  "
                     + String.join("\n  ", errors.stream().map(Error::toString).toList()) + "\nbody: " + masked(body);
-            if (collect) {
-                COLLECTED.add(mismatch);
-                return;
-            }
-            throw new AssertionError(mismatch);
+            mismatch(mismatch);
         }
+    }
+
+    private static void mismatch(String mismatch) {
+        if (collect) {
+            COLLECTED.add(mismatch);
+            return;
+        }
+        throw new AssertionError(mismatch);
+    }
+
+    /**
+     * Whether a problem's {@code code} is one the response declares: each problem response lists its codes (an
+     * {@code enum} beside the {@code Problem} schema), so a client knows which it may meet on this route.
+     */
+    private boolean declaresCode(String response, String media, String body) {
+        JsonNode codes = document.at(response + "/content/" + escape(media) + "/schema/allOf/1/properties/code/enum");
+        String code = code(body);
+        if (codes.isMissingNode() || code == null) {
+            return true;
+        }
+        for (JsonNode declared : codes) {
+            if (declared.asString().equals(code)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String code(String body) {
+        try {
+            JsonNode code = Api.JSON.readTree(body).path("code");
+            return code.isString() ? code.asString() : null;
+        } catch (RuntimeException notJson) {
+            return null;
+        }
+    }
+
+    private static String problemCode(String media, String body) {
+        String code = media.endsWith("json") && body != null && !body.isEmpty() ? code(body) : null;
+        return code == null ? "" : " " + code;
     }
 
     /** Checks one JSON value against a component schema, for examples and payloads outside a route. */
@@ -193,6 +237,11 @@ public final class ApiContract {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The document's path template {@code path} falls under, as the handler mappings would match it. */
+    public Optional<String> template(String path) {
+        return route(path).map(Route::template);
     }
 
     private Optional<Route> route(String path) {

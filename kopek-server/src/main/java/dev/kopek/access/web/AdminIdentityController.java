@@ -7,6 +7,8 @@ import dev.kopek.money.PrefixedId;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
+import dev.kopek.platform.ProblemCode;
+import dev.kopek.platform.ProblemCodes;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,6 +44,7 @@ class AdminIdentityController {
 
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_NAME, ProblemCode.NAME_TAKEN})
     Map<String, Object> issue(Actor actor, HttpServletRequest http) {
         ObjectNode body = JsonBodies.readObject(http, 1024);
         body.propertyNames().stream().filter(n -> !n.equals("name")).findFirst().ifPresent(n -> {
@@ -83,6 +86,7 @@ class AdminIdentityController {
     }
 
     @DeleteMapping("/{id}")
+    @ProblemCodes(ProblemCode.BOOTSTRAP_IDENTITY)
     Map<String, Object> revoke(Actor actor, @PathVariable String id) {
         if (id.equals(AdminTokens.BOOTSTRAP_ID)) {
             throw ApiProblem.of(HttpStatus.CONFLICT, "bootstrap_identity", "The bootstrap identity is"

@@ -15,6 +15,8 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
+import dev.kopek.platform.ProblemCode;
+import dev.kopek.platform.ProblemCodes;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -56,6 +58,7 @@ class AdminLedgerController {
 
     /** Sets the fee for one currency ({@code "bps":0,"fixed_minor":0} is no fee); it applies from the next capture. */
     @PutMapping("/v1/admin/merchants/{merchantId}/fees")
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_BPS, ProblemCode.INVALID_FIXED_MINOR, ProblemCode.INVALID_CURRENCY})
     Map<String, Object> putFee(Actor actor, @PathVariable String merchantId, HttpServletRequest http) {
         MerchantId merchant = merchant(merchantId);
         ObjectNode body = JsonBodies.readObject(http, MAX_BODY_BYTES);
@@ -91,6 +94,7 @@ class AdminLedgerController {
 
     /** Posts the reversal of a journal transaction. Asking twice returns the same reversal with 200. */
     @PostMapping("/v1/admin/ledger/transactions/{id}/reversal")
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_REASON})
     ResponseEntity<Map<String, Object>> reverse(Actor actor, @PathVariable String id, HttpServletRequest http) {
         UUID transaction = LedgerTransaction.parseId(id)
                 .orElseThrow(() -> ApiProblem.notFound("ledger transaction " + id));

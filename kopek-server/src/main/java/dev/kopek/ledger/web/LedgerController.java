@@ -7,6 +7,8 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
+import dev.kopek.platform.ProblemCode;
+import dev.kopek.platform.ProblemCodes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +43,7 @@ class LedgerController {
     }
 
     @GetMapping("/v1/ledger/transactions")
+    @ProblemCodes({ProblemCode.INVALID_PAYMENT_ID, ProblemCode.INVALID_CURSOR, ProblemCode.INVALID_LIMIT})
     Map<String, Object> transactions(MerchantId merchant,
             @RequestParam(name = "payment_id", required = false) String paymentId,
             @RequestParam(required = false) String limit, @RequestParam(required = false) String after) {

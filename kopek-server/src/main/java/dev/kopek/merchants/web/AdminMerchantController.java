@@ -9,6 +9,8 @@ import dev.kopek.money.PrefixedId;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
+import dev.kopek.platform.ProblemCode;
+import dev.kopek.platform.ProblemCodes;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +42,7 @@ class AdminMerchantController {
 
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_NAME})
     Map<String, Object> create(Actor actor, HttpServletRequest http) {
         ObjectNode body = JsonBodies.readObject(http, 4096);
         body.propertyNames().stream().filter(n -> !n.equals("name")).findFirst().ifPresent(n -> {

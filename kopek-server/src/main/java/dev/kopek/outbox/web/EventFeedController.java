@@ -5,6 +5,8 @@ import dev.kopek.outbox.store.EventFeed;
 import dev.kopek.outbox.store.OutboxStore.FeedPosition;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
+import dev.kopek.platform.ProblemCode;
+import dev.kopek.platform.ProblemCodes;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -30,6 +32,7 @@ class EventFeedController {
     }
 
     @GetMapping("/v1/events")
+    @ProblemCodes({ProblemCode.INVALID_CURSOR, ProblemCode.INVALID_LIMIT})
     ResponseEntity<String> events(MerchantId merchant, @RequestParam(required = false) String after,
             @RequestParam(required = false) String limit) {
         FeedPosition from = after == null ? FeedPosition.START : FeedCursor.decode(after).orElseThrow(() ->

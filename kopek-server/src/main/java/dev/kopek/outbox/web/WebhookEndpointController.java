@@ -12,6 +12,8 @@ import dev.kopek.outbox.OutboxProperties;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
+import dev.kopek.platform.ProblemCode;
+import dev.kopek.platform.ProblemCodes;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 import java.util.UUID;
@@ -52,6 +54,7 @@ class WebhookEndpointController {
     }
 
     @PostMapping
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.MISSING_FIELD, ProblemCode.INVALID_URL, ProblemCode.INSECURE_URL, ProblemCode.URL_NOT_ALLOWED, ProblemCode.INVALID_EVENT_TYPES, ProblemCode.UNKNOWN_EVENT_TYPE, ProblemCode.ENDPOINT_LIMIT_REACHED})
     ResponseEntity<String> create(MerchantId merchant, Actor actor,
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
             HttpServletRequest http) {
@@ -115,6 +118,7 @@ class WebhookEndpointController {
     }
 
     @GetMapping("/{id}/deliveries")
+    @ProblemCodes(ProblemCode.INVALID_LIMIT)
     ResponseEntity<String> deliveries(MerchantId merchant, @PathVariable String id,
             @RequestParam(required = false) String limit) {
         return endpoints.deliveries(merchant, endpointId(id), EventFeedController.limit(limit))
@@ -130,6 +134,7 @@ class WebhookEndpointController {
     }
 
     @PostMapping("/{id}/deliveries/{delivery}/redeliver")
+    @ProblemCodes(ProblemCode.ENDPOINT_NOT_ENABLED)
     ResponseEntity<String> redeliver(MerchantId merchant, @PathVariable String id, @PathVariable String delivery,
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey) {
         String key = checkedKey(idempotencyKey);

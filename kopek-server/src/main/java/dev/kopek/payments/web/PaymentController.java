@@ -11,6 +11,8 @@ import dev.kopek.payments.domain.PaymentRequest;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
+import dev.kopek.platform.ProblemCode;
+import dev.kopek.platform.ProblemCodes;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 import org.springframework.beans.factory.annotation.Value;
@@ -46,6 +48,7 @@ class PaymentController {
     }
 
     @PostMapping
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.MISSING_FIELD, ProblemCode.INVALID_AMOUNT, ProblemCode.AMOUNT_TOO_LARGE, ProblemCode.INVALID_CURRENCY, ProblemCode.INVALID_REFERENCE, ProblemCode.INVALID_PAYMENT_METHOD, ProblemCode.INVALID_CAPTURE_METHOD, ProblemCode.INVALID_DESCRIPTION, ProblemCode.INVALID_METADATA, ProblemCode.INTENT_HAS_LIVE_ATTEMPT, ProblemCode.PSP_UNAVAILABLE})
     ResponseEntity<String> create(MerchantId merchant,
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
             HttpServletRequest http) {
@@ -55,6 +58,7 @@ class PaymentController {
     }
 
     @PostMapping("/{id}/capture")
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_AMOUNT, ProblemCode.AMOUNT_TOO_LARGE, ProblemCode.INVALID_FINAL, ProblemCode.PAYMENT_NOT_AUTHORIZED, ProblemCode.NOTHING_TO_CAPTURE, ProblemCode.CAPTURE_FINALIZED, ProblemCode.CAPTURE_IN_PROGRESS, ProblemCode.AMOUNT_EXCEEDS_CAPTURABLE, ProblemCode.AUTHORIZATION_VOIDED, ProblemCode.AUTHORIZATION_EXPIRED, ProblemCode.PAYMENT_REFUNDED, ProblemCode.CAPTURE_DECLINED})
     ResponseEntity<String> capture(MerchantId merchant, @PathVariable String id,
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
             HttpServletRequest http) {
@@ -65,6 +69,7 @@ class PaymentController {
     }
 
     @PostMapping("/{id}/void")
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.PAYMENT_NOT_AUTHORIZED, ProblemCode.ALREADY_CAPTURED, ProblemCode.AUTHORIZATION_CLOSED, ProblemCode.AUTHORIZATION_VOIDED, ProblemCode.AUTHORIZATION_EXPIRED, ProblemCode.PAYMENT_REFUNDED, ProblemCode.VOID_DECLINED})
     ResponseEntity<String> voidAuthorization(MerchantId merchant, @PathVariable String id,
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
             HttpServletRequest http) {
@@ -123,6 +128,7 @@ class PaymentController {
     }
 
     @GetMapping
+    @ProblemCodes(ProblemCode.INVALID_REFERENCE)
     ResponseEntity<String> byReference(MerchantId merchant, @RequestParam(required = false) String reference) {
         if (reference == null || reference.isEmpty() || reference.length() > PaymentRequestParser.MAX_REFERENCE) {
             throw ApiProblem.badRequest("invalid_reference", "reference",

@@ -7,6 +7,8 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
+import dev.kopek.platform.ProblemCode;
+import dev.kopek.platform.ProblemCodes;
 import dev.kopek.psp.MerchantPsp;
 import dev.kopek.psp.MerchantPspStore;
 import dev.kopek.psp.PaymentProviders;
@@ -65,6 +67,7 @@ class MerchantPspController {
     }
 
     @PutMapping("/v1/admin/merchants/{merchantId}/psp")
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_PROVIDER, ProblemCode.INVALID_SECRET_KEY, ProblemCode.INVALID_WEBHOOK_SECRETS, ProblemCode.PSP_NOT_AVAILABLE, ProblemCode.PSP_CHANGE_REFUSED})
     Map<String, Object> put(Actor actor, @PathVariable String merchantId, HttpServletRequest http) {
         MerchantId merchant = merchant(merchantId);
         ObjectNode body = JsonBodies.readObject(http, MAX_BODY_BYTES);

@@ -7,6 +7,8 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
+import dev.kopek.platform.ProblemCode;
+import dev.kopek.platform.ProblemCodes;
 import dev.kopek.ratelimits.Kind;
 import dev.kopek.ratelimits.Limit;
 import dev.kopek.ratelimits.RateLimiter;
@@ -48,6 +50,7 @@ class AdminRateLimitController {
     }
 
     @PutMapping(PATH)
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_RATE_LIMIT})
     Map<String, Object> change(Actor actor, @PathVariable String merchantId, HttpServletRequest http) {
         MerchantId merchant = merchant(merchantId);
         ObjectNode body = JsonBodies.readObject(http, 4096);

@@ -6,6 +6,8 @@ import dev.kopek.money.PrefixedId;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
+import dev.kopek.platform.ProblemCode;
+import dev.kopek.platform.ProblemCodes;
 import dev.kopek.reconciliation.ManualReview;
 import dev.kopek.reconciliation.ManualReviews;
 import jakarta.servlet.http.HttpServletRequest;
@@ -57,6 +59,7 @@ class ManualReviewController {
     }
 
     @PostMapping("/{id}/resolve")
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.ACTOR_FROM_CREDENTIALS, ProblemCode.INVALID_DECISION, ProblemCode.INVALID_PSP_REFERENCE, ProblemCode.INVALID_CAPTURE_BEFORE, ProblemCode.INVALID_NOTE, ProblemCode.REVIEW_NOT_OPEN, ProblemCode.DECISION_NOT_APPLICABLE})
     Map<String, Object> resolve(Actor actor, @PathVariable String id, HttpServletRequest http) {
         var reviewId = PrefixedId.parse("mrv", id).orElseThrow(() -> ApiProblem.notFound("manual review " + id));
         ObjectNode body = JsonBodies.readObject(http, 4096);

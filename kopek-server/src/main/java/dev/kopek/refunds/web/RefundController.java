@@ -8,6 +8,8 @@ import dev.kopek.platform.Amounts;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
+import dev.kopek.platform.ProblemCode;
+import dev.kopek.platform.ProblemCodes;
 import dev.kopek.refunds.RefundAnswer;
 import dev.kopek.refunds.RefundJson;
 import dev.kopek.refunds.Refunds;
@@ -42,6 +44,7 @@ class RefundController {
     }
 
     @PostMapping("/v1/payments/{id}/refunds")
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.MISSING_FIELD, ProblemCode.INVALID_AMOUNT, ProblemCode.AMOUNT_TOO_LARGE, ProblemCode.INVALID_REASON, ProblemCode.PAYMENT_NOT_CAPTURED, ProblemCode.AMOUNT_EXCEEDS_REFUNDABLE})
     ResponseEntity<String> create(MerchantId merchant, @PathVariable String id,
             @RequestHeader(name = "Idempotency-Key", required = false) String key, HttpServletRequest http) {
         if (key == null || !ClientKey.isWellFormed(key)) {

@@ -3,6 +3,8 @@ package dev.kopek.webhooks.web;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.money.MerchantId;
+import dev.kopek.platform.ProblemCode;
+import dev.kopek.platform.ProblemCodes;
 import dev.kopek.psp.MerchantPspStore;
 import dev.kopek.psp.NotificationSource;
 import dev.kopek.psp.PaymentProvider;
@@ -41,6 +43,7 @@ class PspWebhookController {
     }
 
     @PostMapping("/v1/psp/{provider}/webhooks")
+    @ProblemCodes({ProblemCode.INVALID_SIGNATURE, ProblemCode.INVALID_NOTIFICATION, ProblemCode.BODY_TOO_LARGE, ProblemCode.UNREADABLE_BODY})
     Map<String, Object> receive(@PathVariable String provider, HttpServletRequest http) {
         PaymentProvider psp = psps.configured();
         if (!provider.equals(psp.name())) {
@@ -53,6 +56,7 @@ class PspWebhookController {
      * Only for a merchant on its own account at this PSP: anything else is unknown here (404, nothing read).
      */
     @PostMapping("/v1/psp/{provider}/webhooks/{merchantId}")
+    @ProblemCodes({ProblemCode.INVALID_SIGNATURE, ProblemCode.INVALID_NOTIFICATION, ProblemCode.BODY_TOO_LARGE, ProblemCode.UNREADABLE_BODY})
     Map<String, Object> receiveForMerchant(@PathVariable String provider, @PathVariable String merchantId,
             HttpServletRequest http) {
         MerchantId merchant = MerchantId.parse(merchantId).filter(m -> merchantPsps.version(m).isPresent())

@@ -8,6 +8,8 @@ import dev.kopek.money.RefundId;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
+import dev.kopek.platform.ProblemCode;
+import dev.kopek.platform.ProblemCodes;
 import dev.kopek.reconciliation.settlement.BreakDecisions;
 import dev.kopek.reconciliation.settlement.BreakStatus;
 import dev.kopek.reconciliation.settlement.BreakType;
@@ -69,6 +71,7 @@ class SettlementController {
     }
 
     @PostMapping("/settlements/runs")
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_DATE, ProblemCode.DATE_NOT_CLOSED, ProblemCode.SETTLEMENT_FILE_UNAVAILABLE})
     Map<String, Object> run(Actor actor, HttpServletRequest http) {
         ObjectNode body = JsonBodies.readObject(http, 1024);
         body.propertyNames().stream().filter(name -> !RUN_FIELDS.contains(name)).findFirst().ifPresent(name -> {
@@ -119,6 +122,7 @@ class SettlementController {
 
     /** A person saw the break and is working on it: {@code {note?}}. It stays open. Who: the admin token's. */
     @PostMapping("/recon-breaks/{id}/acknowledge")
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.ACTOR_FROM_CREDENTIALS, ProblemCode.INVALID_NOTE, ProblemCode.BREAK_NOT_OPEN})
     Map<String, Object> acknowledge(Actor actor, @PathVariable String id, HttpServletRequest http) {
         UUID breakId = breakId(id);
         String note = BreakNote.read(http, false);
@@ -127,6 +131,7 @@ class SettlementController {
 
     /** A person settled the difference and says how: {@code {note}}. The break is closed. */
     @PostMapping("/recon-breaks/{id}/resolve")
+    @ProblemCodes(jsonBody = true, value = {ProblemCode.ACTOR_FROM_CREDENTIALS, ProblemCode.INVALID_NOTE, ProblemCode.BREAK_NOT_OPEN})
     Map<String, Object> resolve(Actor actor, @PathVariable String id, HttpServletRequest http) {
         UUID breakId = breakId(id);
         String note = BreakNote.read(http, true);
