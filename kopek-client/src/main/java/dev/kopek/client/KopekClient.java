@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -42,13 +44,17 @@ public final class KopekClient {
             .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
             .build();
 
+    private static final Duration MAX_POLL = Duration.ofSeconds(5);
+
     private final Transport transport;
+    private final RetryPolicy retry;
     private final Clock clock;
     private final Pause pause;
 
     private KopekClient(Builder builder) {
         HttpClient http = builder.http != null ? builder.http : HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        this.retry = builder.retry;
         this.clock = builder.clock;
         this.pause = builder.pause;
         this.transport = new Transport(http, builder.base, builder.apiKey, builder.retry, builder.requestTimeout,
@@ -85,7 +91,12 @@ public final class KopekClient {
     }
 
     public Payment payment(String paymentId) {
-        return read(transport.exchange("GET", "/v1/payments/" + segment(paymentId), null, null).body(), Payment.class);
+        return payment(paymentId, retry.totalBudget());
+    }
+
+    private Payment payment(String paymentId, Duration budget) {
+        return read(transport.exchange("GET", "/v1/payments/" + segment(paymentId), null, null, budget).body(),
+                Payment.class);
     }
 
     /** Every attempt for the intent, newest first. */
@@ -95,20 +106,12 @@ public final class KopekClient {
     }
 
     /**
-     * Polls the payment while it is {@code processing}, until {@code timeout} passes. A payment that
-     * {@code requires_action} is answered at once as {@link Awaited.ActionRequired}: polling cannot end it, only the
-     * customer can. On timeout the answer is {@link Awaited.StillProcessing}: Kopek keeps resolving it.
+     * Polls the payment while it is {@code processing}, until {@code timeout} passes; no read runs past it. A payment
+     * that {@code requires_action} is answered at once as {@link Awaited.ActionRequired}: polling cannot end it, only
+     * the customer can. On timeout the answer is {@link Awaited.StillProcessing}: Kopek keeps resolving it.
      */
     public Awaited awaitPayment(String paymentId, Duration timeout) {
-        Instant deadline = clock.instant().plus(timeout);
-        Duration pause = Duration.ofMillis(100);
-        Payment seen = payment(paymentId);
-        while (seen.isProcessing() && clock.instant().plus(pause).isBefore(deadline)) {
-            this.pause.pause(pause);
-            pause = pause.multipliedBy(2).compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5)
-                    : pause.multipliedBy(2);
-            seen = payment(paymentId);
-        }
+        Payment seen = poll(timeout, budget -> payment(paymentId, budget), Payment::isProcessing);
         if (seen.requiresAction()) {
             return new Awaited.ActionRequired(seen, seen.nextAction());
         }
@@ -117,7 +120,11 @@ public final class KopekClient {
 
     // ---- refunds
 
-    /** {@code POST /v1/payments/{id}/refunds}: the amount is reserved at once; the refund is pending until the PSP answers. */
+    /**
+     * {@code POST /v1/payments/{id}/refunds}: the amount is reserved at once and Kopek answers 202 with the refund
+     * {@code pending} ({@link Result.Pending}) until the PSP answers; {@link #awaitRefund} waits for that, or read the
+     * {@code refund.*} events. Never refund again with a new key for a pending refund: it is still running.
+     */
     public Result<Refund> refund(OperationKey key, String paymentId, long amount, String reason) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("amount", amount);
@@ -126,11 +133,27 @@ public final class KopekClient {
         }
         Transport.Answer answer = transport.exchange("POST", "/v1/payments/" + segment(paymentId) + "/refunds",
                 write(body), required(key));
-        return new Result.Done<>(read(answer.body(), Refund.class), answer.replayed());
+        Refund refund = read(answer.body(), Refund.class);
+        return refund.isPending() ? new Result.Pending<>(refund) : new Result.Done<>(refund, answer.replayed());
     }
 
     public Refund getRefund(String refundId) {
-        return read(transport.exchange("GET", "/v1/refunds/" + segment(refundId), null, null).body(), Refund.class);
+        return refund(refundId, retry.totalBudget());
+    }
+
+    private Refund refund(String refundId, Duration budget) {
+        return read(transport.exchange("GET", "/v1/refunds/" + segment(refundId), null, null, budget).body(),
+                Refund.class);
+    }
+
+    /**
+     * Polls the refund while it is pending, until {@code timeout} passes; no read runs past it. {@link Result.Done}
+     * with the refund {@code succeeded} or {@code failed}; {@link Result.Pending} with the refund as last seen when
+     * the time ran out (Kopek keeps resolving it: look again later).
+     */
+    public Result<Refund> awaitRefund(String refundId, Duration timeout) {
+        Refund seen = poll(timeout, budget -> refund(refundId, budget), Refund::isPending);
+        return seen.isPending() ? new Result.Pending<>(seen) : new Result.Done<>(seen, false);
     }
 
     public List<Refund> refunds(String paymentId) {
@@ -221,6 +244,35 @@ public final class KopekClient {
 
     // ---- plumbing
 
+    /**
+     * Reads until {@code waiting} no longer holds or the next read would start past {@code timeout}, backing off from
+     * 100 ms to 5 s between reads. Each read may take only what is left of the timeout (and at most the retry
+     * budget); a later read that cannot get an answer in that time leaves the last one seen as the answer.
+     */
+    private <T> T poll(Duration timeout, Function<Duration, T> read, Predicate<T> waiting) {
+        if (!timeout.isPositive()) {
+            throw new IllegalArgumentException("an await needs a positive timeout");
+        }
+        Instant deadline = clock.instant().plus(timeout);
+        Duration wait = Duration.ofMillis(100);
+        T seen = read.apply(budgetUntil(deadline));
+        while (waiting.test(seen) && clock.instant().plus(wait).isBefore(deadline)) {
+            pause.pause(wait);
+            wait = wait.multipliedBy(2).compareTo(MAX_POLL) > 0 ? MAX_POLL : wait.multipliedBy(2);
+            try {
+                seen = read.apply(budgetUntil(deadline));
+            } catch (RetriesExhaustedException timeUp) {
+                return seen;
+            }
+        }
+        return seen;
+    }
+
+    private Duration budgetUntil(Instant deadline) {
+        Duration left = Duration.between(clock.instant(), deadline);
+        return left.compareTo(retry.totalBudget()) < 0 ? left : retry.totalBudget();
+    }
+
     private Result<Payment> paymentResult(Transport.Answer answer) {
         Payment payment = read(answer.body(), Payment.class);
         return answer.status() == 202 ? new Result.Pending<>(payment) : new Result.Done<>(payment, answer.replayed());
@@ -275,7 +327,10 @@ public final class KopekClient {
             return this;
         }
 
-        /** How long one try may take before it counts as a transport failure (and is retried with the same key). */
+        /**
+         * How long one try may take before it counts as a transport failure (and is retried with the same key); never
+         * longer than what is left of the retry policy's budget.
+         */
         public Builder requestTimeout(Duration timeout) {
             this.requestTimeout = Objects.requireNonNull(timeout);
             return this;

@@ -6,23 +6,25 @@ import java.util.Objects;
 /**
  * How long and how often one operation is retried with its one key: exponential backoff with full jitter
  * ({@code initialBackoff · 2^n}, capped at {@code maxBackoff}), and never past {@code totalBudget} from the first
- * try. A {@code Retry-After} from Kopek is honoured when it is longer than the backoff.
+ * try: the budget is a hard limit on the whole call, tries and waits included (a try that hangs is cut off when the
+ * budget ends, whatever the request timeout). A {@code Retry-After} from Kopek is honoured when it is longer than
+ * the backoff.
  */
 public record RetryPolicy(Duration totalBudget, Duration initialBackoff, Duration maxBackoff, int maxAttempts) {
 
     public static final RetryPolicy DEFAULT = new RetryPolicy(Duration.ofSeconds(30), Duration.ofMillis(200),
             Duration.ofSeconds(5), 10);
-    /** One try, no retry: for callers that run their own retry loop (with the same key). */
-    public static final RetryPolicy NONE = new RetryPolicy(Duration.ZERO, Duration.ZERO, Duration.ZERO, 1);
+    /** One try of at most 30 s, no retry: for callers that run their own retry loop (with the same key). */
+    public static final RetryPolicy NONE = new RetryPolicy(Duration.ofSeconds(30), Duration.ZERO, Duration.ZERO, 1);
 
     public RetryPolicy {
         Objects.requireNonNull(totalBudget, "totalBudget");
         Objects.requireNonNull(initialBackoff, "initialBackoff");
         Objects.requireNonNull(maxBackoff, "maxBackoff");
-        if (maxAttempts < 1 || totalBudget.isNegative() || initialBackoff.isNegative()
+        if (maxAttempts < 1 || !totalBudget.isPositive() || initialBackoff.isNegative()
                 || maxBackoff.compareTo(initialBackoff) < 0) {
-            throw new IllegalArgumentException("a retry policy needs maxAttempts >= 1, non-negative durations and "
-                    + "maxBackoff >= initialBackoff");
+            throw new IllegalArgumentException("a retry policy needs maxAttempts >= 1, a positive budget, "
+                    + "non-negative backoffs and maxBackoff >= initialBackoff");
         }
     }
 

@@ -19,7 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
  * transport failures (the request may or may not have arrived: the key makes the retry safe), 409
  * {@code request_in_progress}, 429 ({@code rate_limited}) and 5xx. A {@code Retry-After} (in seconds, as Kopek
  * sends it) is a floor under the jittered backoff, and a wait that would end past the budget ends the retries at
- * once rather than retrying early. Everything else is an answer and is returned or thrown at once.
+ * once rather than retrying early. No try runs past the budget either: its timeout is what is left of it when
+ * that is less than the request timeout. Everything else is an answer and is returned or thrown at once.
  */
 final class Transport {
 
@@ -48,14 +49,28 @@ final class Transport {
         this.pause = pause;
     }
 
-    /** Sends until a final answer, the attempt limit or the budget; throws for a refusal. */
+    /** Sends until a final answer, the attempt limit or the policy's budget; throws for a refusal. */
     Answer exchange(String method, String path, String body, OperationKey key) {
-        Instant deadline = clock.instant().plus(policy.totalBudget());
+        return exchange(method, path, body, key, policy.totalBudget());
+    }
+
+    /**
+     * Sends until a final answer, the attempt limit or {@code budget}; throws for a refusal. The budget is a hard
+     * limit: each try may take at most the request timeout <em>and</em> what is left of the budget, so a try that
+     * hangs ends when the budget does, not a whole request timeout later.
+     */
+    Answer exchange(String method, String path, String body, OperationKey key, Duration budget) {
+        Instant deadline = clock.instant().plus(budget);
         HttpRequest request = request(method, path, body, key);
+        Failure failure = null;
         for (int attempt = 1; ; attempt++) {
-            Failure failure;
+            Duration left = Duration.between(clock.instant(), deadline);
+            if (!left.isPositive()) {
+                throw failure == null ? new RetriesExhaustedException(attempt - 1, 0, null, null)
+                        : new RetriesExhaustedException(attempt - 1, failure.status(), failure.code(), failure.cause());
+            }
             try {
-                HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString(
+                HttpResponse<String> response = http.send(within(request, left), HttpResponse.BodyHandlers.ofString(
                         StandardCharsets.UTF_8));
                 if (!retryable(response)) {
                     return answer(response);
@@ -69,18 +84,24 @@ final class Transport {
                 throw new KopekException("interrupted while calling Kopek; retry with the same key", e);
             }
             Duration wait = wait(attempt, failure.retryAfter());
-            if (attempt >= policy.maxAttempts() || clock.instant().plus(wait).isAfter(deadline)) {
+            if (attempt >= policy.maxAttempts() || !clock.instant().plus(wait).isBefore(deadline)) {
                 throw new RetriesExhaustedException(attempt, failure.status(), failure.code(), failure.cause());
             }
             pause.pause(wait);
         }
     }
 
+    /** The same request (same key, same body) with a timeout of at most {@code left}. */
+    private HttpRequest within(HttpRequest request, Duration left) {
+        Duration timeout = left.compareTo(requestTimeout) < 0 ? left : requestTimeout;
+        return HttpRequest.newBuilder(request, (name, value) -> true).timeout(timeout).build();
+    }
+
     private record Failure(int status, String code, IOException cause, Duration retryAfter) {
     }
 
     private HttpRequest request(String method, String path, String body, OperationKey key) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(requestTimeout)
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path))
                 .header("Authorization", "Bearer " + apiKey).header("Accept", "application/json")
                 .header("User-Agent", "kopek-client-java");
         if (key != null) {

@@ -3,8 +3,14 @@ package dev.kopek.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.http.HttpTimeoutException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +38,11 @@ class KopekClientRetryTest {
         return KopekClient.builder(psp.uri(), "sk_test_key").retryPolicy(policy).requestTimeout(Duration.ofSeconds(5))
                 .pause(waits::add).build();
     }
+
+    private static final String REFUND = """
+            {"id":"re_1","object":"refund","payment_id":"pay_1","status":"pending","amount":300,"currency":"EUR",
+             "reason":null,"psp_reference":null,"failure_reason":null,"created_at":"2026-01-01T00:00:00Z",
+             "updated_at":"2026-01-01T00:00:00Z"}""";
 
     private static Result<Payment> pay(KopekClient client) {
         return client.createPayment(OperationKey.of("order-1/pay"), NewPayment.of("order-1", 1000, "EUR", "pm_ok"));
@@ -206,6 +217,86 @@ class KopekClientRetryTest {
     }
 
     @Test
+    void aHeldAnswerEndsWhenTheBudgetEndsNotARequestTimeoutLater() {
+        psp.hold();
+        KopekClient kopek = KopekClient.builder(psp.uri(), "sk_test_key")
+                .retryPolicy(new RetryPolicy(Duration.ofMillis(300), Duration.ofMillis(1), Duration.ofMillis(20), 6))
+                .requestTimeout(Duration.ofSeconds(30)).pause(waits::add).build();
+        long started = System.nanoTime();
+
+        assertThatThrownBy(() -> pay(kopek)).isInstanceOfSatisfying(RetriesExhaustedException.class, e -> {
+            assertThat(e.lastStatus()).isZero();
+            assertThat(e.getCause()).isInstanceOf(HttpTimeoutException.class);
+        });
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("a 300 ms budget, not a 30 s request timeout")
+                .isLessThan(Duration.ofSeconds(10));
+        assertThat(psp.requests()).hasSize(1);
+    }
+
+    /**
+     * After a Retry-After of 9 s of a 10 s budget (waited on a moved clock, not slept), the next try has the second
+     * that is left, not the 30 s request timeout nor the whole budget.
+     */
+    @Test
+    void aTryAfterAWaitHasOnlyWhatIsLeftOfTheBudget() {
+        psp.answer(503, "{\"code\":\"database_unavailable\"}", "Retry-After", "9").hold();
+        MovedClock clock = new MovedClock();
+        KopekClient kopek = KopekClient.builder(psp.uri(), "sk_test_key")
+                .retryPolicy(new RetryPolicy(Duration.ofSeconds(10), Duration.ofMillis(1), Duration.ofMillis(20), 6))
+                .requestTimeout(Duration.ofSeconds(30)).clock(clock).pause(wait -> {
+                    waits.add(wait);
+                    clock.move(wait);
+                }).build();
+        long started = System.nanoTime();
+
+        assertThatThrownBy(() -> pay(kopek)).isInstanceOfSatisfying(RetriesExhaustedException.class, e -> {
+            assertThat(e.attempts()).isEqualTo(2);
+            assertThat(e.getCause()).isInstanceOf(HttpTimeoutException.class);
+        });
+
+        assertThat(waits).containsExactly(Duration.ofSeconds(9));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+        assertThat(psp.requests()).hasSize(2).extracting(r -> r.header("Idempotency-Key")).containsOnly("order-1/pay");
+    }
+
+    @Test
+    void aRefundIsPendingAndAwaitPollsUntilItIsFinal() {
+        psp.answer(202, REFUND).answer(200, REFUND).answer(200, REFUND.replace("\"pending\"", "\"succeeded\""));
+        KopekClient kopek = client(FAST);
+
+        Result<Refund> refund = kopek.refund(OperationKey.of("order-1/refund"), "pay_1", 300, null);
+        Result<Refund> awaited = kopek.awaitRefund(refund.value().id(), Duration.ofSeconds(10));
+
+        assertThat(refund).isInstanceOf(Result.Pending.class);
+        assertThat(awaited).isInstanceOf(Result.Done.class);
+        assertThat(awaited.value().status()).isEqualTo("succeeded");
+        assertThat(psp.requests()).extracting(StubServer.Seen::path).containsExactly("/v1/payments/pay_1/refunds",
+                "/v1/refunds/re_1", "/v1/refunds/re_1");
+    }
+
+    @Test
+    void anAwaitThatRunsOutOfTimeAnswersTheRefundStillPending() {
+        MovedClock clock = new MovedClock();
+        for (int i = 0; i < 20; i++) {
+            psp.answer(200, REFUND);
+        }
+        KopekClient kopek = KopekClient.builder(psp.uri(), "sk_test_key").retryPolicy(FAST).clock(clock)
+                .pause(wait -> {
+                    waits.add(wait);
+                    clock.move(wait);
+                }).build();
+
+        Result<Refund> awaited = kopek.awaitRefund("re_1", Duration.ofSeconds(3));
+
+        assertThat(awaited).isInstanceOf(Result.Pending.class);
+        assertThat(awaited.value().isPending()).isTrue();
+        assertThat(waits).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400),
+                Duration.ofMillis(800));
+        assertThat(psp.requests()).hasSize(5);
+    }
+
+    @Test
     void keysAndIdsAreCheckedBeforeAnythingIsSent() {
         assertThatThrownBy(() -> OperationKey.of("")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> OperationKey.of("a\u0000b")).isInstanceOf(IllegalArgumentException.class);
@@ -213,6 +304,31 @@ class KopekClientRetryTest {
         assertThatThrownBy(() -> client(FAST).payment("../admin")).isInstanceOf(IllegalArgumentException.class);
         assertThat(psp.requests()).isEmpty();
         assertThat(List.of(OperationKey.generate(), OperationKey.generate())).doesNotHaveDuplicates();
+    }
+
+    /** The system clock, moved forward by what the client waited, so waits take no time. */
+    private static final class MovedClock extends Clock {
+
+        private final AtomicReference<Duration> moved = new AtomicReference<>(Duration.ZERO);
+
+        void move(Duration by) {
+            moved.accumulateAndGet(by, Duration::plus);
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.now().plus(moved.get());
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
     }
 
     private static StubServer newStub() {

@@ -17,10 +17,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * A scripted HTTP/1.1 server on a raw socket: each request gets the next scripted answer, and an answer may be a
- * dropped connection (the client sees a reset after the server read the request). Records every request.
+ * dropped connection (the client sees a reset after the server read the request) or a held one (read, never
+ * answered). Records every request.
  */
 final class StubServer implements AutoCloseable {
 
@@ -34,12 +36,17 @@ final class StubServer implements AutoCloseable {
         boolean dropped() {
             return status == 0;
         }
+
+        boolean held() {
+            return status == -1;
+        }
     }
 
     private final ServerSocket socket;
     private final Deque<Scripted> script = new ArrayDeque<>();
     private final List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
     private final Thread acceptor;
+    private final CountDownLatch closed = new CountDownLatch(1);
 
     StubServer() throws IOException {
         socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -64,6 +71,14 @@ final class StubServer implements AutoCloseable {
     StubServer drop() {
         synchronized (script) {
             script.add(new Scripted(0, Map.of(), ""));
+        }
+        return this;
+    }
+
+    /** The next request is read and never answered: the connection stays open until the stub closes. */
+    StubServer hold() {
+        synchronized (script) {
+            script.add(new Scripted(-1, Map.of(), ""));
         }
         return this;
     }
@@ -107,6 +122,14 @@ final class StubServer implements AutoCloseable {
         if (next.dropped()) {
             return;
         }
+        if (next.held()) {
+            try {
+                closed.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return;
+        }
         byte[] bytes = next.body().getBytes(StandardCharsets.UTF_8);
         StringBuilder head = new StringBuilder("HTTP/1.1 " + next.status() + " X\r\nConnection: close\r\n"
                 + "Content-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n");
@@ -119,6 +142,7 @@ final class StubServer implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        closed.countDown();
         socket.close();
         acceptor.interrupt();
     }

@@ -107,6 +107,60 @@ class KopekClientTest extends IntegrationTest {
                 .extracting(LedgerTransaction::paymentId).containsOnly(captured.id());
     }
 
+    /**
+     * Kopek answers every refund 202 pending and settles it at the PSP afterwards: the client says Pending (a replay
+     * with the same key too), and awaitRefund sees it through to succeeded, refunded once at the simulator; a refund
+     * the PSP declines is awaited to failed, and its amount is refundable again.
+     */
+    @Test
+    void aRefundIsPendingUntilThePspAnswersAndAwaitSeesItsOutcome() {
+        KopekClient kopek = clientFor(baseUri());
+        String reference = newReference();
+        Payment paid = kopek.createPayment(OperationKey.of(reference + "/pay"),
+                NewPayment.of(reference, 5_000, "EUR", "pm_ok")).value();
+        OperationKey key = OperationKey.of(reference + "/refund-1");
+
+        Result<Refund> refund = kopek.refund(key, paid.id(), 2_000, "damaged");
+        Result<Refund> replay = kopek.refund(key, paid.id(), 2_000, "damaged");
+        Result<Refund> awaited = awaitWhileTheReconcilerRuns(kopek, refund.value().id());
+
+        assertThat(refund).isInstanceOf(Result.Pending.class);
+        assertThat(refund.value().isPending()).isTrue();
+        assertThat(replay).isInstanceOf(Result.Pending.class);
+        assertThat(replay.value().id()).isEqualTo(refund.value().id());
+        assertThat(awaited).isInstanceOf(Result.Done.class);
+        assertThat(awaited.value().status()).isEqualTo("succeeded");
+        assertThat(kopek.payment(paid.id()).amountRefunded()).isEqualTo(2_000);
+        assertThat(SIMULATOR.refundedTotal(paid.pspReference())).isEqualTo(2_000);
+
+        String declining = newReference();
+        Payment other = kopek.createPayment(OperationKey.of(declining + "/pay"),
+                NewPayment.of(declining, 700, "EUR", "pm_refund_declined")).value();
+        Result<Refund> declined = awaitWhileTheReconcilerRuns(kopek, kopek.refund(OperationKey.of(declining
+                + "/refund"), other.id(), 700, null).value().id());
+        assertThat(declined).isInstanceOf(Result.Done.class);
+        assertThat(declined.value().status()).isEqualTo("failed");
+        assertThat(kopek.payment(other.id()).amountRefundPending()).isZero();
+        assertThat(SIMULATOR.refundedTotal(other.pspReference())).isZero();
+    }
+
+    /**
+     * Tests start no refund worker (kopek.refunds.dispatch is off): the reconciler, run here beside the await as it
+     * runs on its schedule in production, sends the refund to the PSP.
+     */
+    private Result<Refund> awaitWhileTheReconcilerRuns(KopekClient kopek, String refundId) {
+        Thread worker = Thread.ofVirtual().start(reconciler::reconcileOnce);
+        try {
+            return kopek.awaitRefund(refundId, Duration.ofSeconds(20));
+        } finally {
+            try {
+                worker.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     @Test
     void voidsAndLedgerTransactionsByIdAreTyped() {
         KopekClient kopek = clientFor(baseUri());
