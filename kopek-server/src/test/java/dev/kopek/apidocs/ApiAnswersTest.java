@@ -38,10 +38,13 @@ import tools.jackson.databind.JsonNode;
 class ApiAnswersTest extends IntegrationTest {
 
     private static final Path EXAMPLES = Path.of("src/main/resources/apidocs/examples.yaml");
+    private static final String COMPONENTS = "#/components/schemas/";
     private static final Pattern SECRET = Pattern.compile(
             "(\"(?:secret|token)\" : \")([a-z]+_(?:test_|live_)?)[^\"]*\"");
     /** Request bodies sent below, by the component schema that describes them: their examples. */
     private final Map<String, String> requests = new LinkedHashMap<>();
+    /** The resource each event of the merchant's feed carries, by its schema: examples of resources no route answers. */
+    private final Map<String, String> eventData = new TreeMap<>();
 
     @Test
     void everyOperationAnswersWhatItsDocumentSaysAndEveryExampleIsARealAnswer() throws IOException {
@@ -58,6 +61,8 @@ class ApiAnswersTest extends IntegrationTest {
                 .isEmpty();
         Map<String, String> examples = new TreeMap<>(ApiContract.answersByComponent());
         examples.putAll(requests);
+        eventData.forEach(examples::putIfAbsent);
+        partsOf(examples, contract.document().path("components").path("schemas"));
         if (Boolean.getBoolean("kopek.apidocs.write-examples")) {
             write(examples);
         }
@@ -111,15 +116,55 @@ class ApiAnswersTest extends IntegrationTest {
 
         String providerKey = jdbc.sql("SELECT provider_key FROM payments WHERE psp_reference = :ref")
                 .param("ref", paid.text("psp_reference")).query(String.class).single();
-        String notification = "{\"id\":\"evt_" + Api.unique("answers").replace("-", "") + "\",\"type\":"
-                + "\"charge.succeeded\",\"created\":" + clock.instant().getEpochSecond() + ",\"data\":{\"id\":\""
-                + paid.text("psp_reference") + "\",\"object\":\"charge\",\"status\":\"succeeded\",\"amount\":4990,"
-                + "\"currency\":\"EUR\",\"idempotency_key\":\"" + providerKey + "\"}}";
+        notify(request("PspNotification", "{\"id\":\"evt_" + Api.unique("answers").replace("-", "") + "\","
+                + "\"type\":\"charge.succeeded\",\"created\":" + clock.instant().getEpochSecond() + ",\"data\":{"
+                + "\"id\":\"" + paid.text("psp_reference") + "\",\"object\":\"charge\",\"status\":\"succeeded\","
+                + "\"amount\":4990,\"currency\":\"EUR\",\"idempotency_key\":\"" + providerKey + "\"}}"));
+        // A cardholder disputes part of the charge: the dispute.opened event carries the Dispute.
+        notify("{\"id\":\"evt_" + Api.unique("dispute").replace("-", "") + "\",\"type\":\"dispute.opened\","
+                + "\"created\":" + clock.instant().getEpochSecond() + ",\"data\":{\"id\":\"" + Api.unique("dp")
+                + "\",\"object\":\"dispute\",\"charge_id\":\"" + paid.text("psp_reference") + "\",\"amount\":500,"
+                + "\"currency\":\"EUR\",\"reason\":\"fraudulent\",\"status\":\"open\"}}");
+        for (JsonNode event : ok(shop.get("/v1/events?limit=100")).json().get("data")) {
+            eventData.putIfAbsent(KopekDocument.resourceSchema(event.get("type").asString()),
+                    event.get("data").toString());
+        }
+    }
+
+    /** A notification signed as the simulator signs it, through the public PSP route. */
+    private void notify(String notification) {
         Api anonymous = new Api(baseUri(), null);
         ok(anonymous.send(anonymous.request("/v1/psp/simulator/webhooks").header("Content-Type", "application/json")
                 .header(WebhookSignature.HEADER, WebhookSignature.header("whsec_simulator",
                         clock.instant().getEpochSecond(), notification))
                 .POST(HttpRequest.BodyPublishers.ofString(notification)).build()));
+    }
+
+    /**
+     * Examples of the schemas an example is made of: the value of a property that names a component, or the first
+     * item of a list of them (an AuditEvent from the audit page, a LimitInForce from RateLimits), unless the
+     * component has its own.
+     */
+    private static void partsOf(Map<String, String> examples, JsonNode schemas) {
+        for (boolean grew = true; grew; ) {
+            grew = false;
+            for (var example : new ArrayList<>(examples.entrySet())) {
+                JsonNode value = Api.JSON.readTree(example.getValue());
+                for (var property : schemas.path(example.getKey()).path("properties").properties()) {
+                    JsonNode schema = property.getValue();
+                    JsonNode part = value.path(property.getKey());
+                    if (schema.path("type").asString("").equals("array")) {
+                        schema = schema.path("items");
+                        part = part.path(0);
+                    }
+                    String ref = schema.path("$ref").asString("");
+                    if (ref.startsWith(COMPONENTS) && part.isObject()
+                            && examples.putIfAbsent(ref.substring(COMPONENTS.length()), part.toString()) == null) {
+                        grew = true;
+                    }
+                }
+            }
+        }
     }
 
     private void adminAndOpsOperations(Api shop) {
@@ -139,7 +184,7 @@ class ApiAnswersTest extends IntegrationTest {
         ok(admin.get("/v1/admin/merchants/" + merchant + "/psp"));
         ok(admin.send(admin.request("/v1/admin/merchants/" + merchant + "/rate-limits")
                 .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
-                        "{\"writes\":{\"per_second\":50,\"burst\":100}}")).build()));
+                        "{\"writes\":" + request("Limit", "{\"per_second\":50,\"burst\":100}") + "}")).build()));
 
         Api.Response journal = ok(shop.get("/v1/ledger/transactions"));
         String transaction = journal.json().get("data").get(0).get("id").asString();
