@@ -28,7 +28,9 @@ import tools.jackson.databind.json.JsonMapper;
  * Applies the PSP's dispute notifications. A chargeback is a fact: it is recorded and posted whatever the payment's
  * state, and an overlap with refunds goes to a person (docs/ledger.md). Opening is keyed by the PSP's dispute id (a
  * duplicate finds the row and changes nothing); closing is a compare-and-set from OPEN, so a late or repeated outcome changes nothing, and an
- * outcome that arrives before its opening stays unmatched until the opening is applied.
+ * outcome that arrives before its opening stays unmatched until the opening is applied. An inquiry (the issuer asks
+ * before or instead of a chargeback; nothing withdrawn) is no dispute: {@link Inquiries} records it apart, and its
+ * escalation is recorded here as the chargeback it then is.
  */
 @Service
 public class Disputes {
@@ -40,6 +42,7 @@ public class Disputes {
     private final ApplicationEventPublisher publisher;
     private final PaymentProviders psps;
     private final Clock clock;
+    private final Inquiries inquiries;
 
     Disputes(JdbcClient jdbc, PaymentBalances balances, ApplicationEventPublisher publisher, PaymentProviders psps,
             Clock clock) {
@@ -48,6 +51,7 @@ public class Disputes {
         this.publisher = publisher;
         this.psps = psps;
         this.clock = clock;
+        this.inquiries = new Inquiries(jdbc, balances, publisher, psps, clock);
     }
 
     record Dispute(UUID id, UUID paymentId, dev.kopek.money.MerchantId merchant, String pspDisputeId, long amount,
@@ -61,6 +65,8 @@ public class Disputes {
             case "dispute.opened" -> opened(n, source);
             case "dispute.won" -> closed(n, source, true);
             case "dispute.lost" -> closed(n, source, false);
+            case "dispute.inquiry_opened" -> inquiries.opened(n, source);
+            case "dispute.inquiry_closed" -> inquiries.closed(n, source);
             default -> NotificationResult.IGNORED;
         };
     }
@@ -93,6 +99,8 @@ public class Disputes {
             return NotificationResult.IGNORED;
         }
         balances.disputeOpened(p.id(), inserted.get().id(), n.amountMinor());
+        // After the payment's row lock, which an inquiry's recording takes first: one of the two sees the other.
+        inquiries.escalated(n.objectId());
         announce(inserted.get());
         return NotificationResult.APPLIED;
     }

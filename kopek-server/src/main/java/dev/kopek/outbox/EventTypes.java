@@ -21,7 +21,7 @@ public final class EventTypes {
             "capture.pending", "capture.unknown", "capture.succeeded", "capture.failed",
             "void.pending", "void.unknown", "void.succeeded", "void.failed",
             "refund.pending", "refund.unknown", "refund.succeeded", "refund.failed",
-            "dispute.opened", "dispute.won", "dispute.lost",
+            "dispute.opened", "dispute.won", "dispute.lost", "dispute.inquiry_opened", "dispute.inquiry_closed",
             ENDPOINT_DISABLED);
 
     private EventTypes() {

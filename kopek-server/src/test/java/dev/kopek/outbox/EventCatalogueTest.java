@@ -38,6 +38,8 @@ class EventCatalogueTest {
             }
         }
         types.addAll(Set.of("dispute.opened", "dispute.won", "dispute.lost", EventTypes.ENDPOINT_DISABLED));
+        // An inquiry (the issuer asks; nothing withdrawn) is announced when it opens and when it closes.
+        types.addAll(Set.of("dispute.inquiry_opened", "dispute.inquiry_closed"));
         return types;
     }
 

@@ -30,8 +30,9 @@ import tools.jackson.databind.JsonNode;
  * inbox. The events Kopek acts on are mapped to its notification vocabulary:
  * {@code payment_intent.succeeded|amount_capturable_updated|payment_failed} → {@code charge.succeeded|authorized|
  * declined}; {@code refund.*} and {@code charge.refunded} (with its newest refund) → {@code refund.<status>};
- * {@code charge.dispute.created} → {@code dispute.opened}, {@code charge.dispute.closed} → {@code dispute.won|lost}.
- * Everything else is recorded under its Stripe type and changes nothing.
+ * {@code charge.dispute.*} by the dispute's status: an inquiry ({@code warning_*}) → {@code dispute.inquiry_opened|
+ * inquiry_closed}, a chargeback → {@code dispute.opened}, closed → {@code dispute.won|lost} (see
+ * {@link #disputeType}). Everything else is recorded under its Stripe type and changes nothing.
  */
 final class StripeNotifications {
 
@@ -191,18 +192,44 @@ final class StripeNotifications {
 
     private static PspNotification dispute(String id, String type, JsonNode dispute, Instant created, String body) {
         String status = StripeResponses.text(dispute, "status");
-        String kopekType = switch (type) {
-            case "charge.dispute.created" -> "dispute.opened";
-            case "charge.dispute.closed" -> "won".equals(status) ? "dispute.won"
-                    : "lost".equals(status) ? "dispute.lost" : "dispute.closed_" + status;
-            default -> "dispute." + type.substring("charge.dispute.".length());
-        };
         String intent = StripeResponses.text(dispute, "payment_intent");
-        return new PspNotification(id, kopekType, StripeResponses.text(dispute, "id"),
+        return new PspNotification(id, disputeType(type, status), StripeResponses.text(dispute, "id"),
                 intent != null ? intent : StripeResponses.text(dispute, "charge"), null,
                 minor(dispute.path("amount").asLong(0), dispute), currency(dispute),
                 StripeResponses.text(dispute, "reason"),
                 new ChargeOutcome.Unknown("a dispute carries no operation outcome"), created, body);
+    }
+
+    /**
+     * A Stripe dispute event in Kopek's words, by the dispute's status (Stripe's {@code dispute.status}: {@code
+     * warning_needs_response}, {@code warning_under_review}, {@code warning_closed}, {@code needs_response},
+     * {@code under_review}, {@code won}, {@code lost}; newer API versions add {@code prevented}). The {@code warning_*}
+     * statuses are an inquiry: the issuer asks, nothing is withdrawn, so it is {@code dispute.inquiry_opened} and,
+     * closed, {@code dispute.inquiry_closed}, never a chargeback. The chargeback is the dispute in a non-warning
+     * status: created so, escalated to it ({@code charge.dispute.updated} with {@code needs_response}), or its funds
+     * withdrawn ({@code charge.dispute.funds_withdrawn}); each of these is {@code dispute.opened}, which Kopek records
+     * once per dispute id. Any other combination is recorded under its own name and changes nothing.
+     */
+    static String disputeType(String type, String status) {
+        boolean inquiry = status != null && status.startsWith("warning_");
+        return switch (type) {
+            case "charge.dispute.created", "charge.dispute.updated" -> {
+                if (inquiry) {
+                    // An update of an inquiry whose creation was missed records it; a repeated one changes nothing.
+                    yield "warning_closed".equals(status) ? "dispute.inquiry_closed" : "dispute.inquiry_opened";
+                }
+                yield "needs_response".equals(status) || "under_review".equals(status) ? "dispute.opened"
+                        : "dispute." + type.substring("charge.dispute.".length()) + "_" + status;
+            }
+            case "charge.dispute.funds_withdrawn" -> "dispute.opened";
+            case "charge.dispute.closed" -> switch (String.valueOf(status)) {
+                case "won" -> "dispute.won";
+                case "lost" -> "dispute.lost";
+                case "warning_closed" -> "dispute.inquiry_closed";
+                default -> "dispute.closed_" + status;
+            };
+            default -> "dispute." + type.substring("charge.dispute.".length());
+        };
     }
 
     private static String metadataKey(JsonNode object) {

@@ -214,6 +214,17 @@ class StripeAdapterTest {
                 .isEqualTo("dispute.lost");
         assertThat(read(STUB.event("charge.dispute.closed", STUB.dispute(pi, "won"))).type())
                 .isEqualTo("dispute.won");
+        // Inquiries (warning_*) withdraw nothing: never dispute.opened, and warning_closed closes them.
+        assertThat(read(STUB.event("charge.dispute.created", STUB.dispute(pi, "warning_needs_response"))).type())
+                .isEqualTo("dispute.inquiry_opened");
+        assertThat(read(STUB.event("charge.dispute.updated", STUB.dispute(pi, "warning_under_review"))).type())
+                .isEqualTo("dispute.inquiry_opened");
+        assertThat(read(STUB.event("charge.dispute.closed", STUB.dispute(pi, "warning_closed"))).type())
+                .isEqualTo("dispute.inquiry_closed");
+        assertThat(read(STUB.event("charge.dispute.funds_withdrawn", STUB.dispute(pi, "needs_response"))).type())
+                .as("an escalated inquiry").isEqualTo("dispute.opened");
+        assertThat(read(STUB.event("charge.dispute.updated", STUB.dispute(pi, "under_review"))).type())
+                .isEqualTo("dispute.opened");
 
         ObjectNode failed = STUB.intents().get(pi).deepCopy().put("status", "requires_payment_method");
         failed.putObject("last_payment_error").put("type", "card_error").put("decline_code", "stolen_card");

@@ -218,6 +218,117 @@ class StripeEndToEndTest extends IntegrationTest {
         assertThat(after.get("psp_reference").asString()).isEqualTo(intent);
     }
 
+    /**
+     * Issue 15: an inquiry (Stripe's dispute fixture: {@code warning_needs_response}, case type inquiry) withdraws
+     * nothing. It is recorded and announced, the payment, its amounts, the ledger and the balance stay as they were,
+     * and Stripe's {@code warning_closed} closes it.
+     */
+    @Test
+    void anInquiryMovesNoMoneyAndItsClosingClosesIt() {
+        Api api = newMerchant();
+        Api.Response paid = api.pay(Api.newKey(), payment(newReference(), 2_500, "EUR", StripeStub.OK, "automatic"));
+        String intent = paid.text("psp_reference");
+        String balance = api.get("/v1/balance").body();
+        var inquiry = STRIPE.dispute(intent, "warning_needs_response");
+        assertThat(inquiry.path("payment_method_details").path("card").path("case_type").asString())
+                .as("the fixture is an inquiry").isEqualTo("inquiry");
+        String dispute = inquiry.path("id").asString();
+
+        assertThat(deliver(STRIPE.event("charge.dispute.created", inquiry)).status()).isEqualTo(200);
+        assertThat(deliver(STRIPE.event("charge.dispute.updated", inquiry.deepCopy()
+                .put("status", "warning_under_review"))).status()).isEqualTo(200);
+
+        JsonNode during = api.get("/v1/payments/" + paid.text("id")).json();
+        assertThat(during.get("status").asString()).isEqualTo("captured");
+        assertThat(during.get("amount_disputed").asLong()).isZero();
+        assertThat(inquiryStatus(dispute)).isEqualTo("OPEN");
+        assertThat(jdbc.sql("SELECT count(*) FROM disputes WHERE psp_dispute_id = :d").param("d", dispute)
+                .query(Long.class).single()).as("no chargeback").isZero();
+        assertThat(api.get("/v1/balance").body()).as("an inquiry moves no money").isEqualTo(balance);
+
+        assertThat(deliver(STRIPE.event("charge.dispute.closed", inquiry.deepCopy().put("status", "warning_closed")))
+                .status()).isEqualTo(200);
+
+        assertThat(inquiryStatus(dispute)).isEqualTo("CLOSED");
+        assertThat(api.get("/v1/payments/" + paid.text("id")).json().get("amount_disputed").asLong()).isZero();
+        assertThat(kinds(paid.text("id"))).doesNotContain(dev.kopek.events.MoneyMovement.Kind.CHARGEBACK_WITHDRAWN);
+        assertThat(api.get("/v1/balance").body()).isEqualTo(balance);
+        assertThat(outboxTypes(dispute)).containsExactly("dispute.inquiry_opened", "dispute.inquiry_closed");
+    }
+
+    /**
+     * An inquiry the issuer escalates becomes a chargeback then, once: the same dispute's funds withdrawn
+     * ({@code charge.dispute.funds_withdrawn}, status needs_response) records it, a repeat of the escalation changes
+     * nothing, and its loss charges the payment back.
+     */
+    @Test
+    void anEscalatedInquiryIsRecordedAsAChargebackWhenTheFundsAreWithdrawn() {
+        Api api = newMerchant();
+        Api.Response paid = api.pay(Api.newKey(), payment(newReference(), 4_000, "EUR", StripeStub.OK, "automatic"));
+        String intent = paid.text("psp_reference");
+        var inquiry = STRIPE.dispute(intent, "warning_needs_response");
+        String dispute = inquiry.path("id").asString();
+        assertThat(deliver(STRIPE.event("charge.dispute.created", inquiry)).status()).isEqualTo(200);
+        assertThat(api.get("/v1/payments/" + paid.text("id")).text("status")).isEqualTo("captured");
+
+        var chargeback = inquiry.deepCopy().put("status", "needs_response");
+        assertThat(deliver(STRIPE.event("charge.dispute.funds_withdrawn", chargeback)).status()).isEqualTo(200);
+        assertThat(deliver(STRIPE.event("charge.dispute.updated", chargeback)).status()).isEqualTo(200);
+
+        JsonNode disputed = api.get("/v1/payments/" + paid.text("id")).json();
+        assertThat(disputed.get("status").asString()).isEqualTo("disputed");
+        assertThat(disputed.get("amount_disputed").asLong()).isEqualTo(4_000);
+        assertThat(inquiryStatus(dispute)).isEqualTo("ESCALATED");
+        assertThat(kinds(paid.text("id"))).containsOnlyOnce(dev.kopek.events.MoneyMovement.Kind.CHARGEBACK_WITHDRAWN);
+
+        assertThat(deliver(STRIPE.event("charge.dispute.closed", chargeback.deepCopy().put("status", "lost")))
+                .status()).isEqualTo(200);
+        assertThat(api.get("/v1/payments/" + paid.text("id")).text("status")).isEqualTo("charged_back");
+        assertThat(outboxTypes(dispute)).containsExactly("dispute.inquiry_opened");
+    }
+
+    /**
+     * An inquiry's closing that arrives before its opening records it closed, and the late opening changes nothing;
+     * a chargeback Stripe sends as a new dispute object is recorded as any other, whatever the inquiry's state.
+     */
+    @Test
+    void aReorderedInquiryStaysClosedAndANewDisputeObjectIsTheChargeback() {
+        Api api = newMerchant();
+        Api.Response paid = api.pay(Api.newKey(), payment(newReference(), 3_000, "EUR", StripeStub.OK, "automatic"));
+        String intent = paid.text("psp_reference");
+        var inquiry = STRIPE.dispute(intent, "warning_needs_response");
+        String dispute = inquiry.path("id").asString();
+
+        assertThat(deliver(STRIPE.event("charge.dispute.closed", inquiry.deepCopy().put("status", "warning_closed")))
+                .status()).isEqualTo(200);
+        assertThat(deliver(STRIPE.event("charge.dispute.created", inquiry)).status()).isEqualTo(200);
+        assertThat(inquiryStatus(dispute)).isEqualTo("CLOSED");
+        assertThat(api.get("/v1/payments/" + paid.text("id")).text("status")).isEqualTo("captured");
+
+        var chargeback = STRIPE.dispute(intent, "needs_response");
+        assertThat(deliver(STRIPE.event("charge.dispute.created", chargeback)).status()).isEqualTo(200);
+        assertThat(api.get("/v1/payments/" + paid.text("id")).text("status")).isEqualTo("disputed");
+        assertThat(inquiryStatus(dispute)).as("another dispute object: this inquiry ended").isEqualTo("CLOSED");
+        assertThat(outboxTypes(dispute)).containsExactly("dispute.inquiry_closed");
+    }
+
+    private String inquiryStatus(String pspDispute) {
+        return jdbc.sql("SELECT status FROM dispute_inquiries WHERE psp_dispute_id = :d").param("d", pspDispute)
+                .query(String.class).single();
+    }
+
+    private java.util.List<String> outboxTypes(String pspDispute) {
+        return jdbc.sql("""
+                SELECT o.event_type FROM outbox o JOIN dispute_inquiries q ON q.id = o.resource_id
+                 WHERE q.psp_dispute_id = :d ORDER BY o.log_position
+                """).param("d", pspDispute).query(String.class).list();
+    }
+
+    private java.util.List<dev.kopek.events.MoneyMovement.Kind> kinds(String paymentId) {
+        return recorder.movementsFor(dev.kopek.money.PaymentId.parse(paymentId).orElseThrow().value()).stream()
+                .map(dev.kopek.events.MoneyMovement::kind).toList();
+    }
+
     @Test
     void anEventWithABadSignatureIsRefused() {
         String event = STRIPE.event("payment_intent.succeeded",

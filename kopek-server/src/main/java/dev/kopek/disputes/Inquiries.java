@@ -1,0 +1,165 @@
+package dev.kopek.disputes;
+
+import dev.kopek.events.BusinessEvent;
+import dev.kopek.money.MerchantId;
+import dev.kopek.money.PaymentId;
+import dev.kopek.money.PrefixedId;
+import dev.kopek.money.TimeOrderedIds;
+import dev.kopek.payments.NotificationResult;
+import dev.kopek.payments.PaymentBalances;
+import dev.kopek.payments.domain.Payment;
+import dev.kopek.platform.Db;
+import dev.kopek.psp.NotificationSource;
+import dev.kopek.psp.PaymentProviders;
+import dev.kopek.psp.PspNotification;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Inquiries: the issuer asks about a payment before, or instead of, a chargeback (Stripe's {@code warning_*}
+ * dispute statuses). Nothing has been withdrawn, so an inquiry posts nothing and leaves the payment's status and
+ * amounts alone; it is recorded in {@code dispute_inquiries} (V200) and announced ({@code dispute.inquiry_opened},
+ * {@code dispute.inquiry_closed}) because the merchant has to answer it. Its closing may arrive first (events are
+ * reordered): it records the inquiry closed, and the late opening changes nothing. When the issuer escalates it,
+ * {@link Disputes} records the chargeback and marks the inquiry ESCALATED; an inquiry event about a dispute already
+ * recorded as a chargeback changes nothing. Runs inside the caller's transaction ({@link Disputes#apply}).
+ */
+final class Inquiries {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final JdbcClient jdbc;
+    private final PaymentBalances balances;
+    private final ApplicationEventPublisher publisher;
+    private final PaymentProviders psps;
+    private final Clock clock;
+
+    Inquiries(JdbcClient jdbc, PaymentBalances balances, ApplicationEventPublisher publisher, PaymentProviders psps,
+            Clock clock) {
+        this.jdbc = jdbc;
+        this.balances = balances;
+        this.publisher = publisher;
+        this.psps = psps;
+        this.clock = clock;
+    }
+
+    private record Inquiry(UUID id, UUID paymentId, MerchantId merchant, String pspDisputeId, long amount,
+            String currency, String reason, String status, int version) {
+    }
+
+    /** Resolved payment of an inquiry notification, or why there is none. */
+    private sealed interface Held {
+        record Found(Payment payment) implements Held {
+        }
+
+        record Not(NotificationResult result) implements Held {
+        }
+    }
+
+    NotificationResult opened(PspNotification n, NotificationSource source) {
+        return switch (held(n, source)) {
+            case Held.Not not -> not.result();
+            case Held.Found found -> insert(n, found.payment(), "OPEN")
+                    .map(this::announce).orElse(NotificationResult.IGNORED);
+        };
+    }
+
+    NotificationResult closed(PspNotification n, NotificationSource source) {
+        return switch (held(n, source)) {
+            case Held.Not not -> not.result();
+            case Held.Found found -> {
+                Optional<Inquiry> closed = jdbc.sql("""
+                        UPDATE dispute_inquiries SET status = 'CLOSED', version = version + 1, updated_at = :now
+                         WHERE psp_dispute_id = :psp AND merchant_id = :merchant AND status = 'OPEN'
+                        RETURNING *
+                        """)
+                        .param("now", Db.at(clock.instant())).param("psp", n.objectId())
+                        .param("merchant", found.payment().merchant().value())
+                        .query(Inquiries::map).optional();
+                yield closed.or(() -> insert(n, found.payment(), "CLOSED"))
+                        .map(this::announce).orElse(NotificationResult.IGNORED);
+            }
+        };
+    }
+
+    /**
+     * The chargeback under this PSP dispute id has just been recorded (after the payment's row lock): its inquiry,
+     * if there was one, escalated. Announced as the dispute's opening, so the inquiry's version does not move.
+     */
+    void escalated(String pspDisputeId) {
+        jdbc.sql("""
+                UPDATE dispute_inquiries SET status = 'ESCALATED', updated_at = :now
+                 WHERE psp_dispute_id = :psp AND status <> 'ESCALATED'
+                """)
+                .param("now", Db.at(clock.instant())).param("psp", pspDisputeId).update();
+    }
+
+    /**
+     * The payment the inquiry is about, held by the account that sent it (L11), locked: a chargeback recorded for
+     * the same dispute at the same moment takes this lock too, so one of the two sees the other.
+     */
+    private Held held(PspNotification n, NotificationSource source) {
+        List<Payment> named = balances.findByPspReference(n.chargeId());
+        if (named.isEmpty()) {
+            return new Held.Not(NotificationResult.UNMATCHED);
+        }
+        Optional<Payment> held = named.stream()
+                .filter(p -> psps.speaksFor(source, p.merchant(), p.pspAccount())).findFirst();
+        if (held.isEmpty()) {
+            return new Held.Not(NotificationResult.FOREIGN);
+        }
+        Payment locked = balances.lock(held.get().id());
+        boolean chargedBack = jdbc.sql("SELECT count(*) FROM disputes WHERE psp_dispute_id = :psp")
+                .param("psp", n.objectId()).query(Long.class).single() > 0;
+        return chargedBack ? new Held.Not(NotificationResult.IGNORED) : new Held.Found(locked);
+    }
+
+    private Optional<Inquiry> insert(PspNotification n, Payment p, String status) {
+        return jdbc.sql("""
+                INSERT INTO dispute_inquiries (id, payment_id, merchant_id, psp_dispute_id, amount, currency, reason,
+                                               status, created_at, updated_at)
+                VALUES (:id, :payment, :merchant, :psp, :amount, :currency, :reason, :status, :now, :now)
+                ON CONFLICT (psp_dispute_id) DO NOTHING
+                RETURNING *
+                """)
+                .param("id", TimeOrderedIds.next(clock)).param("payment", p.id().value())
+                .param("merchant", p.merchant().value()).param("psp", n.objectId()).param("amount", n.amountMinor())
+                .param("currency", p.amount().currency().code()).param("reason", n.reason())
+                .param("status", status).param("now", Db.at(clock.instant()))
+                .query(Inquiries::map).optional();
+    }
+
+    private NotificationResult announce(Inquiry q) {
+        boolean open = q.status().equals("OPEN");
+        Map<String, Object> json = new LinkedHashMap<>();
+        String publicId = PrefixedId.format("dp", q.id());
+        json.put("id", publicId);
+        json.put("object", "dispute");
+        json.put("payment_id", new PaymentId(q.paymentId()).toString());
+        json.put("status", open ? "inquiry" : "inquiry_closed");
+        json.put("amount", q.amount());
+        json.put("currency", q.currency());
+        json.put("reason", q.reason());
+        json.put("psp_reference", q.pspDisputeId());
+        publisher.publishEvent(new BusinessEvent(open ? "dispute.inquiry_opened" : "dispute.inquiry_closed",
+                "dispute", q.id(), publicId, q.merchant(), q.version(), JSON.writeValueAsString(json),
+                clock.instant()));
+        return NotificationResult.APPLIED;
+    }
+
+    private static Inquiry map(ResultSet rs, int row) throws SQLException {
+        return new Inquiry(rs.getObject("id", UUID.class), rs.getObject("payment_id", UUID.class),
+                new MerchantId(rs.getObject("merchant_id", UUID.class)), rs.getString("psp_dispute_id"),
+                rs.getLong("amount"), rs.getString("currency"), rs.getString("reason"), rs.getString("status"),
+                rs.getInt("version"));
+    }
+}
