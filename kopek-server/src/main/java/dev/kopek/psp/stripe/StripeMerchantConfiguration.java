@@ -19,7 +19,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Stripe for merchants whose account names it, whatever {@code KOPEK_PSP_PROVIDER} says: each such merchant gets an
- * adapter with its own secret key and webhook secrets; the API base, tolerance and version are Kopek's
+ * adapter with its own secret key and webhook secrets; the API base, tolerance, version and return URL are Kopek's
  * ({@code kopek.psp.stripe.*}), the timeouts and budget the PSP client's.
  */
 @Configuration(proxyBeanMethods = false)
@@ -39,7 +39,8 @@ class StripeMerchantConfiguration {
             @Override
             public PaymentProvider build(MerchantPsp psp) {
                 StripeProperties own = new StripeProperties(stripe.apiBase(), psp.credentials().secretKey(),
-                        psp.credentials().webhookSecrets(), stripe.webhookTolerance(), stripe.apiVersion());
+                        psp.credentials().webhookSecrets(), stripe.webhookTolerance(), stripe.apiVersion(),
+                        stripe.returnUrl());
                 StripePaymentProvider adapter = new StripePaymentProvider(own, limits, clock, outboundHeaders,
                         references);
                 return new CircuitBreakingPaymentProvider(new ObservedPaymentProvider(adapter, meters, callLog, clock),

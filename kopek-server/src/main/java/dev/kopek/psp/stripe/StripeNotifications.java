@@ -203,7 +203,8 @@ final class StripeNotifications {
     /**
      * A Stripe dispute event in Kopek's words, by the dispute's status (Stripe's {@code dispute.status}: {@code
      * warning_needs_response}, {@code warning_under_review}, {@code warning_closed}, {@code needs_response},
-     * {@code under_review}, {@code won}, {@code lost}; newer API versions add {@code prevented}). The {@code warning_*}
+     * {@code under_review}, {@code won}, {@code lost}; older API versions also {@code charge_refunded}, newer ones
+     * {@code prevented}, which is recorded under its own name). The {@code warning_*}
      * statuses are an inquiry: the issuer asks, nothing is withdrawn, so it is {@code dispute.inquiry_opened} and,
      * closed, {@code dispute.inquiry_closed}, never a chargeback. The chargeback is the dispute in a non-warning
      * status: created so, escalated to it ({@code charge.dispute.updated} with {@code needs_response}), or its funds
@@ -225,7 +226,8 @@ final class StripeNotifications {
             case "charge.dispute.closed" -> switch (String.valueOf(status)) {
                 case "won" -> "dispute.won";
                 case "lost" -> "dispute.lost";
-                case "warning_closed" -> "dispute.inquiry_closed";
+                // charge_refunded: older API versions' end of an inquiry by a full refund (the refund is its own event).
+                case "warning_closed", "charge_refunded" -> "dispute.inquiry_closed";
                 default -> "dispute.closed_" + status;
             };
             default -> "dispute." + type.substring("charge.dispute.".length());

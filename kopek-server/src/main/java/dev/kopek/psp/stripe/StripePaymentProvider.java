@@ -119,6 +119,10 @@ public final class StripePaymentProvider implements PaymentProvider {
         if (request.reference() != null) {
             form.add("metadata[kopek_reference]", request.reference());
         }
+        if (!stripe.returnUrl().isEmpty()) {
+            // With a return URL, 3-D Secure is a redirect Kopek can hand on (next_action.redirect_to_url).
+            form.add("return_url", stripe.returnUrl());
+        }
         HttpResponse<String> response = post("/v1/payment_intents", request.providerKey(), form, timeout);
         ChargeOutcome outcome = StripeResponses.intent(response.statusCode(), response.body(),
                 StripeResponses.Expect.CHARGE);

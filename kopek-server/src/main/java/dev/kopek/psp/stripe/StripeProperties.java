@@ -16,6 +16,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     than one while a secret is rolled
  * @param webhookTolerance how far an event's signed timestamp may be from now (Stripe's libraries use 5 minutes)
  * @param apiVersion {@code KOPEK_STRIPE_API_VERSION}: pinned {@code Stripe-Version}; empty uses the account's
+ * @param returnUrl {@code KOPEK_STRIPE_RETURN_URL}: where Stripe sends the customer back after 3-D Secure, sent as
+ *     {@code return_url} with every confirmation so a PaymentIntent that requires action answers
+ *     {@code next_action.type=redirect_to_url} with a URL Kopek can hand on; empty sends none, and Stripe then
+ *     answers {@code use_stripe_sdk}, which only Stripe.js with the PaymentIntent's client secret can complete
  */
 @ConfigurationProperties("kopek.psp.stripe")
 public record StripeProperties(
@@ -23,16 +27,21 @@ public record StripeProperties(
         @DefaultValue("") String secretKey,
         @DefaultValue("") List<String> webhookSecrets,
         @DefaultValue("5m") Duration webhookTolerance,
-        @DefaultValue("") String apiVersion) {
+        @DefaultValue("") String apiVersion,
+        @DefaultValue("") String returnUrl) {
 
     public StripeProperties {
         webhookSecrets = webhookSecrets.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
+        returnUrl = returnUrl.strip();
+        if (!returnUrl.isEmpty() && !returnUrl.matches("(?i)https?://[^\\s]{1,2000}")) {
+            throw new IllegalArgumentException("kopek.psp.stripe.return-url must be an absolute http(s) URL");
+        }
     }
 
     @Override
     public String toString() {
         return "StripeProperties[apiBase=" + apiBase + ", secretKey=" + (secretKey.isEmpty() ? "unset" : "set")
                 + ", webhookSecrets=" + webhookSecrets.size() + ", webhookTolerance=" + webhookTolerance
-                + ", apiVersion=" + apiVersion + "]";
+                + ", apiVersion=" + apiVersion + ", returnUrl=" + returnUrl + "]";
     }
 }

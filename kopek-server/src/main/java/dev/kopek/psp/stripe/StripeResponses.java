@@ -10,15 +10,18 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Stripe's answers mapped to outcomes by meaning (L5), from the error object's {@code type} and {@code code}
- * (Stripe's {@code api_errors} schema) and the PaymentIntent's {@code status}, never from the HTTP class alone:
+ * (Stripe's {@code api_errors} schema, whose types are {@code api_error}, {@code card_error},
+ * {@code idempotency_error} and {@code invalid_request_error}) and the PaymentIntent's {@code status}, never from the
+ * HTTP class alone:
  * <ul>
  * <li>{@code card_error}: the issuer or Stripe's fraud rules refused: declined, with the decline code;</li>
- * <li>{@code invalid_request_error}, {@code authentication_error}: refused before anything happened: failed —
- * except {@code idempotency_key_in_use} (409, the same key is still running) and {@code lock_timeout} (409): those
- * prove nothing and are unknown;</li>
+ * <li>{@code invalid_request_error} (a 401 for a wrong API key included): refused before anything happened: failed
+ * — except {@code idempotency_key_in_use} (409, the same key is still running) and {@code lock_timeout}: those prove
+ * nothing and are unknown;</li>
  * <li>{@code idempotency_error} (the key was first used with other parameters): the first use may have moved
  * money, so unknown;</li>
- * <li>429 {@code rate_limit_error}, 5xx {@code api_error}, anything unexpected: unknown.</li>
+ * <li>any 409, any 429 ({@code invalid_request_error} with code {@code rate_limit}), 5xx {@code api_error}, any type
+ * the spec does not list: unknown.</li>
  * </ul>
  * A PaymentIntent that {@code requires_action} (3-D Secure) is neither a success nor a failure: it is unknown to
  * Kopek with the reason {@link #REQUIRES_ACTION}, and is resolved when the customer finishes (notification or
@@ -122,7 +125,7 @@ final class StripeResponses {
         }
         return switch (type) {
             case "card_error" -> new ChargeOutcome.Declined(declineCode(error), intentId(error));
-            case "invalid_request_error", "authentication_error" -> code.equals("idempotency_key_in_use")
+            case "invalid_request_error" -> code.equals("idempotency_key_in_use")
                     || code.equals("lock_timeout") ? new ChargeOutcome.Unknown(what) : new ChargeOutcome.Failed(what);
             default -> new ChargeOutcome.Unknown(what);
         };

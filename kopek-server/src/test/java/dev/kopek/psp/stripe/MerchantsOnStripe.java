@@ -24,6 +24,7 @@ abstract class MerchantsOnStripe extends IntegrationTest {
     @DynamicPropertySource
     static void stripe(DynamicPropertyRegistry registry) {
         registry.add("kopek.psp.stripe.api-base", () -> STRIPE.baseUri().toString());
+        registry.add("kopek.psp.stripe.return-url", () -> "https://shop.example/after-3ds");
         registry.add("kopek.secrets-old-keys", () -> OLD_SECRETS_KEY);
     }
 

@@ -33,10 +33,11 @@ class StripeAdapterTest {
 
     private static final StripeStub STUB = new StripeStub(Clock.systemUTC());
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private final StripePaymentProvider stripe = new StripePaymentProvider(StripeHarness.properties(STUB),
-            new PspProperties(null, 0, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofMillis(20),
-                    Duration.ofMillis(40), Duration.ofSeconds(3), Duration.ofHours(24), "unused",
-                    Duration.ofMinutes(5)), Clock.systemUTC(), dev.kopek.psp.OutboundHeaders.none());
+    private static final PspProperties LIMITS = new PspProperties(null, 0, Duration.ofSeconds(1),
+            Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofSeconds(3),
+            Duration.ofHours(24), "unused", Duration.ofMinutes(5));
+    private final StripePaymentProvider stripe = new StripePaymentProvider(StripeHarness.properties(STUB), LIMITS,
+            Clock.systemUTC(), dev.kopek.psp.OutboundHeaders.none());
 
     @AfterEach
     void reset() {
@@ -119,11 +120,13 @@ class StripeAdapterTest {
                 .isInstanceOf(ChargeOutcome.Failed.class);
         assertThat(error(404, "invalid_request_error", "resource_missing", null))
                 .isInstanceOf(ChargeOutcome.Failed.class);
-        assertThat(error(401, "authentication_error", null, null)).isInstanceOf(ChargeOutcome.Failed.class);
+        assertThat(error(401, "invalid_request_error", null, null)).as("a wrong API key")
+                .isInstanceOf(ChargeOutcome.Failed.class);
         assertThat(error(409, "invalid_request_error", "idempotency_key_in_use", null))
                 .isInstanceOf(ChargeOutcome.Unknown.class);
         assertThat(error(400, "idempotency_error", null, null)).isInstanceOf(ChargeOutcome.Unknown.class);
-        assertThat(error(429, "rate_limit_error", "rate_limit", null)).isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(error(429, "invalid_request_error", "rate_limit", null)).isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(error(429, "invalid_request_error", "lock_timeout", null)).isInstanceOf(ChargeOutcome.Unknown.class);
         assertThat(error(500, "api_error", null, null)).isInstanceOf(ChargeOutcome.Unknown.class);
         assertThat(error(502, "", null, null)).isInstanceOf(ChargeOutcome.Unknown.class);
         assertThat(StripeResponses.intent(200, "<html>", StripeResponses.Expect.CHARGE))
@@ -153,6 +156,35 @@ class StripeAdapterTest {
         assertThat(stripe.lookup(request.providerKey())).isInstanceOf(LookupResult.Inconclusive.class);
         assertThat(STUB.requests().getLast().path()).as("looked up by the PaymentIntent id it already knows")
                 .startsWith("/v1/payment_intents/pi_");
+    }
+
+    /**
+     * Without a return URL Stripe answers {@code use_stripe_sdk} (only Stripe.js with the client secret completes it:
+     * no URL to hand on); with {@code kopek.psp.stripe.return-url} Kopek sends {@code return_url} and the answer is a
+     * redirect whose URL the payment carries.
+     */
+    @Test
+    void aReturnUrlMakesThreeDSecureARedirectKopekCanHandOn() {
+        StripeProperties base = StripeHarness.properties(STUB);
+        StripePaymentProvider withReturn = new StripePaymentProvider(new StripeProperties(base.apiBase(),
+                base.secretKey(), base.webhookSecrets(), base.webhookTolerance(), base.apiVersion(),
+                "https://shop.example/back"), LIMITS, Clock.systemUTC(), dev.kopek.psp.OutboundHeaders.none());
+        ChargeRequest request = charge(StripeStub.THREE_D_SECURE, 1_000, "EUR", true);
+
+        ChargeOutcome withUrl = withReturn.charge(request);
+        ChargeOutcome without = stripe.charge(charge(StripeStub.THREE_D_SECURE, 1_000, "EUR", true));
+
+        assertThat(withUrl).isInstanceOfSatisfying(ChargeOutcome.Unknown.class, u -> {
+            assertThat(u.nextAction().type()).isEqualTo("redirect_to_url");
+            assertThat(u.nextAction().redirectUrl()).startsWith("https://hooks.stripe.com/3d_secure_2/");
+        });
+        assertThat(STUB.requests().stream().filter(r -> r.path().equals("/v1/payment_intents"))
+                .filter(r -> StripePaymentProvider.stripeKey(request.providerKey()).equals(r.idempotencyKey()))
+                .findFirst().orElseThrow().form().get("return_url")).isEqualTo("https://shop.example/back");
+        assertThat(without).isInstanceOfSatisfying(ChargeOutcome.Unknown.class, u -> {
+            assertThat(u.nextAction().type()).isEqualTo("use_stripe_sdk");
+            assertThat(u.nextAction().redirectUrl()).isNull();
+        });
     }
 
     @Test

@@ -58,7 +58,10 @@ class StripeEndToEndTest extends IntegrationTest {
         registry.add("kopek.psp.stripe.api-base", () -> STRIPE.baseUri().toString());
         registry.add("kopek.psp.stripe.secret-key", () -> StripeStub.SECRET_KEY);
         registry.add("kopek.psp.stripe.webhook-secrets", () -> "whsec_old_one," + StripeStub.WEBHOOK_SECRET);
+        registry.add("kopek.psp.stripe.return-url", () -> RETURN_URL);
     }
+
+    static final String RETURN_URL = "https://shop.example/after-3ds";
 
     @AfterEach
     void resetStripe() {
@@ -157,8 +160,8 @@ class StripeEndToEndTest extends IntegrationTest {
     }
 
     /**
-     * Issue 15: 3-D Secure is a status the merchant acts on, not a failure. The payment answers requires_action with
-     * Stripe's redirect, is announced as payment.requires_action, keeps its reference taken (L2), and Stripe's event
+     * Issue 15: 3-D Secure is a status the merchant acts on, not a failure. With KOPEK_STRIPE_RETURN_URL set, Kopek
+     * confirms with return_url, so the payment answers requires_action with Stripe's redirect, is announced as payment.requires_action, keeps its reference taken (L2), and Stripe's event
      * after the customer finished settles it.
      */
     @Test
@@ -175,6 +178,10 @@ class StripeEndToEndTest extends IntegrationTest {
         JsonNode action = waiting.json().get("next_action");
         assertThat(action.get("type").asString()).isEqualTo("redirect_to_url");
         assertThat(action.get("redirect_url").asString()).startsWith("https://hooks.stripe.com/3d_secure_2/");
+        assertThat(STRIPE.requests().stream().filter(r -> r.path().equals("/v1/payment_intents"))
+                .filter(r -> reference.equals(r.form().get("metadata[kopek_reference]"))).findFirst().orElseThrow()
+                .form().get("return_url")).as("Kopek sent its configured return URL, so Stripe answers a redirect")
+                .isEqualTo(RETURN_URL);
         assertThat(second.status()).as("the intent is not freed").isEqualTo(409);
         String id = waiting.text("id");
         assertThat(jdbc.sql("SELECT count(*) FROM outbox WHERE resource_id = :id AND event_type = :t")
@@ -201,8 +208,7 @@ class StripeEndToEndTest extends IntegrationTest {
         Api.Response waiting = api.pay(Api.newKey(), payment(reference, 900, "EUR", StripeStub.THREE_D_SECURE,
                 "manual"));
         assertThat(waiting.text("status")).isEqualTo("requires_action");
-        assertThat(waiting.json().get("next_action").get("type").asString()).isEqualTo("use_stripe_sdk");
-        assertThat(waiting.json().get("next_action").get("redirect_url").isNull()).isTrue();
+        assertThat(waiting.json().get("next_action").get("type").asString()).isEqualTo("redirect_to_url");
 
         STRIPE.lagSearch();
         String intent = STRIPE.intents().values().stream()

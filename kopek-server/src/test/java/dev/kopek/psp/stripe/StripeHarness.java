@@ -30,7 +30,7 @@ public final class StripeHarness implements AdapterHarness {
 
     static StripeProperties properties(StripeStub stub) {
         return new StripeProperties(stub.baseUri(), StripeStub.SECRET_KEY,
-                List.of("whsec_old_being_rolled", StripeStub.WEBHOOK_SECRET), Duration.ofMinutes(5), "");
+                List.of("whsec_old_being_rolled", StripeStub.WEBHOOK_SECRET), Duration.ofMinutes(5), "", "");
     }
 
     @Override

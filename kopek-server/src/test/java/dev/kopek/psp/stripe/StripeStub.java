@@ -43,8 +43,12 @@ public final class StripeStub implements AutoCloseable {
     public static final String OK = "pm_card_visa";
     public static final String DECLINED = "pm_card_chargeDeclined";
     public static final String INSUFFICIENT_FUNDS = "pm_card_chargeDeclinedInsufficientFunds";
+    /**
+     * 3-D Secure, as Stripe answers a server-side confirmation: {@code next_action.type = redirect_to_url} (with the
+     * URL and the return_url echoed) when the request sent a {@code return_url}, else {@code use_stripe_sdk}.
+     */
     public static final String THREE_D_SECURE = "pm_card_authenticationRequired";
-    /** 3-D Secure by redirect: {@code next_action.type = redirect_to_url}, as Stripe answers with a return_url. */
+    /** Another of Stripe's 3-D Secure test cards; the same answers as {@link #THREE_D_SECURE}. */
     public static final String THREE_D_SECURE_REDIRECT = "pm_card_threeDSecureRequired";
     public static final String API_ERROR = "pm_stub_api_error";
     public static final String RATE_LIMITED = "pm_stub_rate_limit";
@@ -168,7 +172,7 @@ public final class StripeStub implements AutoCloseable {
             String path = exchange.getRequestURI().getRawPath();
             Map<String, String> query = decode(exchange.getRequestURI().getRawQuery());
             if (!("Bearer " + SECRET_KEY).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
-                send(exchange, error(401, "authentication_error", null, "Invalid API Key provided"), false);
+                send(exchange, error(401, "invalid_request_error", null, "Invalid API Key provided"), false);
                 return;
             }
             if (exchange.getRequestMethod().equals("GET")) {
@@ -256,7 +260,8 @@ public final class StripeStub implements AutoCloseable {
         String method = form.getOrDefault("payment_method", "");
         switch (method) {
             case RATE_LIMITED -> {
-                return error(429, "rate_limit_error", "rate_limit", "Too many requests hit the API too quickly.");
+                return error(429, "invalid_request_error", "rate_limit", "Too many requests hit the API too"
+                        + " quickly.");
             }
             case API_ERROR -> {
                 Answer e = error(500, "api_error", null, "Something went wrong on Stripe's end.");
@@ -292,16 +297,17 @@ public final class StripeStub implements AutoCloseable {
         return switch (method) {
             case DECLINED, INSUFFICIENT_FUNDS -> declined(pi, method.equals(DECLINED) ? "generic_decline"
                     : "insufficient_funds");
-            case THREE_D_SECURE -> {
+            case THREE_D_SECURE, THREE_D_SECURE_REDIRECT -> {
                 pi.put("status", "requires_action");
-                pi.putObject("next_action").put("type", "use_stripe_sdk");
-                yield new Answer(200, pi.toString(), true);
-            }
-            case THREE_D_SECURE_REDIRECT -> {
-                pi.put("status", "requires_action");
-                ObjectNode next = pi.putObject("next_action").put("type", "redirect_to_url");
-                next.putObject("redirect_to_url").put("url", "https://hooks.stripe.com/3d_secure_2/hosted?" + id)
-                        .put("return_url", "https://merchant.example/return");
+                String returnUrl = form.get("return_url");
+                if (returnUrl == null) {
+                    ObjectNode next = pi.putObject("next_action").put("type", "use_stripe_sdk");
+                    next.putObject("use_stripe_sdk").put("type", "three_d_secure_redirect");
+                } else {
+                    ObjectNode next = pi.putObject("next_action").put("type", "redirect_to_url");
+                    next.putObject("redirect_to_url").put("url", "https://hooks.stripe.com/3d_secure_2/hosted?" + id)
+                            .put("return_url", returnUrl);
+                }
                 yield new Answer(200, pi.toString(), true);
             }
             default -> {
@@ -535,13 +541,19 @@ public final class StripeStub implements AutoCloseable {
         return error(404, "invalid_request_error", "resource_missing", "No such object: '" + id + "'");
     }
 
+    /**
+     * An error body as Stripe's {@code error} schema has it ({@code StripeStubSpecTest} holds every one against the
+     * spec): {@code type} is one of the spec's {@code api_error}, {@code card_error}, {@code idempotency_error},
+     * {@code invalid_request_error} (a 401 and a 429 are invalid_request_error too, the 429 with code rate_limit), and
+     * a coded error links its documentation as Stripe does.
+     */
     private static Answer error(int status, String type, String code, String message) {
         ObjectNode body = JSON.createObjectNode();
         ObjectNode error = body.putObject("error");
-        error.put("type", type).put("message", message);
         if (code != null) {
-            error.put("code", code);
+            error.put("code", code).put("doc_url", "https://stripe.com/docs/error-codes/" + code.replace('_', '-'));
         }
+        error.put("message", message).put("type", type);
         return new Answer(status, body.toString(), false);
     }
 
