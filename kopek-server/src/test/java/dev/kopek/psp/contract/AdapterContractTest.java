@@ -2,8 +2,11 @@ package dev.kopek.psp.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.kopek.money.CurrencyCode;
 import dev.kopek.money.Money;
+import dev.kopek.payments.KeyWindowRule;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.LookupResult;
@@ -19,6 +22,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,8 +32,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The adapter contract kit: what every PSP adapter must do, whatever its provider, so Kopek's pipeline can rely on
  * it (docs/adapters.md). Each test runs once per adapter against its PSP (the simulator over HTTP, Stripe against
- * its stub). It checks meaning, not wire format: every kind of answer classified by what it proves (L5), retries
- * only with the same key and only inside the budget (L6), lookup after an unknown, the declared key window,
+ * its stub). It checks meaning, not wire format: every kind of answer classified by what it proves (L5: a concurrent
+ * duplicate, a refused connection and a payment waiting for the customer included), retries only with the same key
+ * and only inside the budget (L6), lookup after an unknown, the declared key window and the rule past it,
  * notification signatures (good, bad, tampered, stale, replayed) and amounts converted exactly at the edge.
  */
 class AdapterContractTest {
@@ -144,6 +150,84 @@ class AdapterContractTest {
 
         assertThat(outcome).isInstanceOf(ChargeOutcome.Unknown.class);
         assertThat(harness.chargeRequestsUnder(lost.providerKey())).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("harnesses")
+    void aConcurrentDuplicateIsUnknownNeverARefusal(AdapterHarness harness) throws Exception {
+        PaymentProvider psp = adapter(harness);
+        ChargeRequest request = charge(harness, Answer.CONCURRENT_DUPLICATE, true);
+
+        CompletableFuture<ChargeOutcome> first = CompletableFuture.supplyAsync(() -> psp.chargeOnce(request));
+        harness.awaitChargeRequest(request.providerKey());
+        ChargeOutcome duplicate = psp.chargeOnce(request);
+        harness.releaseHeld();
+
+        assertThat(duplicate).as("'in progress' proves nothing").isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(first.get(30, TimeUnit.SECONDS)).isInstanceOfAny(ChargeOutcome.Succeeded.class,
+                ChargeOutcome.Unknown.class);
+        assertThat(harness.chargeRequestsUnder(request.providerKey())).isEqualTo(2);
+        assertThat(harness.chargesUnder(request.providerKey())).as("never twice").isLessThanOrEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("harnesses")
+    void aRefusedConnectionIsUnknownAndItsLookupInconclusive(AdapterHarness harness) {
+        PaymentProvider psp = harness.unreachable(limits(Duration.ofSeconds(3)), clock);
+        ChargeRequest request = charge(harness, Answer.REFUSED_CONNECTION, true);
+
+        assertThat(psp.charge(request)).isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(psp.execute(operation(OperationRequest.Kind.REFUND, "ch_kit_unreachable", 100,
+                false))).isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(psp.lookup(request.providerKey())).as("no answer is no proof")
+                .isInstanceOf(LookupResult.Inconclusive.class);
+        assertThat(harness.chargeRequestsUnder(request.providerKey())).isZero();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("harnesses")
+    void aPaymentWaitingForTheCustomerIsUnknownWithItsNextAction(AdapterHarness harness) {
+        assumeTrue(harness.answers(Answer.REQUIRES_ACTION), harness.name() + " has no answer that waits for the customer");
+        PaymentProvider psp = adapter(harness);
+        ChargeRequest request = charge(harness, Answer.REQUIRES_ACTION, true);
+
+        assertThat(psp.charge(request)).isInstanceOfSatisfying(ChargeOutcome.Unknown.class,
+                u -> assertThat(u.nextAction()).as("what the customer must do").isNotNull()
+                        .satisfies(a -> assertThat(a.type()).isNotBlank()));
+        assertThat(psp.lookup(request.providerKey())).as("still waiting: not found, not failed")
+                .isInstanceOf(LookupResult.Inconclusive.class);
+        assertThat(harness.chargesUnder(request.providerKey())).isZero();
+    }
+
+    /**
+     * L6 for every adapter, with the pipeline's own decision (KeyWindow, LookupDecision): an unknown whose lookup
+     * finds no final outcome may be asked about again inside its key window, but once the window less the budget has
+     * passed it is never sent again and goes to a person, whatever the adapter's lookup can say.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("harnesses")
+    void pastTheKeyWindowLessTheBudgetAnUnknownIsNeverSentAgainAndGoesToAPerson(AdapterHarness harness) {
+        PspProperties limits = limits(Duration.ofSeconds(3));
+        PaymentProvider psp = harness.adapter(limits, clock);
+        ChargeRequest request = charge(harness, Answer.SERVER_ERROR, true);
+        assertThat(psp.charge(request)).isInstanceOf(ChargeOutcome.Unknown.class);
+        Instant firstSentAt = clock.instant();
+        Duration closesAfter = psp.contract().keyWindow().minus(limits.budget());
+
+        clock.advance(closesAfter.minusSeconds(2));
+        KeyWindowRule.Decision inside = KeyWindowRule.resume(psp, limits, clock, firstSentAt,
+                request.providerKey(), () -> psp.chargeOnce(request));
+        assertThat(inside.reviewReason()).as("inside the window nobody is asked yet").isNull();
+
+        clock.advance(Duration.ofSeconds(2));
+        long sent = harness.chargeRequestsUnder(request.providerKey());
+        KeyWindowRule.Decision past = KeyWindowRule.resume(psp, limits, clock, firstSentAt, request.providerKey(),
+                () -> psp.chargeOnce(request));
+
+        assertThat(past.outcome()).isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(past.reviewReason()).as("a person decides").isNotBlank();
+        assertThat(harness.chargeRequestsUnder(request.providerKey())).as("never sent again").isEqualTo(sent);
+        assertThat(harness.chargesUnder(request.providerKey())).isZero();
     }
 
     @ParameterizedTest(name = "{0}")

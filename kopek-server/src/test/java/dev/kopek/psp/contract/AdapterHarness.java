@@ -28,7 +28,16 @@ public interface AdapterHarness {
         /** Rate limited: proves nothing. */
         RATE_LIMIT,
         /** The PSP moves the money, then its answer is lost (timeout or reset). */
-        LOST_AFTER_CHARGE
+        LOST_AFTER_CHARGE,
+        /**
+         * The PSP keeps the first request under its key running (slow, or held after it charged), so a second with
+         * the same key meanwhile is answered "in progress" (a 409): proves nothing.
+         */
+        CONCURRENT_DUPLICATE,
+        /** Nothing listens at the PSP's address ({@link #unreachable}): the connection is refused. */
+        REFUSED_CONNECTION,
+        /** The PSP waits for the customer (3-D Secure): neither a success nor a failure. */
+        REQUIRES_ACTION
     }
 
     String name();
@@ -36,6 +45,25 @@ public interface AdapterHarness {
     PaymentProvider adapter(PspProperties limits, Clock clock);
 
     String paymentMethod(Answer answer);
+
+    /** Whether the PSP has this kind of answer at all (a PSP without 3-D Secure has no REQUIRES_ACTION). */
+    default boolean answers(Answer answer) {
+        return true;
+    }
+
+    /** The adapter pointed at an address of the PSP's kind where nothing listens ({@link Answer#REFUSED_CONNECTION}). */
+    PaymentProvider unreachable(PspProperties limits, Clock clock);
+
+    /** Waits until a request under this provider key has reached the PSP's charge endpoint. */
+    default void awaitChargeRequest(String providerKey) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (chargeRequestsUnder(providerKey) == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no charge request under " + providerKey + " reached the PSP");
+            }
+            Thread.sleep(5);
+        }
+    }
 
     /** Requests that reached the PSP's charge endpoint under this provider key (through the adapter's key). */
     long chargeRequestsUnder(String providerKey);

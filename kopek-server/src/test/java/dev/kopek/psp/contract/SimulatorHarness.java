@@ -45,7 +45,21 @@ final class SimulatorHarness implements AdapterHarness {
             case SERVER_ERROR -> "pm_5xx_no_charge";
             case RATE_LIMIT -> "pm_429";
             case LOST_AFTER_CHARGE -> "pm_reset_after_charge";
+            // pm_slow holds its key 3–8 s before it charges; a repeat meanwhile is 409 request_in_progress.
+            case CONCURRENT_DUPLICATE -> "pm_slow";
+            case REFUSED_CONNECTION -> "pm_ok";
+            case REQUIRES_ACTION -> throw new IllegalArgumentException("the simulator has no 3-D Secure");
         };
+    }
+
+    @Override
+    public boolean answers(Answer answer) {
+        return answer != Answer.REQUIRES_ACTION;
+    }
+
+    @Override
+    public PaymentProvider unreachable(PspProperties limits, Clock clock) {
+        return new SimulatorPaymentProvider(ClosedPort.uri(), withSecret(limits), clock);
     }
 
     @Override

@@ -42,7 +42,19 @@ public final class StripeHarness implements AdapterHarness {
             case SERVER_ERROR -> StripeStub.API_ERROR;
             case RATE_LIMIT -> StripeStub.RATE_LIMITED;
             case LOST_AFTER_CHARGE -> StripeStub.HELD_AFTER_CHARGE;
+            // Held after it charged: a repeat with the same key meanwhile is 409 idempotency_key_in_use.
+            case CONCURRENT_DUPLICATE -> StripeStub.HELD_AFTER_CHARGE;
+            case REFUSED_CONNECTION -> StripeStub.OK;
+            case REQUIRES_ACTION -> StripeStub.THREE_D_SECURE;
         };
+    }
+
+    @Override
+    public PaymentProvider unreachable(PspProperties limits, Clock clock) {
+        StripeProperties at = properties(stub);
+        return new StripePaymentProvider(new StripeProperties(dev.kopek.psp.contract.ClosedPort.uri(),
+                at.secretKey(), at.webhookSecrets(), at.webhookTolerance(), at.apiVersion(), at.returnUrl()), limits,
+                clock, dev.kopek.psp.OutboundHeaders.none());
     }
 
     @Override
