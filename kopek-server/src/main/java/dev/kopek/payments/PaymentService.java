@@ -65,10 +65,13 @@ public class PaymentService {
     }
 
     public PaymentAnswer create(MerchantId merchant, String idempotencyKey, PaymentRequest request) {
-        refuseWhileThePspIsDown(merchant);
         ClientKey ck = new ClientKey(merchant, OPERATION, idempotencyKey);
-        PaymentId newId = new PaymentId(TimeOrderedIds.next(clock));
         String fingerprint = dev.kopek.idempotency.Fingerprint.of(request.canonicalFields());
+        Optional<PaymentAnswer> stored = refuseWhileThePspIsDown(merchant, ck, fingerprint);
+        if (stored.isPresent()) {
+            return stored.get();
+        }
+        PaymentId newId = new PaymentId(TimeOrderedIds.next(clock));
         PhaseOne phaseOne;
         try {
             phaseOne = connectionWait.patiently(() -> tx.execute(status -> {
@@ -102,16 +105,24 @@ public class PaymentService {
     /**
      * While the PSP's circuit is open a new payment is refused before its key is claimed: nothing is stored, the
      * PSP is not called, and the answer is 503, never a decline. The client retries with the same key later. The
-     * circuit is the merchant's PSP's: a failing Stripe does not stop merchants on another PSP.
+     * circuit is the merchant's PSP's: a failing Stripe does not stop merchants on another PSP. A retry of a payment
+     * that already has its final answer calls no PSP, so that answer is replayed whatever the circuit says (read
+     * only while the circuit is open; nothing is claimed). Empty: the circuit lets the request through.
      */
-    private void refuseWhileThePspIsDown(MerchantId merchant) {
+    private Optional<PaymentAnswer> refuseWhileThePspIsDown(MerchantId merchant, ClientKey ck, String fingerprint) {
         Optional<Duration> wait = psps.circuitFor(merchant).refusal();
-        if (wait.isPresent()) {
-            long seconds = Math.max(1, (wait.get().toMillis() + 999) / 1000);
-            throw ApiProblem.withHeaders(HttpStatus.SERVICE_UNAVAILABLE, "psp_unavailable", "The PSP is failing;"
-                    + " no payment was attempted and nothing was stored. Retry after " + seconds + " s with the"
-                    + " same Idempotency-Key.", Map.of("Retry-After", Long.toString(seconds)));
+        if (wait.isEmpty()) {
+            return Optional.empty();
         }
+        Optional<KeyRecord> key = keys.find(ck);
+        if (key.isPresent() && key.get().status() == dev.kopek.idempotency.KeyStatus.COMPLETED
+                && key.get().requestHash().equals(fingerprint)) {
+            return Optional.of(new PaymentAnswer.Final(key.get().responseCode(), key.get().responseBody(), true));
+        }
+        long seconds = Math.max(1, (wait.get().toMillis() + 999) / 1000);
+        throw ApiProblem.withHeaders(HttpStatus.SERVICE_UNAVAILABLE, "psp_unavailable", "The PSP is failing;"
+                + " no payment was attempted and nothing was stored. Retry after " + seconds + " s with the"
+                + " same Idempotency-Key.", Map.of("Retry-After", Long.toString(seconds)));
     }
 
     /** What phase 1 decided, and the PENDING attempt when it inserted one. */

@@ -97,4 +97,51 @@ class PspCircuitTest extends IntegrationTest {
         assertThat(anonymous.get("/actuator/health/psp").status()).isEqualTo(200);
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
     }
+
+    /**
+     * A same-key retry of a payment that already has its final answer calls no PSP: while the circuit is open it is
+     * still the stored answer, byte for byte, as a replay; a request that would call the PSP is still refused before
+     * anything is claimed (a new key, and the same key with other parameters).
+     */
+    @Test
+    void aFinalAnswerIsReplayedWhileTheCircuitIsOpen() {
+        Api api = newMerchant();
+        String key = Api.newKey();
+        String body = payment(newReference(), "pm_ok");
+        Api.Response captured = api.pay(key, body);
+        assertThat(captured.status()).isEqualTo(201);
+        try {
+            replayWhileOpen(api, key, body, captured);
+        } finally {
+            // Leave the circuit closed for the next test: past the wait, two trial payments close it.
+            clock.advance(Duration.ofMinutes(10));
+            api.pay(Api.newKey(), payment(newReference(), "pm_ok"));
+            api.pay(Api.newKey(), payment(newReference(), "pm_ok"));
+        }
+        assertThat(admin().get("/v1/ops/psp").text("circuit")).isEqualTo("closed");
+    }
+
+    private void replayWhileOpen(Api api, String key, String body, Api.Response captured) {
+        // The last 4 calls decide: the success and three unknowns (75 %) open it.
+        for (int i = 0; i < 3; i++) {
+            assertThat(api.pay(Api.newKey(), payment(newReference(), "pm_5xx_no_charge")).status()).isEqualTo(202);
+        }
+        assertThat(admin().get("/v1/ops/psp").text("circuit")).isEqualTo("open");
+        long calls = SIMULATOR.charges().size();
+
+        Api.Response replay = api.pay(key, body);
+        String newKey = Api.newKey();
+        Api.Response fresh = api.pay(newKey, payment(newReference(), "pm_ok"));
+        Api.Response otherBody = api.pay(key, payment(newReference(), "pm_ok"));
+
+        assertThat(replay.status()).isEqualTo(201);
+        assertThat(replay.body()).isEqualTo(captured.body());
+        assertThat(replay.header("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(fresh.status()).isEqualTo(503);
+        assertThat(fresh.text("code")).isEqualTo("psp_unavailable");
+        assertThat(jdbc.sql("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = :key")
+                .param("key", newKey).query(Long.class).single()).as("no key claimed").isZero();
+        assertThat(otherBody.status()).isEqualTo(503);
+        assertThat(SIMULATOR.charges()).as("the PSP was not called").hasSize((int) calls);
+    }
 }
