@@ -43,6 +43,23 @@ public class MerchantPspStore implements SealedRows {
                 .param("merchant", merchant.value()).query((rs, n) -> read(merchant, rs)).optional();
     }
 
+    /**
+     * Merchants that have sent payments through their own account at their PSP (payments.psp_account is that
+     * account's provider), at most {@code limit}, in id order: the accounts whose settlement Kopek reconciles besides
+     * its configured PSP's.
+     */
+    public List<MerchantId> withOwnAccountPayments(int limit) {
+        return jdbc.sql("""
+                SELECT m.merchant_id FROM merchant_psp m
+                 WHERE EXISTS (SELECT 1 FROM payments p
+                                WHERE p.merchant_id = m.merchant_id AND p.psp_account = m.provider)
+                 ORDER BY m.merchant_id
+                 LIMIT :limit
+                """)
+                .param("limit", limit).query((rs, n) -> new MerchantId(rs.getObject("merchant_id", UUID.class)))
+                .list();
+    }
+
     /** Only the version: cheap enough to ask on every payment, so a rotation reaches every instance at once. */
     public Optional<Integer> version(MerchantId merchant) {
         return jdbc.sql("SELECT version FROM merchant_psp WHERE merchant_id = :merchant")

@@ -41,7 +41,8 @@ class BreakMatcher {
         this.clock = clock;
     }
 
-    PassSummary pass(String provider, LocalDate date, Trigger trigger, boolean recheck) {
+    PassSummary pass(SettlementAccount account, LocalDate date, Trigger trigger, boolean recheck) {
+        String provider = account.provider();
         PassSummary summary = tx.execute(status -> {
             DateLock.hold(jdbc, provider, date);
             // Read under the lock: a version loaded a moment ago by another instance is the one that counts.
@@ -50,8 +51,11 @@ class BreakMatcher {
             Instant now = clock.instant();
             UUID run = TimeOrderedIds.next(clock);
             insertRun(run, file, trigger, now);
-            match(run, file, laterFilesLoaded(provider, date), now);
-            fees.post(file);
+            match(run, file, account, laterFilesLoaded(provider, date), now);
+            if (account.merchant().isEmpty()) {
+                // Fees in a merchant's own account are the merchant's, not Kopek's cost (docs/settlement.md).
+                fees.post(file);
+            }
             int cleared = closeUnseen(provider, date, run, now, "CANDIDATE", "CLEARED",
                     "not seen by the next pass of its date (on a neighbouring day's file, or fixed in time)");
             int resolved = closeUnseen(provider, date, run, now, "REPORTED", "RESOLVED",
@@ -92,7 +96,7 @@ class BreakMatcher {
         return loaded == properties.boundaryDays();
     }
 
-    private static final String MATCH = """
+    private static final String MATCH_TEMPLATE = """
         WITH psp AS (
             SELECT psp_reference, type, sum(amount) AS amount, min(currency) AS currency,
                    count(DISTINCT currency) AS currencies
@@ -100,8 +104,9 @@ class BreakMatcher {
              WHERE file_id = :file AND type <> 'fee'
              GROUP BY psp_reference, type
         ),
-        -- Only money that went through Kopek's configured PSP account (payments.psp_account IS NULL): a merchant on
-        -- its own account at a PSP settles there, never in this file, and is not a break of it.
+        -- Only money that went through the account whose file this is ({scope}: Kopek's configured PSP account, where
+        -- payments.psp_account IS NULL, or one merchant's own account): money held in another account settles there,
+        -- never in this file, and is not a break of it.
         kopek AS NOT MATERIALIZED (
             SELECT 'payment' AS kind, p.id, p.id AS payment_id, p.merchant_id, p.psp_reference,
                    CASE p.capture_method WHEN 'automatic' THEN 'charge' ELSE 'authorization' END AS type,
@@ -109,24 +114,24 @@ class BreakMatcher {
                    p.currency, p.capture_method = 'automatic' AND p.amount_captured > 0 AS settled,
                    p.created_at AS moved_at
               FROM payments p
-             WHERE p.psp_reference IS NOT NULL AND p.psp_account IS NULL
+             WHERE p.psp_reference IS NOT NULL AND {scope:p}
             UNION ALL
             SELECT o.kind, o.id, o.payment_id, o.merchant_id, o.psp_reference,
                    CASE o.kind WHEN 'capture' THEN 'charge' ELSE o.kind END,
                    o.status, o.amount, o.currency, o.kind IN ('capture', 'refund') AND o.status = 'SUCCEEDED',
                    o.updated_at
-              FROM payment_operations o JOIN payments op ON op.id = o.payment_id AND op.psp_account IS NULL
+              FROM payment_operations o JOIN payments op ON op.id = o.payment_id AND {scope:op}
              WHERE o.psp_reference IS NOT NULL
             UNION ALL
             -- A dispute is two movements under one reference: the chargeback when it opens, and, if it is won,
             -- the reversal (a won dispute is final, so its updated_at is when it was won).
             SELECT 'dispute', d.id, d.payment_id, d.merchant_id, d.psp_dispute_id, 'chargeback', d.status, d.amount,
                    d.currency, TRUE, d.created_at
-              FROM disputes d JOIN payments dp ON dp.id = d.payment_id AND dp.psp_account IS NULL
+              FROM disputes d JOIN payments dp ON dp.id = d.payment_id AND {scope:dp}
             UNION ALL
             SELECT 'dispute', d.id, d.payment_id, d.merchant_id, d.psp_dispute_id, 'chargeback_reversal', d.status,
                    d.amount, d.currency, TRUE, d.updated_at
-              FROM disputes d JOIN payments dp ON dp.id = d.payment_id AND dp.psp_account IS NULL
+              FROM disputes d JOIN payments dp ON dp.id = d.payment_id AND {scope:dp}
              WHERE d.status = 'WON'
         ),
         internal AS (
@@ -216,6 +221,18 @@ class BreakMatcher {
                                    THEN EXCLUDED.last_seen_run ELSE recon_breaks.reported_run END
             """;
 
+    /** The matching statement for Kopek's configured account, and for one merchant's own account. */
+    private static final String MATCH_CONFIGURED = scoped("%s.psp_account IS NULL");
+    private static final String MATCH_MERCHANT = scoped("%1$s.merchant_id = :merchant AND %1$s.psp_account = :account");
+
+    private static String scoped(String scope) {
+        String sql = MATCH_TEMPLATE;
+        for (String alias : new String[] {"p", "op", "dp"}) {
+            sql = sql.replace("{scope:" + alias + "}", String.format(scope, alias));
+        }
+        return sql;
+    }
+
     /**
      * The matching statement. {@code psp}: the file's money rows, summed per reference and type (a row listed twice
      * shows as a wrong amount). {@code kopek}: every object of Kopek's that carries a PSP reference, the movement it
@@ -226,9 +243,12 @@ class BreakMatcher {
      * current file has it (the day boundary). Each difference is inserted as a candidate, or, already open, counted
      * as one more sighting.
      */
-    private void match(UUID run, LoadedFile file, boolean promote, Instant now) {
+    private void match(UUID run, LoadedFile file, SettlementAccount account, boolean promote, Instant now) {
         Instant dayStart = file.date().atStartOfDay(ZoneOffset.UTC).toInstant();
-        jdbc.sql(MATCH)
+        var statement = account.merchant().isEmpty() ? jdbc.sql(MATCH_CONFIGURED)
+                : jdbc.sql(MATCH_MERCHANT).param("merchant", account.merchant().get().value())
+                        .param("account", account.pspAccount());
+        statement
                 .param("file", file.id()).param("provider", file.provider()).param("date", file.date())
                 .param("dayStart", Db.at(dayStart)).param("dayEnd", Db.at(dayStart.plus(Duration.ofDays(1))))
                 .param("from", file.date().minusDays(properties.boundaryDays()))

@@ -70,8 +70,13 @@ public class DailySettlementRun {
         RunResult result = reconciliation.run(yesterday, Trigger.SCHEDULED);
         audit.recordRun(ACTOR, yesterday, result);
         switch (result) {
-            case RunResult.Completed completed -> log.info("settlement: daily run for {} done, {} passes",
-                    yesterday, completed.passes().size());
+            case RunResult.Completed completed -> {
+                log.info("settlement: daily run for {} done, {} passes, {} merchants' own accounts", yesterday,
+                        completed.passes().size(), completed.accounts().size());
+                completed.accounts().stream().filter(a -> a.unavailable() != null).forEach(a -> log.error(
+                        "settlement: daily run for {}: {} was not reconciled ({})", yesterday, a.provider(),
+                        a.unavailable()));
+            }
             case RunResult.FileUnavailable failed -> log.error("settlement: daily run for {} failed: the file of {}"
                     + " is unavailable ({}); run it from the admin API when the PSP has it", yesterday, failed.date(),
                     failed.reason());

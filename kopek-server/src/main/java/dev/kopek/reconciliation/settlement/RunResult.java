@@ -6,9 +6,24 @@ import java.util.List;
 /** The outcome of a settlement run: expected refusals are values, not exceptions. */
 public sealed interface RunResult {
 
-    /** Every pass ran, oldest date first: the re-checks, then the requested date. */
-    record Completed(LocalDate date, List<PassSummary> passes) implements RunResult {
+    /**
+     * Every pass of Kopek's configured PSP account ran, oldest date first: the re-checks, then the requested date;
+     * then each merchant's own PSP account, the same way ({@code accounts}).
+     */
+    record Completed(LocalDate date, List<PassSummary> passes, List<AccountRun> accounts) implements RunResult {
         public Completed {
+            passes = List.copyOf(passes);
+            accounts = List.copyOf(accounts);
+        }
+    }
+
+    /**
+     * One merchant's own PSP account in the run ({@code provider} is {@code <psp>:<merchant id>}): its passes, or,
+     * when its file could not be fetched or stored, why ({@code unavailable}; nothing of that account was matched).
+     * One account's failure does not stop the others or Kopek's own.
+     */
+    record AccountRun(String provider, List<PassSummary> passes, String unavailable) {
+        public AccountRun {
             passes = List.copyOf(passes);
         }
     }

@@ -29,6 +29,7 @@ public class SettlementAudit {
             case RunResult.Completed completed -> {
                 after.put("outcome", "completed");
                 after.put("passes", completed.passes().stream().map(SettlementAudit::pass).toList());
+                after.put("accounts", completed.accounts().stream().map(SettlementAudit::account).toList());
             }
             case RunResult.FileUnavailable failed -> after.put("outcome", "file_unavailable");
             case RunResult.DateNotClosed notClosed -> {
@@ -39,6 +40,15 @@ public class SettlementAudit {
             audit.record(actor, "settlement.run", "settlement_date", day.toString(), null, after);
             return null;
         });
+    }
+
+    /** A merchant's own PSP account in a run, as the admin API shows it and the audit trail keeps it. */
+    public static Map<String, Object> account(RunResult.AccountRun account) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("provider", account.provider());
+        json.put("passes", account.passes().stream().map(SettlementAudit::pass).toList());
+        json.put("unavailable", account.unavailable());
+        return json;
     }
 
     /** One pass as the admin API shows it and the audit trail keeps it. */

@@ -3,7 +3,6 @@ package dev.kopek.reconciliation.settlement;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.money.PaymentId;
 import dev.kopek.payments.PaymentService;
-import dev.kopek.psp.PaymentProvider;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.LocalDate;
@@ -30,28 +29,26 @@ class UnknownChargeResolver {
     private static final Logger log = LoggerFactory.getLogger(UnknownChargeResolver.class);
 
     private final ReconBreaks breaks;
-    private final PaymentProvider psp;
     private final PaymentService payments;
     private final IdempotencyKeys keys;
     private final JdbcClient jdbc;
     private final SettlementProperties properties;
 
-    UnknownChargeResolver(ReconBreaks breaks, PaymentProvider psp, PaymentService payments, IdempotencyKeys keys,
-            JdbcClient jdbc, SettlementProperties properties) {
+    UnknownChargeResolver(ReconBreaks breaks, PaymentService payments, IdempotencyKeys keys, JdbcClient jdbc,
+            SettlementProperties properties) {
         this.breaks = breaks;
-        this.psp = psp;
         this.payments = payments;
         this.keys = keys;
         this.jdbc = jdbc;
         this.properties = properties;
     }
 
-    /** Returns how many of the date's open missing charges it resolved. */
-    int resolve(String provider, LocalDate date) {
+    /** Returns how many of the account's open missing charges of the date it resolved. */
+    int resolve(SettlementAccount account, LocalDate date) {
         int resolved = 0;
-        for (ReconBreak open : breaks.openMissingCharges(provider, date, properties.resolveBatchSize())) {
+        for (ReconBreak open : breaks.openMissingCharges(account.provider(), date, properties.resolveBatchSize())) {
             try {
-                if (resolve(open)) {
+                if (resolve(account, open)) {
                     resolved++;
                 }
             } catch (RuntimeException e) {
@@ -62,8 +59,9 @@ class UnknownChargeResolver {
         return resolved;
     }
 
-    private boolean resolve(ReconBreak open) {
-        Optional<Attempt> attempt = psp.providerKeyOf(open.pspReference()).flatMap(this::attemptByProviderKey);
+    private boolean resolve(SettlementAccount account, ReconBreak open) {
+        Optional<Attempt> attempt = account.psp().providerKeyOf(open.pspReference())
+                .flatMap(key -> attemptByProviderKey(account, key));
         if (attempt.isEmpty()) {
             return false;
         }
@@ -100,12 +98,17 @@ class UnknownChargeResolver {
         }
     }
 
-    private Optional<Attempt> attemptByProviderKey(String providerKey) {
+    /** The payment behind a provider key, only if the account that reported the charge holds it (L11). */
+    private Optional<Attempt> attemptByProviderKey(SettlementAccount account, String providerKey) {
         return jdbc.sql("""
                 SELECT id, merchant_id, status, psp_reference, amount_captured FROM payments
                  WHERE provider_key = :key
+                   AND (CAST(:merchant AS UUID) IS NULL AND psp_account IS NULL
+                        OR merchant_id = CAST(:merchant AS UUID) AND psp_account = :account)
                 """)
-                .param("key", providerKey)
+                .param("key", providerKey).param("merchant", account.merchant().map(m -> m.value()).orElse(null),
+                        java.sql.Types.OTHER)
+                .param("account", account.pspAccount(), java.sql.Types.VARCHAR)
                 .query(UnknownChargeResolver::attempt).optional();
     }
 

@@ -4,7 +4,7 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
 import java.net.http.HttpRequest;
-import java.time.Clock;
+import dev.kopek.support.MutableClock;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -17,7 +17,9 @@ import tools.jackson.databind.JsonNode;
  */
 abstract class MerchantsOnStripe extends IntegrationTest {
 
-    static final StripeStub STRIPE = new StripeStub(Clock.systemUTC());
+    /** Stripe's time: real time, unless a test sets it back to make Stripe's movements land on a closed day. */
+    static final MutableClock STRIPE_TIME = new MutableClock();
+    static final StripeStub STRIPE = new StripeStub(STRIPE_TIME);
     /** A retired KOPEK_SECRETS_KEY this Kopek still opens with (KOPEK_SECRETS_OLD_KEYS); base64 of 32 bytes. */
     static final String OLD_SECRETS_KEY = "b2xkLWtvcGVrLXRlc3Qtc2VjcmV0cy1rZXktMDEyMzQ=";
 

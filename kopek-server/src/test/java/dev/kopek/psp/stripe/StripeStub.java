@@ -71,7 +71,13 @@ public final class StripeStub implements AutoCloseable {
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final Map<String, ObjectNode> intents = new ConcurrentHashMap<>();
     private final Map<String, ObjectNode> refunds = new ConcurrentHashMap<>();
-    private final List<ObjectNode> balance = Collections.synchronizedList(new ArrayList<>());
+    private final List<Movement> balance = Collections.synchronizedList(new ArrayList<>());
+    /** The accounts the stub serves, by secret key: each sees only its own objects, keys and balance. */
+    private final Set<String> accounts = ConcurrentHashMap.newKeySet();
+    /** Which account (secret key) created each PaymentIntent and refund. */
+    private final Map<String, String> owners = new ConcurrentHashMap<>();
+    /** The account of the request this thread is answering. */
+    private static final ThreadLocal<String> CALLER = new ThreadLocal<>();
     private final Set<String> searchable = ConcurrentHashMap.newKeySet();
     private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean searchLags;
@@ -88,6 +94,10 @@ public final class StripeStub implements AutoCloseable {
     private record Answer(int status, String body, boolean store) {
     }
 
+    /** A balance transaction of one account. */
+    private record Movement(String account, ObjectNode txn) {
+    }
+
     public StripeStub(Clock clock) {
         this.clock = clock;
         try {
@@ -95,9 +105,19 @@ public final class StripeStub implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        accounts.add(SECRET_KEY);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/v1/", this::handle);
         server.start();
+    }
+
+    /**
+     * Serves a second (third, …) Stripe account on the same base URL, as Stripe serves every account: requests with
+     * this secret key see only that account's PaymentIntents, refunds, idempotency keys and balance transactions.
+     */
+    public StripeStub addAccount(String secretKey) {
+        accounts.add(secretKey);
+        return this;
     }
 
     public URI baseUri() {
@@ -171,7 +191,11 @@ public final class StripeStub implements AutoCloseable {
         try (exchange) {
             String path = exchange.getRequestURI().getRawPath();
             Map<String, String> query = decode(exchange.getRequestURI().getRawQuery());
-            if (!("Bearer " + SECRET_KEY).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            String account = authorization != null && authorization.startsWith("Bearer ")
+                    ? authorization.substring("Bearer ".length()) : "";
+            CALLER.set(account);
+            if (!accounts.contains(account)) {
                 send(exchange, error(401, "invalid_request_error", null, "Invalid API Key provided"), false);
                 return;
             }
@@ -188,7 +212,10 @@ public final class StripeStub implements AutoCloseable {
         }
     }
 
-    private void post(HttpExchange exchange, String path, String key, Map<String, String> form) throws IOException {
+    private void post(HttpExchange exchange, String path, String sentKey, Map<String, String> form)
+            throws IOException {
+        // Stripe scopes idempotency keys to the account.
+        String key = sentKey == null ? null : CALLER.get() + " " + sentKey;
         String fingerprint = path + "?" + new java.util.TreeMap<>(form);
         if (key != null) {
             Stored stored = keys.get(key);
@@ -241,7 +268,7 @@ public final class StripeStub implements AutoCloseable {
         }
         String[] parts = path.split("/");
         if (parts.length == 5 && parts[2].equals("payment_intents")) {
-            ObjectNode pi = intents.get(parts[3]);
+            ObjectNode pi = mine(intents, parts[3]);
             if (pi == null) {
                 return missing(parts[3]);
             }
@@ -291,6 +318,7 @@ public final class StripeStub implements AutoCloseable {
             }
         });
         intents.put(id, pi);
+        owners.put(id, CALLER.get());
         if (!searchLags) {
             searchable.add(id);
         }
@@ -319,7 +347,7 @@ public final class StripeStub implements AutoCloseable {
                 } else {
                     pi.put("status", "succeeded").put("amount_received", amount);
                     moved("charge", charge.path("id").asString(), pi.path("id").asString(), amount,
-                            pi.path("currency").asString());
+                            pi.path("currency").asString(), CALLER.get());
                 }
                 pi.set("latest_charge", charge);
                 yield new Answer(200, pi.toString(), true);
@@ -341,7 +369,8 @@ public final class StripeStub implements AutoCloseable {
                 pi.put("status", "requires_capture").put("amount_capturable", amount);
             } else {
                 pi.put("status", "succeeded").put("amount_received", amount);
-                moved("charge", charge.path("id").asString(), intentId, amount, pi.path("currency").asString());
+                moved("charge", charge.path("id").asString(), intentId, amount, pi.path("currency").asString(),
+                        owners.get(intentId));
             }
             pi.set("latest_charge", charge);
             return pi.deepCopy();
@@ -377,7 +406,7 @@ public final class StripeStub implements AutoCloseable {
         pi.put("amount_capturable", last ? 0 : capturable - amount);
         pi.put("status", last || capturable == amount ? "succeeded" : "requires_capture");
         moved("charge", pi.path("latest_charge").path("id").asString(), pi.path("id").asString(), amount,
-                pi.path("currency").asString());
+                pi.path("currency").asString(), CALLER.get());
         return new Answer(200, pi.toString(), true);
     }
 
@@ -392,7 +421,7 @@ public final class StripeStub implements AutoCloseable {
     }
 
     private Answer refund(Map<String, String> form) {
-        ObjectNode pi = intents.get(form.getOrDefault("payment_intent", ""));
+        ObjectNode pi = mine(intents, form.getOrDefault("payment_intent", ""));
         if (pi == null) {
             return missing(form.get("payment_intent"));
         }
@@ -420,7 +449,8 @@ public final class StripeStub implements AutoCloseable {
                 }
             });
             refunds.put(id, refund);
-            moved("refund", id, null, -amount, pi.path("currency").asString());
+            owners.put(id, CALLER.get());
+            moved("refund", id, null, -amount, pi.path("currency").asString(), CALLER.get());
             return new Answer(200, refund.toString(), true);
         }
     }
@@ -433,6 +463,7 @@ public final class StripeStub implements AutoCloseable {
         if (path.equals("/v1/refunds")) {
             String intent = query.getOrDefault("payment_intent", "");
             return list(refunds.values().stream().filter(r -> intent.equals(r.path("payment_intent").asString(null)))
+                    .filter(r -> CALLER.get().equals(owners.get(r.path("id").asString())))
                     .sorted((a, b) -> b.path("id").asString().compareTo(a.path("id").asString())).toList(),
                     "/v1/refunds");
         }
@@ -440,16 +471,17 @@ public final class StripeStub implements AutoCloseable {
             long from = Long.parseLong(query.getOrDefault("created[gte]", "0"));
             long to = Long.parseLong(query.getOrDefault("created[lt]", Long.toString(Long.MAX_VALUE)));
             synchronized (balance) {
-                return list(balance.stream().filter(t -> t.path("created").asLong() >= from
-                        && t.path("created").asLong() < to).toList(), "/v1/balance_transactions");
+                return list(balance.stream().filter(m -> m.account().equals(CALLER.get())).map(Movement::txn)
+                        .filter(t -> t.path("created").asLong() >= from && t.path("created").asLong() < to).toList(),
+                        "/v1/balance_transactions");
             }
         }
         if (parts.length == 4 && parts[2].equals("payment_intents")) {
-            ObjectNode pi = intents.get(parts[3]);
+            ObjectNode pi = mine(intents, parts[3]);
             return pi == null ? missing(parts[3]) : new Answer(200, pi.toString(), false);
         }
         if (parts.length == 4 && parts[2].equals("refunds")) {
-            ObjectNode refund = refunds.get(parts[3]);
+            ObjectNode refund = mine(refunds, parts[3]);
             return refund == null ? missing(parts[3]) : new Answer(200, refund.toString(), false);
         }
         return error(404, "invalid_request_error", "resource_missing", "Unrecognized request URL");
@@ -463,6 +495,7 @@ public final class StripeStub implements AutoCloseable {
         String value = query.substring(prefix.length(), query.length() - 1).replace("\\'", "'")
                 .replace("\\\\", "\\");
         List<ObjectNode> found = intents.values().stream().filter(pi -> searchable.contains(pi.path("id").asString()))
+                .filter(pi -> CALLER.get().equals(owners.get(pi.path("id").asString())))
                 .filter(pi -> value.equals(pi.path("metadata").path("kopek_provider_key").asString(null))).toList();
         ObjectNode result = JSON.createObjectNode().put("object", "search_result")
                 .put("url", "/v1/payment_intents/search").put("has_more", false);
@@ -487,7 +520,8 @@ public final class StripeStub implements AutoCloseable {
     }
 
     /** A balance transaction, its source expanded as {@code expand[]=data.source} asks. */
-    private void moved(String type, String sourceId, String intentId, long amount, String currency) {
+    private void moved(String type, String sourceId, String intentId, long amount, String currency,
+            String account) {
         ObjectNode txn = fixture("balance_transaction");
         long fee = type.equals("charge") ? Math.max(1, amount * 29 / 1000) : 0;
         ObjectNode source = JSON.createObjectNode().put("id", sourceId).put("object", type);
@@ -498,7 +532,7 @@ public final class StripeStub implements AutoCloseable {
                 .put("amount", amount).put("fee", fee).put("net", amount - fee).put("currency", currency)
                 .put("created", now()).put("available_on", now() + 2 * 86_400);
         txn.set("source", source);
-        balance.add(txn);
+        balance.add(new Movement(account, txn));
     }
 
     /** A Stripe event around an object, shaped like the fixture, and its signature header. */
@@ -535,6 +569,32 @@ public final class StripeStub implements AutoCloseable {
                 .put("message", "This PaymentIntent's status is " + pi.path("status").asString() + ".");
         error.set("payment_intent", pi.deepCopy());
         return new Answer(400, body.toString(), true);
+    }
+
+    /** An object of the calling account; another account's is as absent as an unknown id, as at Stripe. */
+    private ObjectNode mine(Map<String, ObjectNode> objects, String id) {
+        ObjectNode found = objects.get(id);
+        return found != null && CALLER.get().equals(owners.get(id)) ? found : null;
+    }
+
+    /**
+     * Puts a copy of a PaymentIntent's charge movement into another account's balance transactions: that account's
+     * settlement then names a PaymentIntent it does not hold.
+     */
+    public void alsoSettleIn(String secretKey, String intentId) {
+        synchronized (balance) {
+            Movement charge = balance.stream()
+                    .filter(m -> intentId.equals(m.txn().path("source").path("payment_intent").asString(null)))
+                    .findFirst().orElseThrow();
+            ObjectNode copy = charge.txn().deepCopy().put("id", "txn_stub" + ids.incrementAndGet());
+            balance.add(new Movement(secretKey, copy));
+        }
+    }
+
+    /** Drops a balance transaction of this source, as if the PSP's settlement left it out. */
+    public void dropFromBalance(String sourceOrIntentId) {
+        balance.removeIf(m -> sourceOrIntentId.equals(m.txn().path("source").path("id").asString(null))
+                || sourceOrIntentId.equals(m.txn().path("source").path("payment_intent").asString(null)));
     }
 
     private static Answer missing(String id) {

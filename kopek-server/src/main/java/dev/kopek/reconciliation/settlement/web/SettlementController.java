@@ -202,6 +202,7 @@ class SettlementController {
             json.put("object", "settlement_run");
             json.put("date", completed.date().toString());
             json.put("passes", completed.passes().stream().map(SettlementAudit::pass).toList());
+            json.put("accounts", completed.accounts().stream().map(SettlementAudit::account).toList());
             return json;
         }
 
