@@ -13,7 +13,6 @@ import dev.kopek.psp.PaymentProviders;
 import dev.kopek.psp.PspNotification;
 import java.time.Clock;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -72,17 +71,10 @@ public class Disputes {
     }
 
     private NotificationResult opened(PspNotification n, NotificationSource source) {
-        List<Payment> named = balances.findByPspReference(n.chargeId());
-        if (named.isEmpty()) {
-            return NotificationResult.UNMATCHED;
+        HeldPayment held = HeldPayment.of(n, source, balances, psps);
+        if (!(held instanceof HeldPayment.Found(Payment p))) {
+            return ((HeldPayment.None) held).result();
         }
-        // A PSP reference is unique within one account only: the payment is the one the sending account holds.
-        Optional<Payment> held = named.stream()
-                .filter(p -> psps.speaksFor(source, p.merchant(), p.pspAccount())).findFirst();
-        if (held.isEmpty()) {
-            return NotificationResult.FOREIGN;
-        }
-        Payment p = held.get();
         Optional<Dispute> inserted = jdbc.sql("""
                 INSERT INTO disputes (id, payment_id, merchant_id, psp_dispute_id, amount, currency, reason, status,
                                       created_at, updated_at)
@@ -150,19 +142,27 @@ public class Disputes {
     }
 
     private void announce(Dispute d) {
+        publisher.publishEvent(event("dispute." + (d.status().equals("OPEN") ? "opened"
+                : d.status().toLowerCase(Locale.ROOT)), d.id(), d.paymentId(), d.merchant(), d.version(),
+                d.status().toLowerCase(Locale.ROOT), d.amount(), d.currency(), d.reason(), d.pspDisputeId(),
+                clock));
+    }
+
+    /** A dispute's (or inquiry's) event, its data the dispute as the API shows it (schema Dispute). */
+    static BusinessEvent event(String type, UUID id, UUID paymentId, MerchantId merchant, int version, String status,
+            long amount, String currency, String reason, String pspReference, Clock clock) {
         Map<String, Object> json = new LinkedHashMap<>();
-        String publicId = PrefixedId.format("dp", d.id());
+        String publicId = PrefixedId.format("dp", id);
         json.put("id", publicId);
         json.put("object", "dispute");
-        json.put("payment_id", new dev.kopek.money.PaymentId(d.paymentId()).toString());
-        json.put("status", d.status().toLowerCase(Locale.ROOT));
-        json.put("amount", d.amount());
-        json.put("currency", d.currency());
-        json.put("reason", d.reason());
-        json.put("psp_reference", d.pspDisputeId());
-        publisher.publishEvent(new BusinessEvent("dispute." + (d.status().equals("OPEN") ? "opened"
-                : d.status().toLowerCase(Locale.ROOT)), "dispute", d.id(), publicId, d.merchant(), d.version(),
-                JSON.writeValueAsString(json), clock.instant()));
+        json.put("payment_id", new dev.kopek.money.PaymentId(paymentId).toString());
+        json.put("status", status);
+        json.put("amount", amount);
+        json.put("currency", currency);
+        json.put("reason", reason);
+        json.put("psp_reference", pspReference);
+        return new BusinessEvent(type, "dispute", id, publicId, merchant, version, JSON.writeValueAsString(json),
+                clock.instant());
     }
 
     private static Dispute map(java.sql.ResultSet rs, int row) throws java.sql.SQLException {

@@ -1,9 +1,6 @@
 package dev.kopek.disputes;
 
-import dev.kopek.events.BusinessEvent;
 import dev.kopek.money.MerchantId;
-import dev.kopek.money.PaymentId;
-import dev.kopek.money.PrefixedId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.NotificationResult;
 import dev.kopek.payments.PaymentBalances;
@@ -15,14 +12,10 @@ import dev.kopek.psp.PspNotification;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Inquiries: the issuer asks about a payment before, or instead of, a chargeback (Stripe's {@code warning_*}
@@ -34,8 +27,6 @@ import tools.jackson.databind.json.JsonMapper;
  * recorded as a chargeback changes nothing. Runs inside the caller's transaction ({@link Disputes#apply}).
  */
 final class Inquiries {
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final JdbcClient jdbc;
     private final PaymentBalances balances;
@@ -56,27 +47,18 @@ final class Inquiries {
             String currency, String reason, String status, int version) {
     }
 
-    /** Resolved payment of an inquiry notification, or why there is none. */
-    private sealed interface Held {
-        record Found(Payment payment) implements Held {
-        }
-
-        record Not(NotificationResult result) implements Held {
-        }
-    }
-
     NotificationResult opened(PspNotification n, NotificationSource source) {
         return switch (held(n, source)) {
-            case Held.Not not -> not.result();
-            case Held.Found found -> insert(n, found.payment(), "OPEN")
+            case HeldPayment.None none -> none.result();
+            case HeldPayment.Found found -> insert(n, found.payment(), "OPEN")
                     .map(this::announce).orElse(NotificationResult.IGNORED);
         };
     }
 
     NotificationResult closed(PspNotification n, NotificationSource source) {
         return switch (held(n, source)) {
-            case Held.Not not -> not.result();
-            case Held.Found found -> {
+            case HeldPayment.None none -> none.result();
+            case HeldPayment.Found found -> {
                 Optional<Inquiry> closed = jdbc.sql("""
                         UPDATE dispute_inquiries SET status = 'CLOSED', version = version + 1, updated_at = :now
                          WHERE psp_dispute_id = :psp AND merchant_id = :merchant AND status = 'OPEN'
@@ -107,20 +89,15 @@ final class Inquiries {
      * The payment the inquiry is about, held by the account that sent it (L11), locked: a chargeback recorded for
      * the same dispute at the same moment takes this lock too, so one of the two sees the other.
      */
-    private Held held(PspNotification n, NotificationSource source) {
-        List<Payment> named = balances.findByPspReference(n.chargeId());
-        if (named.isEmpty()) {
-            return new Held.Not(NotificationResult.UNMATCHED);
+    private HeldPayment held(PspNotification n, NotificationSource source) {
+        HeldPayment held = HeldPayment.of(n, source, balances, psps);
+        if (!(held instanceof HeldPayment.Found found)) {
+            return held;
         }
-        Optional<Payment> held = named.stream()
-                .filter(p -> psps.speaksFor(source, p.merchant(), p.pspAccount())).findFirst();
-        if (held.isEmpty()) {
-            return new Held.Not(NotificationResult.FOREIGN);
-        }
-        Payment locked = balances.lock(held.get().id());
+        Payment locked = balances.lock(found.payment().id());
         boolean chargedBack = jdbc.sql("SELECT count(*) FROM disputes WHERE psp_dispute_id = :psp")
                 .param("psp", n.objectId()).query(Long.class).single() > 0;
-        return chargedBack ? new Held.Not(NotificationResult.IGNORED) : new Held.Found(locked);
+        return chargedBack ? new HeldPayment.None(NotificationResult.IGNORED) : new HeldPayment.Found(locked);
     }
 
     private Optional<Inquiry> insert(PspNotification n, Payment p, String status) {
@@ -140,19 +117,9 @@ final class Inquiries {
 
     private NotificationResult announce(Inquiry q) {
         boolean open = q.status().equals("OPEN");
-        Map<String, Object> json = new LinkedHashMap<>();
-        String publicId = PrefixedId.format("dp", q.id());
-        json.put("id", publicId);
-        json.put("object", "dispute");
-        json.put("payment_id", new PaymentId(q.paymentId()).toString());
-        json.put("status", open ? "inquiry" : "inquiry_closed");
-        json.put("amount", q.amount());
-        json.put("currency", q.currency());
-        json.put("reason", q.reason());
-        json.put("psp_reference", q.pspDisputeId());
-        publisher.publishEvent(new BusinessEvent(open ? "dispute.inquiry_opened" : "dispute.inquiry_closed",
-                "dispute", q.id(), publicId, q.merchant(), q.version(), JSON.writeValueAsString(json),
-                clock.instant()));
+        publisher.publishEvent(Disputes.event(open ? "dispute.inquiry_opened" : "dispute.inquiry_closed", q.id(),
+                q.paymentId(), q.merchant(), q.version(), open ? "inquiry" : "inquiry_closed", q.amount(),
+                q.currency(), q.reason(), q.pspDisputeId(), clock));
         return NotificationResult.APPLIED;
     }
 
