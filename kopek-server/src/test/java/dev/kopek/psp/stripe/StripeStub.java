@@ -591,12 +591,6 @@ public final class StripeStub implements AutoCloseable {
         }
     }
 
-    /** Drops a balance transaction of this source, as if the PSP's settlement left it out. */
-    public void dropFromBalance(String sourceOrIntentId) {
-        balance.removeIf(m -> sourceOrIntentId.equals(m.txn().path("source").path("id").asString(null))
-                || sourceOrIntentId.equals(m.txn().path("source").path("payment_intent").asString(null)));
-    }
-
     private static Answer missing(String id) {
         return error(404, "invalid_request_error", "resource_missing", "No such object: '" + id + "'");
     }
