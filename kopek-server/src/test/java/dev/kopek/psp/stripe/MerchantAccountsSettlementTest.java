@@ -21,6 +21,7 @@ class MerchantAccountsSettlementTest extends MerchantsOnStripe {
 
     private static final String FIRST_ACCOUNT = "sk_test_kopek_stub_first_account";
     private static final String SECOND_ACCOUNT = "sk_test_kopek_stub_second_account";
+    private static final String LOST_ANSWER_ACCOUNT = "sk_test_kopek_stub_lost_answer_account";
 
     @Test
     void eachMerchantsOwnStripeAccountIsReconciledAgainstItsOwnPaymentsOnly() {
@@ -65,6 +66,48 @@ class MerchantAccountsSettlementTest extends MerchantsOnStripe {
                 SELECT count(*) FROM recon_breaks WHERE provider NOT LIKE 'stripe:%' AND psp_reference IN (:refs)
                 """).param("refs", List.of(firstIntent, secondIntent, alsoSecond)).query(Long.class).single())
                 .as("nor are they breaks of Kopek's configured PSP").isZero();
+    }
+
+    /**
+     * A charge whose answer was lost at a merchant's own account is in that account's file before Kopek knows its
+     * PaymentIntent: the break is attributed through that account (its adapter names the provider key) and the
+     * payment is settled by the fenced take-over, charged once.
+     */
+    @Test
+    void aLostAnswerAtAMerchantsOwnAccountIsSettledFromThatAccountsFile() {
+        STRIPE_TIME.advance(Duration.ofDays(-1));
+        try {
+            settleTheLostAnswer();
+        } finally {
+            STRIPE_TIME.advance(Duration.ofDays(1));
+        }
+    }
+
+    private void settleTheLostAnswer() {
+        STRIPE.addAccount(LOST_ANSWER_ACCOUNT);
+        Merchant merchant = onAccount(LOST_ANSWER_ACCOUNT);
+        String reference = newReference();
+        Api.Response processing = merchant.api().pay(Api.newKey(), payment(reference, 1_700,
+                StripeStub.HELD_AFTER_CHARGE, "automatic"));
+        STRIPE.releaseHeld();
+        assertThat(processing.status()).isEqualTo(202);
+        String intent = intentOf(reference).path("id").asString();
+        LocalDate day = LocalDate.ofInstant(STRIPE_TIME.instant(), ZoneOffset.UTC);
+        // Past the unknown's grace, so the resolver may take it over.
+        clock.advance(Duration.ofMinutes(2));
+        STRIPE_TIME.advance(Duration.ofMinutes(2));
+
+        Api.Response ran = admin().post("/v1/ops/settlements/runs", null, "{\"date\":\"" + day + "\"}");
+
+        assertThat(ran.status()).as(ran.body()).isEqualTo(200);
+        JsonNode after = merchant.api().get("/v1/payments/" + processing.text("id")).json();
+        assertThat(after.get("status").asString()).isEqualTo("captured");
+        assertThat(after.get("psp_reference").asString()).isEqualTo(intent);
+        assertThat(STRIPE.chargedIntents(reference)).isEqualTo(1);
+        assertThat(jdbc.sql("""
+                SELECT status FROM recon_breaks WHERE provider = :provider AND psp_reference = :intent
+                """).param("provider", "stripe:" + merchant.id()).param("intent", intent).query(String.class).list())
+                .as("found missing, then resolved by the take-over").containsExactly("RESOLVED");
     }
 
     private Merchant onAccount(String secretKey) {
