@@ -101,6 +101,7 @@ public class ConsoleQueries {
                 SELECT provider, event_id, type, psp_reference, received_at, processed_at, outcome, note
                   FROM psp_notifications
                  WHERE provider_key IN (:keys) OR psp_reference IN (SELECT psp_reference FROM payments WHERE id = :id)
+                    OR psp_reference IN (SELECT psp_dispute_id FROM disputes WHERE payment_id = :id)
                  ORDER BY received_at, id
                 """, Map.of("keys", providerKeys, "id", id)));
         story.put("ledger", rows("""

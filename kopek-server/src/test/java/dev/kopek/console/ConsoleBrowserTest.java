@@ -2,7 +2,11 @@ package dev.kopek.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kopek.money.PrefixedId;
+import dev.kopek.outbox.webhooks.DeliveryWorker;
+import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
+import dev.kopek.support.WebhookReceiver;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,11 +27,13 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * The operator console end to end in a real headless Chromium (Debian's chromium and chromium-driver): log in,
- * find a payment, read its story, resolve a manual-review item, acknowledge a settlement break, and see both in the
- * audit trail. Screenshots of the main pages are taken (for the README's docs/console/). Without Chromium the test is
+ * find a payment, read its story, resolve a payment's and a capture's manual-review items, re-enable a disabled
+ * webhook endpoint and redeliver its dead deliveries (they arrive), acknowledge and then resolve a settlement break,
+ * and see every decision in the audit trail. Screenshots of the main pages are taken (for the README's docs/console/). Without Chromium the test is
  * skipped loudly on a developer's machine and fails in CI (CI=true), where .ci/run installs it.
  */
 class ConsoleBrowserTest extends IntegrationTest {
@@ -41,6 +47,9 @@ class ConsoleBrowserTest extends IntegrationTest {
      */
     private static final Path SCREENSHOTS = Path.of(System.getProperty("kopek.console.screenshots",
             "target/console-screenshots"));
+
+    @Autowired
+    DeliveryWorker deliveries;
 
     private WebDriver browser;
     private Path profile;
@@ -81,9 +90,34 @@ class ConsoleBrowserTest extends IntegrationTest {
     }
 
     @Test
-    void anOperatorFindsAPaymentResolvesAReviewAcknowledgesABreakAndSeesItAudited() throws IOException {
-        ConsoleScenario day = new ConsoleScenario(admin(), newMerchant(), clock, SIMULATOR, reconciler, jdbc).build();
+    void anOperatorFindsAPaymentResolvesReviewsRedeliversResolvesABreakAndSeesItAudited() throws Exception {
+        try (ConsoleScenario day = new ConsoleScenario(admin(), newMerchant(), clock, SIMULATOR, reconciler, jdbc,
+                deliveries).build()) {
+            logInAndReadTheStory(day);
 
+            open("/console/attention");
+            shoot("attention");
+            resolvesTheUnknownPaymentAsFailed(day);
+            resolvesTheParkedCaptureAsSucceeded(day);
+            reenablesTheEndpointAndItsDeadDeliveriesArrive(day);
+
+            acknowledgesThenResolvesTheBreak(day);
+
+            open("/console/audit");
+            String audit = browser.findElement(By.id("audit")).getText();
+            assertThat(audit).contains("manual_review.resolved", "recon_break.acknowledged", "recon_break.resolved",
+                    "webhook_endpoint.reenabled", "bootstrap", "adm_bootstrap",
+                    "acquirer portal: no charge under this key", "asked the acquirer for the missing line",
+                    "acquirer added the line to the next file", day.endpointId);
+            shoot("audit");
+
+            open("/console/health");
+            assertThat(browser.findElements(By.cssSelector("svg.chart"))).hasSize(6);
+            shoot("health");
+        }
+    }
+
+    private void logInAndReadTheStory(ConsoleScenario day) throws IOException {
         open("/console/payments");
         assertThat(browser.getCurrentUrl()).as("a page without a login goes to the login form").endsWith("/console/login");
         shoot("login");
@@ -108,22 +142,76 @@ class ConsoleBrowserTest extends IntegrationTest {
         assertThat(browser.findElement(By.id("psp-calls")).getText()).contains("charge", "succeeded", " ms");
         assertThat(browser.findElement(By.id("ledger")).getText()).contains("captured", "4990.00 RUB");
         assertThat(browser.findElement(By.id("keys")).getText()).containsPattern("[0-9a-f]{16}");
+        // Given up (dead) or cancelled when the endpoint was disabled, whichever the worker reached first.
+        assertThat(browser.findElement(By.id("events")).getText()).as("its one delivery never arrived")
+                .containsPattern("payment\\.captured .* 0 / [01] / 1 503");
         shoot("payment");
+    }
 
-        open("/console/attention");
-        shoot("attention");
-        WebElement review = browser.findElements(By.cssSelector("#reviews .review")).stream()
-                .filter(r -> r.getText().contains(day.reviewPaymentId)).findFirst().orElseThrow();
+    private void resolvesTheUnknownPaymentAsFailed(ConsoleScenario day) {
+        WebElement review = review(day.reviewPaymentId, "payment");
         assertThat(review.getText()).contains("123.45 EUR");
         review.findElement(By.cssSelector("input[name=decision][value=failed]")).click();
         review.findElement(By.name("note")).sendKeys("acquirer portal: no charge under this key");
         follow(review.findElement(By.cssSelector("button[type=submit]")));
         assertThat(browser.findElement(By.cssSelector(".flash.ok")).getText()).contains("resolved as failed");
         assertThat(status(day.reviewPaymentId)).isEqualTo("FAILED");
+    }
 
+    private void resolvesTheParkedCaptureAsSucceeded(ConsoleScenario day) {
+        WebElement review = review(day.capturePaymentId, "capture");
+        assertThat(review.getText()).contains("80.00 EUR");
+        assertThat(review.findElements(By.cssSelector("input[name=decision][value=captured]")))
+                .as("a capture is decided succeeded or failed, not captured").isEmpty();
+        review.findElement(By.cssSelector("input[name=decision][value=succeeded]")).click();
+        WebElement reference = review.findElement(By.name("psp_reference"));
+        reference.clear();
+        reference.sendKeys(day.captureCharge);
+        review.findElement(By.name("note")).sendKeys("acquirer portal: captured in full");
+        follow(review.findElement(By.cssSelector("button[type=submit]")));
+        assertThat(browser.findElement(By.cssSelector(".flash.ok")).getText()).contains("resolved as succeeded");
+        assertThat(jdbc.sql("SELECT status, amount_captured FROM payments WHERE id = :id")
+                .param("id", PrefixedId.parse("pay", day.capturePaymentId).orElseThrow())
+                .query((rs, n) -> rs.getString(1) + " " + rs.getLong(2)).single()).isEqualTo("CAPTURED 8000");
+        assertThat(jdbc.sql("SELECT status FROM payment_operations WHERE payment_id = :id AND kind = 'capture'")
+                .param("id", PrefixedId.parse("pay", day.capturePaymentId).orElseThrow()).query(String.class)
+                .single()).isEqualTo("SUCCEEDED");
+    }
+
+    private void reenablesTheEndpointAndItsDeadDeliveriesArrive(ConsoleScenario day) throws Exception {
+        WebElement row = browser.findElements(By.cssSelector("#endpoints tbody tr")).stream()
+                .filter(r -> r.getText().contains(day.endpointId)).findFirst().orElseThrow();
+        assertThat(row.getText()).contains(day.receiver.url(), "every delivery failed since");
+        day.receiver.answerAlways(200);
+        int before = day.receiver.received().size();
+        follow(row.findElement(By.cssSelector("button[value=yes]")));
+        assertThat(browser.findElement(By.cssSelector(".flash.ok")).getText())
+                .containsPattern("Endpoint " + day.endpointId + " is enabled again; [1-9][0-9]* dead deliveries queued");
+        assertThat(day.endpointStatus()).isEqualTo("ENABLED");
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (redelivered(day, before).isEmpty() && System.nanoTime() < deadline) {
+            deliveries.deliverDue();
+            Thread.sleep(50);
+        }
+        assertThat(redelivered(day, before)).as("the captured payment's event arrives again").hasSize(1);
+        open("/console/payments/" + day.paymentId);
+        assertThat(browser.findElement(By.id("events")).getText()).as("delivered now, dead no more")
+                .containsPattern("payment\\.captured .* 1 / 0 / 1 200");
+        open("/console/attention");
+    }
+
+    /** What the endpoint received after {@code before} about the scenario's captured payment. */
+    private static List<WebhookReceiver.Received> redelivered(ConsoleScenario day, int before) {
+        List<WebhookReceiver.Received> all = day.receiver.received();
+        return all.subList(before, all.size()).stream()
+                .filter(r -> Api.JSON.readTree(r.body()).at("/resource/id").asString().equals(day.paymentId))
+                .toList();
+    }
+
+    private void acknowledgesThenResolvesTheBreak(ConsoleScenario day) throws IOException {
         open("/console/reconciliation");
-        WebElement reported = browser.findElements(By.cssSelector("#breaks .break")).stream()
-                .filter(b -> b.getText().contains(day.breakReference)).findFirst().orElseThrow();
+        WebElement reported = reportedBreak(day);
         assertThat(reported.getText()).contains("reported", "missing_at_psp", "500 JPY");
         shoot("reconciliation");
         WebElement acknowledge = reported.findElement(By.cssSelector("form[action$='/acknowledge']"));
@@ -131,15 +219,30 @@ class ConsoleBrowserTest extends IntegrationTest {
         follow(acknowledge.findElement(By.cssSelector("button")));
         assertThat(browser.findElement(By.cssSelector(".flash.ok")).getText()).contains("acknowledged");
 
-        open("/console/audit");
-        String audit = browser.findElement(By.id("audit")).getText();
-        assertThat(audit).contains("manual_review.resolved", "recon_break.acknowledged", "bootstrap", "adm_bootstrap",
-                "acquirer portal: no charge under this key", "asked the acquirer for the missing line");
-        shoot("audit");
+        WebElement acknowledged = reportedBreak(day);
+        assertThat(acknowledged.getText()).contains("acknowledged by bootstrap");
+        WebElement resolve = acknowledged.findElement(By.cssSelector("form[action$='/resolve']"));
+        resolve.findElement(By.name("note")).sendKeys("acquirer added the line to the next file");
+        follow(resolve.findElement(By.cssSelector("button")));
+        assertThat(browser.findElement(By.cssSelector(".flash.ok")).getText()).contains("resolved");
+        assertThat(jdbc.sql("SELECT status FROM recon_breaks WHERE psp_reference = :ref")
+                .param("ref", day.breakReference).query(String.class).single()).isEqualTo("RESOLVED");
+        open("/console/reconciliation?type=missing_at_psp");
+        WebElement resolved = reportedBreak(day);
+        assertThat(resolved.getText()).contains("resolved", "acquirer added the line to the next file");
+        assertThat(resolved.findElements(By.tagName("form"))).as("nothing left to decide").isEmpty();
+    }
 
-        open("/console/health");
-        assertThat(browser.findElements(By.cssSelector("svg.chart"))).hasSize(6);
-        shoot("health");
+    private WebElement reportedBreak(ConsoleScenario day) {
+        return browser.findElements(By.cssSelector("#breaks .break")).stream()
+                .filter(b -> b.getText().contains(day.breakReference)).findFirst().orElseThrow();
+    }
+
+    private WebElement review(String paymentId, String kind) {
+        return browser.findElements(By.cssSelector("#reviews .review")).stream()
+                .filter(r -> r.getText().contains(paymentId))
+                .filter(r -> r.findElement(By.cssSelector(".pill")).getText().equals(kind)).findFirst()
+                .orElseThrow();
     }
 
     private String status(String paymentId) {

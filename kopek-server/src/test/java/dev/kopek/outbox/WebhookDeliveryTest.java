@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.client.WebhookSignature;
 import dev.kopek.support.Api;
+import dev.kopek.support.WebhookReceiver;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -8,6 +8,7 @@ import dev.kopek.platform.SecretBox;
 import dev.kopek.platform.SecretResealing;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
+import dev.kopek.support.WebhookReceiver;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;

@@ -1,4 +1,4 @@
-package dev.kopek.outbox;
+package dev.kopek.support;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A merchant's webhook endpoint: a JDK HTTP server on a random loopback port that records what it is sent. */
-final class WebhookReceiver implements AutoCloseable {
+public final class WebhookReceiver implements AutoCloseable {
 
-    record Received(String signature, String eventId, String deliveryId, String body) {
+    public record Received(String signature, String eventId, String deliveryId, String body) {
     }
 
     private final HttpServer server;
@@ -22,7 +22,7 @@ final class WebhookReceiver implements AutoCloseable {
     private final Deque<Integer> scripted = new ArrayDeque<>();
     private volatile int defaultStatus = 200;
 
-    WebhookReceiver() {
+    public WebhookReceiver() {
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
@@ -44,23 +44,23 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     /** The next answers, in order; after them, {@link #answerAlways(int)}. */
-    WebhookReceiver answer(Integer... statuses) {
+    public WebhookReceiver answer(Integer... statuses) {
         synchronized (scripted) {
             scripted.addAll(List.of(statuses));
         }
         return this;
     }
 
-    WebhookReceiver answerAlways(int status) {
+    public WebhookReceiver answerAlways(int status) {
         defaultStatus = status;
         return this;
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/hooks";
     }
 
-    List<Received> received() {
+    public List<Received> received() {
         return List.copyOf(received);
     }
 
