@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -27,6 +29,8 @@ class LogScanTest extends IntegrationTest {
     /** Digit runs (spaces or dashes allowed between groups) that could be a card number: checked with Luhn. */
     private static final Pattern GENERATED_HEX_ID = Pattern.compile(
             "((?:spanId|span_id|span\\.id|key_hash|key#)\"?\\s*[=:]\\s*\"?)[0-9a-f]{16}(?![0-9a-f])");
+    private static final Pattern UUID_SHAPED = Pattern.compile(
+            "(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])");
     private static final Pattern CARD = Pattern.compile("(?<![0-9A-Za-z])[3-6](?:[ -]?[0-9]){12,18}(?![0-9A-Za-z])");
 
     @Test
@@ -54,6 +58,22 @@ class LogScanTest extends IntegrationTest {
 
         assertThat(logs).as("the scanned log is the test run's").contains("payment settled");
         assertThat(findings(logs, secrets)).isEmpty();
+        assertThat(Api.issuedKeys()).as("the run's idempotency keys, this test's among them").isNotEmpty();
+        assertThat(clearKeys(logs, Api.issuedKeys())).as("idempotency keys appear only as hashes (L12)").isEmpty();
+    }
+
+    /**
+     * The idempotency keys of the whole run (every {@code Api.newKey()}, tens of thousands) that appear in the log:
+     * the log's key-shaped tokens are collected once and looked up, rather than searching the log for each key.
+     */
+    private static List<String> clearKeys(String logs, Set<String> keys) {
+        Set<String> tokens = new HashSet<>();
+        Matcher m = UUID_SHAPED.matcher(logs);
+        while (m.find()) {
+            tokens.add(m.group());
+        }
+        return keys.stream().filter(tokens::contains).map(k -> "an idempotency key in clear: " + k.substring(0, 8)
+                + "…").toList();
     }
 
     @Test
@@ -65,6 +85,9 @@ class LogScanTest extends IntegrationTest {
         assertThat(findings("[traceId=6b11b170f75c49b45939479494382485, spanId=5939479494382485] key#=5939479494382485"
                 + " {\"span.id\":\"5939479494382485\"}", List.of())).as("generated ids that look like digits").isEmpty();
         assertThat(findings("spanId=x note 5939479494382485", List.of())).as("the same digits as text").hasSize(1);
+        String key = Api.newKey();
+        assertThat(clearKeys("claimed " + key + " for pay_x", Api.issuedKeys())).hasSize(1);
+        assertThat(clearKeys("claimed key#=" + key.substring(0, 16) + " for pay_x", Api.issuedKeys())).isEmpty();
     }
 
     private static List<String> findings(String text, List<String> secrets) {

@@ -7,7 +7,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -20,6 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class Api {
 
     public static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Set<String> ISSUED_KEYS = ConcurrentHashMap.newKeySet();
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .executor(Executors.newVirtualThreadPerTaskExecutor()).connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -70,8 +73,19 @@ public final class Api {
         return prefix + "-" + UUID.randomUUID().toString().replace('-', 'x');
     }
 
+    /**
+     * A fresh idempotency key. Every key made here is remembered for the run, so LogScanTest can check that none was
+     * ever logged in clear (L12: keys appear in logs only as hashes).
+     */
     public static String newKey() {
-        return UUID.randomUUID().toString();
+        String key = UUID.randomUUID().toString();
+        ISSUED_KEYS.add(key);
+        return key;
+    }
+
+    /** Every key {@link #newKey()} made in this JVM so far. */
+    public static Set<String> issuedKeys() {
+        return Set.copyOf(ISSUED_KEYS);
     }
 
     public Response post(String path, String idempotencyKey, String body) {
