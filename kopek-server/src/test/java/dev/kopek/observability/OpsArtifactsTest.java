@@ -7,6 +7,7 @@ import dev.kopek.support.IntegrationTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -66,6 +67,46 @@ class OpsArtifactsTest extends IntegrationTest {
                         + "outcome=\"succeeded\",le=\"0.05\"}");
     }
 
+    /**
+     * PSP calls are timed by adapter and operation: a capture, a refund (sent by the reconciler, as dispatch is off
+     * in tests) and the reconciler's lookup of a payment whose process died after the PSP charged each add one call
+     * to their own series.
+     */
+    @Test
+    void captureRefundAndLookupCallsAreTimedByAdapterAndOperation() {
+        Api api = newMerchant();
+        Api.Response authorized = api.pay(Api.newKey(), "{\"reference\":\"" + newReference() + "\",\"amount\":"
+                + "3000,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
+        assertThat(authorized.status()).as(authorized.body()).isEqualTo(201);
+        String id = authorized.text("id");
+        reconciler.reconcileOnce(); // what earlier tests left to the reconciler is sent before counting
+        String before = scrape();
+
+        assertThat(api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":3000}").status())
+                .isEqualTo(200);
+        Api.Response refund = api.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":1000}");
+        assertThat(refund.status()).as(refund.body()).isEqualTo(202);
+        reconciler.reconcileOnce();
+        assertThat(api.get("/v1/refunds/" + refund.text("id")).text("status")).isEqualTo("succeeded");
+        crash.crashNextPayment();
+        assertThat(api.pay(Api.newKey(), Api.payment(newReference(), 1200, "EUR", "pm_ok")).status()).isEqualTo(500);
+        clock.advance(Duration.ofSeconds(31));
+        reconciler.reconcileOnce();
+        String after = scrape();
+
+        String captures = "kopek_psp_calls_seconds_count{adapter=\"simulator\",operation=\"capture\","
+                + "outcome=\"succeeded\"}";
+        assertThat(value(after, captures)).as(captures).isEqualTo(value(before, captures) + 1);
+        for (String series : List.of("operation=\"capture\",outcome=\"succeeded\"",
+                "operation=\"refund\",outcome=\"succeeded\"", "operation=\"lookup_charge\",outcome=\"found\"")) {
+            // The reconciler's pass may also send what another test left due meanwhile; this test's call is one.
+            String count = "kopek_psp_calls_seconds_count{adapter=\"simulator\"," + series + "}";
+            assertThat(value(after, count)).as(count).isGreaterThanOrEqualTo(value(before, count) + 1);
+            String sum = "kopek_psp_calls_seconds_sum{adapter=\"simulator\"," + series + "}";
+            assertThat(value(after, sum)).as(sum + " grows by the call's duration").isGreaterThan(value(before, sum));
+        }
+    }
+
     @Test
     void dashboardParsesAndQueriesOnlyExistingMetrics() throws IOException {
         JsonNode dashboard = Api.JSON.readTree(Files.readString(OPS.resolve("grafana/kopek.json")));
@@ -111,6 +152,18 @@ class OpsArtifactsTest extends IntegrationTest {
         }
         assertThat(alerts).contains("KopekUnknownTooOld", "KopekReviewQueueGrowing", "KopekOutboxLag",
                 "KopekSettlementBreakReported", "KopekLedgerDrift", "KopekPspErrorRate");
+    }
+
+    private String scrape() {
+        Api.Response response = new Api(baseUri(), ADMIN_TOKEN).get("/actuator/prometheus");
+        assertThat(response.status()).isEqualTo(200);
+        return response.body();
+    }
+
+    /** A series' value in a scrape, 0 when it is not there yet (a timer appears with its first call). */
+    private static double value(String scrape, String series) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(scrape);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
     private Set<String> names() {

@@ -11,7 +11,9 @@ import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.refunds.Refunds;
 import dev.kopek.simulator.SimulatorConfig;
 import dev.kopek.support.Api;
+import dev.kopek.support.CrashSwitch;
 import dev.kopek.support.IntegrationTest;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +30,8 @@ class RecoveryTest extends IntegrationTest {
 
     @Autowired
     IdempotencyKeys keys;
+    @Autowired
+    MeterRegistry meters;
 
     @Test
     void crashBetweenPspSuccessAndPhaseThreeIsSettledByTheReconciler() {
@@ -65,6 +69,7 @@ class RecoveryTest extends IntegrationTest {
         String body = Api.payment(reference, 1500, "EUR", "pm_ok");
         crash.crashNextPayment();
         api.pay(key, body);
+        double reclaims = count("kopek.idempotency.reclaims");
 
         Api.Response early = api.pay(key, body);
         assertThat(early.status()).isEqualTo(409);
@@ -80,6 +85,50 @@ class RecoveryTest extends IntegrationTest {
         assertThat(SIMULATOR.lookups(providerKey(reference))).isEqualTo(1);
         assertThat(jdbc.sql("SELECT k.attempt FROM idempotency_keys k JOIN payments p ON p.id = k.resource_id"
                 + " WHERE p.reference = :r").param("r", reference).query(Integer.class).single()).isEqualTo(2);
+        assertThat(count("kopek.idempotency.reclaims")).as("one reclaim, counted for payments")
+                .isEqualTo(reclaims + 1);
+    }
+
+    /**
+     * L4 with a live owner: the first request stalls after the PSP charged, past its lease; the client's retry
+     * reclaims the key, learns the charge by lookup and records it. When the stalled owner goes on, its write is
+     * refused as stale (counted), it answers what the key holds, and the PSP charged once.
+     */
+    @Test
+    void anOwnerStalledPastItsLeaseIsRefusedAfterARetryReclaimedTheKey() throws Exception {
+        Api api = newMerchant();
+        String key = Api.newKey();
+        String reference = newReference();
+        String body = Api.payment(reference, 1700, "EUR", "pm_ok");
+        double reclaims = count("kopek.idempotency.reclaims");
+        double stale = count("kopek.idempotency.stale_attempt_rejections");
+        CrashSwitch.Pause stalled = crash.pauseNextPspCall();
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<Api.Response> first = pool.submit(() -> api.pay(key, body));
+            stalled.awaitReached();
+            clock.advance(PAST_LEASE);
+
+            Api.Response retry = api.pay(key, body);
+            assertThat(retry.status()).isEqualTo(201);
+            assertThat(retry.text("status")).isEqualTo("captured");
+            assertThat(count("kopek.idempotency.stale_attempt_rejections")).as("not yet").isEqualTo(stale);
+            stalled.release();
+            Api.Response late = first.get();
+
+            assertThat(late.status()).isEqualTo(201);
+            assertThat(late.text("id")).isEqualTo(retry.text("id"));
+            assertThat(late.text("status")).isEqualTo("captured");
+        } finally {
+            stalled.release();
+        }
+        assertThat(chargesAtPsp(reference)).isEqualTo(1);
+        assertThat(count("kopek.idempotency.reclaims")).isEqualTo(reclaims + 1);
+        assertThat(count("kopek.idempotency.stale_attempt_rejections")).as("the stalled owner's write")
+                .isEqualTo(stale + 1);
+    }
+
+    private double count(String counter) {
+        return meters.counter(counter, "kind", "payment").count();
     }
 
     /** A capture's 409 names the rest of its owner's lease, as a payment's does, not a fixed second. */

@@ -3,12 +3,17 @@ package dev.kopek.support;
 import dev.kopek.money.PaymentId;
 import dev.kopek.payments.AfterPspCall;
 import dev.kopek.psp.ChargeOutcome;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A process that dies after the PSP answered and before phase 3: armed, it throws exactly where that crash
  * would happen, so nothing of the PSP's answer is recorded. Kopek calls it after the first PSP call of every
  * operation kind (payment, capture, void, refund), so the next such call after arming is the one that dies.
+ * It can also hold the next such call there instead, as a process stalled (a long GC pause, a frozen VM) past its
+ * lease would be, and let it go on later.
  */
 public final class CrashSwitch implements AfterPspCall {
 
@@ -18,7 +23,22 @@ public final class CrashSwitch implements AfterPspCall {
         }
     }
 
+    /** A held call: {@code reached} opens when it is held, {@code released} when it may go on. */
+    public record Pause(CountDownLatch reached, CountDownLatch released) {
+
+        public void awaitReached() throws InterruptedException {
+            if (!reached.await(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("no PSP call reached the pause");
+            }
+        }
+
+        public void release() {
+            released.countDown();
+        }
+    }
+
     private final AtomicBoolean armed = new AtomicBoolean();
+    private final AtomicReference<Pause> pause = new AtomicReference<>();
 
     public void crashNextPayment() {
         armed.set(true);
@@ -34,10 +54,29 @@ public final class CrashSwitch implements AfterPspCall {
         armed.set(false);
     }
 
+    /** Holds the next PSP call's thread after the PSP answered, before phase 3, until released (at most 30 s). */
+    public Pause pauseNextPspCall() {
+        Pause next = new Pause(new CountDownLatch(1), new CountDownLatch(1));
+        pause.set(next);
+        return next;
+    }
+
     @Override
     public void accept(PaymentId payment, ChargeOutcome outcome) {
         if (armed.getAndSet(false)) {
             throw new SimulatedCrash(payment);
+        }
+        Pause held = pause.getAndSet(null);
+        if (held != null) {
+            held.reached().countDown();
+            try {
+                if (!held.released().await(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("a paused PSP call was never released");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
         }
     }
 }
