@@ -19,13 +19,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -256,18 +257,24 @@ class ConsoleBrowserTest extends IntegrationTest {
     }
 
     /**
-     * Clicks a link or a submit button and waits until the page it was on is gone. Reading right after a click can
-     * otherwise read the old page: the search once found the unfiltered list's 50 rows instead of the one match.
+     * Clicks a link or a submit button and waits until the page it was on is gone and the next one loaded. Reading
+     * right after a click can otherwise read the old page: the search once found the unfiltered list's 50 rows
+     * instead of the one match. The old page is marked in its window object, which a navigation replaces; asking
+     * the old page's element whether it went stale instead failed now and then with Chromium's "node does not
+     * belong to the document" rather than a stale-element answer.
      */
     private void follow(WebElement clickable) {
-        WebElement page = browser.findElement(By.tagName("html"));
+        JavascriptExecutor js = (JavascriptExecutor) browser;
+        js.executeScript("window.kopekLeaving = true");
         clickable.click();
-        new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.stalenessOf(page));
+        new WebDriverWait(browser, Duration.ofSeconds(20)).ignoring(WebDriverException.class)
+                .until(b -> Boolean.TRUE.equals(js.executeScript(
+                        "return window.kopekLeaving === undefined && document.readyState === 'complete'")));
     }
 
     /** A full-page screenshot: the window is stretched to the page's height first. */
     private void shoot(String name) throws IOException {
-        long height = (Long) ((org.openqa.selenium.JavascriptExecutor) browser)
+        long height = (Long) ((JavascriptExecutor) browser)
                 .executeScript("return Math.max(document.body.scrollHeight, 700)");
         browser.manage().window().setSize(new Dimension(1440, (int) Math.min(height + 40, 2400)));
         Files.createDirectories(SCREENSHOTS);
