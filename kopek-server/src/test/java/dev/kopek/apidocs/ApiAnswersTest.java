@@ -3,12 +3,16 @@ package dev.kopek.apidocs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.money.PrefixedId;
+import dev.kopek.psp.stripe.StripeStub;
 import dev.kopek.simulator.WebhookSignature;
 import dev.kopek.support.Api;
 import dev.kopek.support.ApiContract;
 import dev.kopek.support.IntegrationTest;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -125,9 +129,35 @@ class ApiAnswersTest extends IntegrationTest {
                 + "\"created\":" + clock.instant().getEpochSecond() + ",\"data\":{\"id\":\"" + Api.unique("dp")
                 + "\",\"object\":\"dispute\",\"charge_id\":\"" + paid.text("psp_reference") + "\",\"amount\":500,"
                 + "\"currency\":\"EUR\",\"reason\":\"fraudulent\",\"status\":\"open\"}}");
+        stripeNotification();
         for (JsonNode event : ok(shop.get("/v1/events?limit=100")).json().get("data")) {
             eventData.putIfAbsent(KopekDocument.resourceSchema(event.get("type").asString()),
                     event.get("data").toString());
+        }
+    }
+
+    /**
+     * A Stripe event as Kopek's Stripe tests deliver it to a merchant's own route and Kopek accepts it
+     * (SimulatorAndStripeSideBySideTest): a PaymentIntent made through the Stripe stub's API, in Stripe's event
+     * envelope. This Kopek runs no Stripe, so the event is recorded, not sent.
+     */
+    private void stripeNotification() {
+        StripeStub stripe = new StripeStub(clock);
+        try {
+            HttpResponse<String> intent = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    stripe.baseUri().resolve("/v1/payment_intents")).header("Authorization", "Bearer "
+                            + StripeStub.SECRET_KEY).header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString("amount=4990&currency=eur&confirm=true&payment_method="
+                            + StripeStub.OK)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(intent.statusCode()).as(intent.body()).isEqualTo(200);
+            request("StripeNotification", stripe.event("payment_intent.succeeded", Api.JSON.readTree(intent.body())));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } finally {
+            stripe.close();
         }
     }
 
