@@ -8,19 +8,17 @@ import dev.kopek.psp.OneRetry;
 import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.OutboundHeaders;
 import dev.kopek.psp.PaymentProvider;
+import dev.kopek.psp.PspHttp;
 import dev.kopek.psp.PspProperties;
 import dev.kopek.psp.SettlementReport;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Executors;
+import org.apache.hc.core5.http.ContentType;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -34,7 +32,7 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
 
     private final URI base;
     private final PspProperties properties;
-    private final HttpClient http;
+    private final PspHttp http;
     private final SimulatorNotifications notifications;
     private final OutboundHeaders outboundHeaders;
 
@@ -49,11 +47,7 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
         this.properties = properties;
         this.notifications = new SimulatorNotifications(properties.webhookSecret(), properties.webhookTolerance(),
                 clock);
-        this.http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(properties.connectTimeout())
-                .executor(Executors.newVirtualThreadPerTaskExecutor())
-                .build();
+        this.http = new PspHttp(properties.connectTimeout());
     }
 
     @Override
@@ -140,14 +134,9 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
 
     private ChargeOutcome post(String path, String providerKey, Map<String, Object> body, Duration timeout)
             throws IOException {
-        HttpRequest http = HttpRequest.newBuilder(base.resolve(path))
-                .timeout(timeout)
-                .header("Content-Type", "application/json")
-                .header("Idempotency-Key", providerKey)
-                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
-                .build();
-        HttpResponse<String> response = exchange(http);
-        return SimulatorResponses.classify(response.statusCode(), response.body());
+        PspHttp.Answer answer = http.post(base.resolve(path), ContentType.APPLICATION_JSON,
+                JSON.writeValueAsString(body), timeout, headers(providerKey));
+        return SimulatorResponses.classify(answer.status(), answer.body());
     }
 
     private static String encode(String segment) {
@@ -162,12 +151,11 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
     private LookupResult lookupAt(String path, String providerKey) {
         URI uri = base.resolve(path + "?idempotency_key=" + encode(providerKey));
         try {
-            HttpResponse<String> response = exchange(HttpRequest.newBuilder(uri)
-                    .timeout(properties.readTimeout()).GET().build());
-            return switch (response.statusCode()) {
-                case 200 -> lookedUp(response.body());
+            PspHttp.Answer answer = get(uri);
+            return switch (answer.status()) {
+                case 200 -> lookedUp(answer.body());
                 case 404 -> new LookupResult.NotFound();
-                default -> new LookupResult.Inconclusive("lookup answered " + response.statusCode());
+                default -> new LookupResult.Inconclusive("lookup answered " + answer.status());
             };
         } catch (IOException e) {
             return new LookupResult.Inconclusive("lookup transport failure: " + describe(e));
@@ -205,12 +193,11 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
     @Override
     public SettlementReport settlementReport(java.time.LocalDate date) {
         try {
-            HttpResponse<String> response = exchange(HttpRequest.newBuilder(base.resolve("/_sim/settlements/" + date))
-                    .timeout(properties.readTimeout()).GET().build());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("settlement report for " + date + " answered " + response.statusCode());
+            PspHttp.Answer answer = get(base.resolve("/_sim/settlements/" + date));
+            if (answer.status() != 200) {
+                throw new IllegalStateException("settlement report for " + date + " answered " + answer.status());
             }
-            return new SettlementReport(name(), date, response.body(), SettlementCsv.parse(response.body()));
+            return new SettlementReport(name(), date, answer.body(), SettlementCsv.parse(answer.body()));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("settlement report for " + date + " could not be fetched", e);
         }
@@ -219,27 +206,27 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
     @Override
     public java.util.Optional<String> providerKeyOf(String pspReference) {
         try {
-            HttpResponse<String> response = exchange(HttpRequest.newBuilder(
-                    base.resolve("/charges/" + encode(pspReference))).timeout(properties.readTimeout()).GET().build());
-            if (response.statusCode() != 200) {
+            PspHttp.Answer answer = get(base.resolve("/charges/" + encode(pspReference)));
+            if (answer.status() != 200) {
                 return java.util.Optional.empty();
             }
-            var key = SimulatorResponses.parse(response.body()).get("idempotency_key");
+            var key = SimulatorResponses.parse(answer.body()).get("idempotency_key");
             return key != null && key.isString() ? java.util.Optional.of(key.stringValue()) : java.util.Optional.empty();
         } catch (IOException e) {
             return java.util.Optional.empty();
         }
     }
 
-    private HttpResponse<String> exchange(HttpRequest request) throws IOException {
-        HttpRequest.Builder traced = HttpRequest.newBuilder(request, (name, value) -> true);
-        outboundHeaders.addTo(traced::setHeader);
-        try {
-            return http.send(traced.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for the psp", e);
-        }
+    private PspHttp.Answer get(URI uri) throws IOException {
+        return http.get(uri, properties.readTimeout(), outboundHeaders::addTo);
+    }
+
+    /** Every call carries the trace and request id; a money-moving call also its provider key. */
+    private PspHttp.Headers headers(String providerKey) {
+        return set -> {
+            set.accept("Idempotency-Key", providerKey);
+            outboundHeaders.addTo(set);
+        };
     }
 
     private static String describe(IOException e) {
