@@ -22,17 +22,21 @@ class BucketStore {
         this.jdbc = jdbc;
     }
 
-    /** One bucket as the take statement left it: {@code available} is what it held before this request. */
-    record Taken(String bucket, boolean granted, double available, double perSecond) {
+    /**
+     * One bucket as the take statement left it: {@code granted} tokens were taken from both buckets (0 when either
+     * held less than one); {@code available} is what it held before.
+     */
+    record Taken(String bucket, int granted, double available, double perSecond) {
     }
 
     /**
-     * Takes one token from both buckets, or from neither when either holds less than one. One statement, so in
-     * autocommit it is its own short transaction; the two rows are locked in name order, so two requests never
-     * wait on each other crosswise. Fewer than two rows back means a bucket row does not exist yet.
+     * Takes the same number of tokens from both buckets: as many as both hold, up to {@code most} and up to a
+     * twentieth of a second of the slower bucket's rate (at least one), or none when either holds less than one.
+     * One statement, so in autocommit it is its own short transaction; the two rows are locked in name order, so two
+     * requests never wait on each other crosswise. Fewer than two rows back means a bucket row does not exist yet.
      */
     List<Taken> take(String merchantBucket, MerchantId merchant, Kind kind, Limit merchantDefault,
-            String globalBucket, Limit globalShare, Instant now) {
+            String globalBucket, Limit globalShare, int most, Instant now) {
         return jdbc.sql("""
                 WITH shape (bucket, per_second, burst) AS (
                     SELECT CAST(:merchantBucket AS VARCHAR), COALESCE(o.per_second, CAST(:rate AS DOUBLE PRECISION)),
@@ -50,10 +54,15 @@ class BucketStore {
                      ORDER BY b.bucket
                        FOR UPDATE OF b
                 ), verdict AS (
-                    SELECT count(*) = 2 AND bool_and(available >= 1) AS granted FROM current
+                    SELECT CASE WHEN count(*) = 2
+                                THEN CAST(GREATEST(0, LEAST(floor(min(available)),
+                                          GREATEST(1, LEAST(CAST(:most AS INT), floor(min(per_second) / 20)))))
+                                          AS INT)
+                                ELSE 0 END AS granted
+                      FROM current
                 )
                 UPDATE rate_limit_buckets b
-                   SET tokens = c.available - CASE WHEN v.granted THEN 1 ELSE 0 END,
+                   SET tokens = c.available - v.granted,
                        refilled_at = GREATEST(b.refilled_at, :now)
                   FROM current c, verdict v
                  WHERE b.bucket = c.bucket
@@ -63,8 +72,8 @@ class BucketStore {
                 .param("burst", merchantDefault.burst()).param("merchant", merchant.value())
                 .param("kind", kind.label()).param("globalBucket", globalBucket)
                 .param("globalRate", globalShare.perSecond()).param("globalBurst", globalShare.burst())
-                .param("now", Db.at(now))
-                .query((rs, n) -> new Taken(rs.getString("bucket"), rs.getBoolean("granted"),
+                .param("most", most).param("now", Db.at(now))
+                .query((rs, n) -> new Taken(rs.getString("bucket"), rs.getInt("granted"),
                         rs.getDouble("available"), rs.getDouble("per_second")))
                 .list();
     }
