@@ -28,9 +28,8 @@ import org.springframework.transaction.annotation.Transactional;
  * Posts money movements and reversals. A posting is written in the caller's transaction (it is part of the state
  * change it accounts for) and is idempotent by its source: {@code (sourceId, kind)} is unique in the journal.
  *
- * <p>Locks, always in this order: the payment's authorization-hold rows (captures and releases only), the
- * journal's unique source key, then the balance rows — merchant accounts by ascending id, then the hot platform
- * accounts by ascending id (inside the database as the entries are inserted, see V10__ledger.sql).
+ * <p>Locks, always in this order: the payment's authorization-hold rows (captures and releases only), then the
+ * journal's unique source key. Balances are projected after commit (V162, {@link LedgerProjector}).
  */
 @Service
 public class Ledger {
@@ -146,7 +145,7 @@ public class Ledger {
                 original.paymentId(), original.id(), LedgerTransaction.REVERSAL, original.amountMinor(),
                 original.currency(), original.id(), reason, clock.instant(), clock.instant(), List.of());
         List<JournalStore.NewLine> lines = original.entries().stream()
-                .map(e -> new JournalStore.NewLine(e.accountId(), e.account().isPlatform(), e.side().opposite(),
+                .map(e -> new JournalStore.NewLine(e.accountId(), e.side().opposite(),
                         e.amountMinor()))
                 .toList();
         if (!journal.insert(reversal, lines)) {
@@ -203,7 +202,7 @@ public class Ledger {
 
     private List<JournalStore.NewLine> resolve(Posting posting, MerchantId merchant, String currency) {
         return posting.lines().stream().map(line -> new JournalStore.NewLine(account(line, merchant, currency),
-                line.account().isPlatform(), line.side(), line.amountMinor())).toList();
+                line.side(), line.amountMinor())).toList();
     }
 
     private long account(Line line, MerchantId merchant, String currency) {

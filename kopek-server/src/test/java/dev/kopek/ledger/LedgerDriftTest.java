@@ -30,6 +30,7 @@ class LedgerDriftTest extends LedgerTestSupport {
         publish(movement(Kind.CAPTURED, merchant, payment, payment, 5_000, "EUR"));
         long account = journalOf(merchant, payment).getFirst().entries().stream()
                 .filter(e -> e.account() == AccountType.MERCHANT_PAYABLE).findFirst().orElseThrow().accountId();
+        projectAll();
         assertThat(driftChecker.check().drifts()).noneMatch(d -> d.accountId() == account);
         double detectedBefore = meters.counter("kopek.ledger.drift.detected").count();
 

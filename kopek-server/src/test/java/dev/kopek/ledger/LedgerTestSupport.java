@@ -2,6 +2,7 @@ package dev.kopek.ledger;
 
 import dev.kopek.events.MoneyMovement;
 import dev.kopek.ledger.domain.AccountType;
+import dev.kopek.ledger.jdbc.BalanceStore;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.Money;
 import dev.kopek.money.TimeOrderedIds;
@@ -31,6 +32,10 @@ abstract class LedgerTestSupport extends IntegrationTest {
     protected LedgerQueries queries;
     @Autowired
     protected DriftChecker driftChecker;
+    @Autowired
+    protected BalanceStore balances;
+    @Autowired
+    protected LedgerProjector projector;
 
     protected MerchantId newMerchantId() {
         return merchants.create("Ledger merchant " + UUID.randomUUID()).id();
@@ -54,8 +59,19 @@ abstract class LedgerTestSupport extends IntegrationTest {
         });
     }
 
-    /** An account's balance in its own direction from the projection (all shards); 0 when it does not exist. */
+    /**
+     * An account's balance in its own direction as the API reads it (projected totals plus what the projector has not
+     * reached yet); 0 when it does not exist.
+     */
     protected long balance(MerchantId merchant, AccountType type, String currency) {
+        List<BalanceStore.AccountTotals> accounts = merchant == null ? balances.platformAccounts()
+                : balances.merchantAccounts(merchant);
+        return accounts.stream().filter(a -> a.type() == type && a.currency().equals(currency))
+                .mapToLong(BalanceStore.AccountTotals::balanceMinor).sum();
+    }
+
+    /** The same balance from the projection's rows alone (all shards). */
+    protected long projectedBalance(MerchantId merchant, AccountType type, String currency) {
         return jdbc.sql("""
                 SELECT COALESCE(sum(b.debit_minor), 0)::bigint AS d, COALESCE(sum(b.credit_minor), 0)::bigint AS c
                   FROM ledger_accounts a JOIN ledger_balances b ON b.account_id = a.id
@@ -65,6 +81,21 @@ abstract class LedgerTestSupport extends IntegrationTest {
                 .param("merchant", merchant == null ? null : merchant.value().toString())
                 .param("type", type.name()).param("currency", currency)
                 .query((rs, n) -> type.balance(rs.getLong("d"), rs.getLong("c"))).single();
+    }
+
+    /**
+     * Runs projector passes until one has taken in everything committed before this call: a pass the scheduled
+     * projector was running at the same time may have started before the last commit.
+     */
+    protected void projectAll() {
+        long committedBelow = jdbc.sql("SELECT pg_current_xact_id()::text::bigint").query(Long.class).single();
+        for (int pass = 0; pass < 200; pass++) {
+            projector.project();
+            if (jdbc.sql("SELECT projected_below FROM ledger_projection").query(Long.class).single() > committedBelow) {
+                return;
+            }
+        }
+        throw new AssertionError("the projection did not reach transaction " + committedBelow);
     }
 
     /** The same balance computed from the entries alone. */

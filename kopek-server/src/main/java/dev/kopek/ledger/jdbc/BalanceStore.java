@@ -7,7 +7,11 @@ import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-/** Reads the balance projection (a sum over each account's shard rows) and compares it with the journal. */
+/**
+ * The balance projection (V162): projects committed journal transactions into ledger_balances after the fact, reads
+ * balances exactly (the projected totals plus the entries not projected yet), and compares the projection with the
+ * journal.
+ */
 @Repository
 public class BalanceStore {
 
@@ -30,44 +34,104 @@ public class BalanceStore {
     public record Drift(AccountTotals projected, long entryDebitsMinor, long entryCreditsMinor) {
     }
 
+    /**
+     * An account's exact totals in one statement, so in one snapshot: its balance rows (all shards) plus the entries of
+     * journal transactions the projector has not reached yet. The projector moves balances and its mark in one
+     * transaction, so a snapshot sees an entry in exactly one of the two.
+     */
+    private static final String TOTALS = """
+            WITH mark AS (SELECT projected_below FROM ledger_projection),
+            accounts AS (SELECT a.id, a.merchant_id, a.type, a.currency FROM ledger_accounts a WHERE %s),
+            projected AS (
+                SELECT b.account_id, sum(b.debit_minor) AS debits, sum(b.credit_minor) AS credits
+                  FROM ledger_balances b JOIN accounts a ON a.id = b.account_id
+                 GROUP BY b.account_id
+            ), pending AS (
+                SELECT e.account_id,
+                       COALESCE(sum(e.amount_minor) FILTER (WHERE e.side = 'debit'), 0) AS debits,
+                       COALESCE(sum(e.amount_minor) FILTER (WHERE e.side = 'credit'), 0) AS credits
+                  FROM mark, ledger_transactions t
+                  JOIN ledger_entries e ON e.transaction_id = t.id
+                  JOIN accounts a ON a.id = e.account_id
+                 WHERE t.tx_xid >= mark.projected_below
+                 GROUP BY e.account_id
+            )
+            SELECT a.id, a.merchant_id, a.type, a.currency,
+                   (COALESCE(p.debits, 0) + COALESCE(q.debits, 0))::bigint AS debits,
+                   (COALESCE(p.credits, 0) + COALESCE(q.credits, 0))::bigint AS credits
+              FROM accounts a
+              LEFT JOIN projected p ON p.account_id = a.id
+              LEFT JOIN pending q ON q.account_id = a.id
+             ORDER BY a.currency, a.type
+            """;
+
     public List<AccountTotals> merchantAccounts(MerchantId merchant) {
-        return jdbc.sql("""
-                SELECT a.id, a.merchant_id, a.type, a.currency,
-                       COALESCE(sum(b.debit_minor), 0)::bigint AS debits,
-                       COALESCE(sum(b.credit_minor), 0)::bigint AS credits
-                  FROM ledger_accounts a
-                  LEFT JOIN ledger_balances b ON b.account_id = a.id
-                 WHERE a.merchant_id = :merchant
-                 GROUP BY a.id
-                 ORDER BY a.currency, a.type
-                """)
+        return jdbc.sql(TOTALS.formatted("a.merchant_id = :merchant"))
                 .param("merchant", merchant.value())
-                .query((rs, n) -> new AccountTotals(rs.getLong("id"), rs.getObject("merchant_id", UUID.class),
-                        AccountType.valueOf(rs.getString("type")), rs.getString("currency"), rs.getLong("debits"),
-                        rs.getLong("credits")))
+                .query(BalanceStore::totals)
                 .list();
     }
 
     public List<AccountTotals> platformAccounts() {
-        return jdbc.sql("""
-                SELECT a.id, a.type, a.currency,
-                       COALESCE(sum(b.debit_minor), 0)::bigint AS debits,
-                       COALESCE(sum(b.credit_minor), 0)::bigint AS credits
-                  FROM ledger_accounts a
-                  LEFT JOIN ledger_balances b ON b.account_id = a.id
-                 WHERE a.merchant_id IS NULL
-                 GROUP BY a.id
-                 ORDER BY a.currency, a.type
-                """)
-                .query((rs, n) -> new AccountTotals(rs.getLong("id"), null, AccountType.valueOf(rs.getString("type")),
-                        rs.getString("currency"), rs.getLong("debits"), rs.getLong("credits")))
+        return jdbc.sql(TOTALS.formatted("a.merchant_id IS NULL"))
+                .query(BalanceStore::totals)
                 .list();
     }
 
+    private static AccountTotals totals(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
+        return new AccountTotals(rs.getLong("id"), rs.getObject("merchant_id", UUID.class),
+                AccountType.valueOf(rs.getString("type")), rs.getString("currency"), rs.getLong("debits"),
+                rs.getLong("credits"));
+    }
+
     /**
-     * Every account whose projected totals differ from the totals of its entries, in one pass over the journal.
-     * The caller runs it in one snapshot (REPEATABLE READ): entries and their projection commit together, so
-     * any snapshot sees them agree unless something broke the projection.
+     * One projector pass: adds the entries of every journal transaction between the mark and the xmin of this
+     * statement's snapshot to the balances, and moves the mark there, in one statement (so in one transaction). Every
+     * transaction older than that xmin has ended, so each committed journal transaction in the range is visible here
+     * and none can still appear in it later; the next pass starts where this one ended. The mark's row is taken with
+     * SKIP LOCKED: while another instance's pass runs this one does nothing, and a mark another pass moved after this
+     * snapshot was taken is never moved back.
+     *
+     * @return journal transactions projected; -1 when another pass held the mark
+     */
+    public int project() {
+        return jdbc.sql("""
+                WITH mark AS (
+                    SELECT projected_below FROM ledger_projection FOR UPDATE SKIP LOCKED
+                ), horizon AS (
+                    SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS below
+                ), due AS (
+                    SELECT t.id FROM mark, horizon, ledger_transactions t
+                     WHERE t.tx_xid >= mark.projected_below AND t.tx_xid < horizon.below
+                ), moved AS (
+                    SELECT e.account_id,
+                           COALESCE(sum(e.amount_minor) FILTER (WHERE e.side = 'debit'), 0) AS debits,
+                           COALESCE(sum(e.amount_minor) FILTER (WHERE e.side = 'credit'), 0) AS credits
+                      FROM due JOIN ledger_entries e ON e.transaction_id = due.id
+                     GROUP BY e.account_id
+                ), applied AS (
+                    INSERT INTO ledger_balances AS b (account_id, shard, debit_minor, credit_minor)
+                    SELECT account_id, 0, debits, credits FROM moved ORDER BY account_id
+                    ON CONFLICT (account_id, shard) DO UPDATE
+                       SET debit_minor = b.debit_minor + EXCLUDED.debit_minor,
+                           credit_minor = b.credit_minor + EXCLUDED.credit_minor
+                    RETURNING 1
+                ), moved_mark AS (
+                    UPDATE ledger_projection p SET projected_below = horizon.below, projected_at = now()
+                      FROM mark, horizon
+                     WHERE horizon.below > mark.projected_below
+                    RETURNING 1
+                )
+                SELECT CASE WHEN EXISTS (SELECT 1 FROM mark) THEN (SELECT count(*)::int FROM due) ELSE -1 END
+                """)
+                .query(Integer.class).single();
+    }
+
+    /**
+     * Every account whose projected totals differ from the totals of the entries the projection claims to hold (those
+     * of journal transactions below the mark), in one pass over the journal. The caller runs it in one snapshot
+     * (REPEATABLE READ): a pass moves balances and mark together, so any snapshot sees them agree unless something
+     * broke the projection.
      */
     public List<Drift> drifted() {
         return jdbc.sql("""
@@ -78,26 +142,22 @@ public class BalanceStore {
                   LEFT JOIN (SELECT account_id, sum(debit_minor)::bigint AS debits,
                                     sum(credit_minor)::bigint AS credits
                                FROM ledger_balances GROUP BY account_id) b ON b.account_id = a.id
-                  LEFT JOIN (SELECT account_id,
-                                    COALESCE(sum(amount_minor) FILTER (WHERE side = 'debit'), 0)::bigint AS debits,
-                                    COALESCE(sum(amount_minor) FILTER (WHERE side = 'credit'), 0)::bigint AS credits
-                               FROM ledger_entries GROUP BY account_id) e ON e.account_id = a.id
+                  LEFT JOIN (SELECT e.account_id,
+                                    COALESCE(sum(e.amount_minor) FILTER (WHERE e.side = 'debit'), 0)::bigint AS debits,
+                                    COALESCE(sum(e.amount_minor) FILTER (WHERE e.side = 'credit'), 0)::bigint AS credits
+                               FROM ledger_projection m, ledger_transactions t
+                               JOIN ledger_entries e ON e.transaction_id = t.id
+                              WHERE t.tx_xid < m.projected_below
+                              GROUP BY e.account_id) e ON e.account_id = a.id
                  WHERE COALESCE(b.debits, 0) <> COALESCE(e.debits, 0)
                     OR COALESCE(b.credits, 0) <> COALESCE(e.credits, 0)
                  ORDER BY a.id
                 """)
-                .query((rs, n) -> new Drift(new AccountTotals(rs.getLong("id"), rs.getObject("merchant_id", UUID.class),
-                        AccountType.valueOf(rs.getString("type")), rs.getString("currency"), rs.getLong("debits"),
-                        rs.getLong("credits")), rs.getLong("entry_debits"), rs.getLong("entry_credits")))
+                .query((rs, n) -> new Drift(totals(rs, n), rs.getLong("entry_debits"), rs.getLong("entry_credits")))
                 .list();
     }
 
     public long accountCount() {
         return jdbc.sql("SELECT count(*) FROM ledger_accounts").query(Long.class).single();
-    }
-
-    /** Written at start-up from kopek.ledger.hot-shards; the projection trigger reads it on every posting. */
-    public void setHotShards(int shards) {
-        jdbc.sql("UPDATE ledger_settings SET hot_shards = :shards").param("shards", shards).update();
     }
 }

@@ -23,8 +23,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * The journal: writes a journal transaction with its entries in one statement (the database projects the balances
- * and checks the balance at commit), and reads what a posting depends on.
+ * The journal: writes a journal transaction with its entries in one statement (the database checks the balance at
+ * commit; the balances are projected after it, V162), and reads what a posting depends on.
  */
 @Repository
 public class JournalStore {
@@ -39,8 +39,8 @@ public class JournalStore {
         this.jdbc = jdbc;
     }
 
-    /** A resolved entry to write; {@code platform} marks a hot (platform) account. */
-    public record NewLine(long accountId, boolean platform, Side side, long amountMinor) {
+    /** A resolved entry to write. */
+    public record NewLine(long accountId, Side side, long amountMinor) {
     }
 
     /**
@@ -52,14 +52,11 @@ public class JournalStore {
         StringBuilder values = new StringBuilder();
         for (int i = 0; i < lines.size(); i++) {
             values.append(i == 0 ? "" : ",\n        ").append("(").append(i + 1)
-                    .append(", CAST(:account").append(i).append(" AS bigint), CAST(:platform").append(i)
-                    .append(" AS boolean), CAST(:side").append(i).append(" AS text), CAST(:amount").append(i)
-                    .append(" AS bigint))");
+                    .append(", CAST(:account").append(i).append(" AS bigint), CAST(:side").append(i)
+                    .append(" AS text), CAST(:amount").append(i).append(" AS bigint))");
         }
-        // One statement: the header's ON CONFLICT decides whether any entry is written. Entries go in one global
-        // order — merchant accounts by ascending id, then platform accounts by ascending id — and their row trigger
-        // updates each balance as the entry is inserted, so every posting locks balance rows in that order (no
-        // deadlocks between postings), and the hot platform rows last, for the shortest time.
+        // One statement: the header's ON CONFLICT decides whether any entry is written. No balance row is touched
+        // (the projector adds committed entries to the balances, V162), so the entries need no lock order.
         var statement = jdbc.sql("""
                 WITH header AS (
                     INSERT INTO ledger_transactions (id, merchant_id, payment_id, source_id, kind, amount_minor,
@@ -69,13 +66,12 @@ public class JournalStore {
                             :entryCount, :occurredAt, :recordedAt)
                     ON CONFLICT (source_id, kind) DO NOTHING
                     RETURNING id
-                ), lines (line, account_id, platform, side, amount_minor) AS (
+                ), lines (line, account_id, side, amount_minor) AS (
                     VALUES %s
                 )
                 INSERT INTO ledger_entries (transaction_id, entry_count, line, account_id, side, amount_minor, currency)
                 SELECT header.id, :entryCount, lines.line, lines.account_id, lines.side, lines.amount_minor, :currency
                   FROM header, lines
-                 ORDER BY lines.platform, lines.account_id, lines.line
                 """.formatted(values))
                 .param("id", tx.id()).param("merchant", tx.merchant() == null ? null : tx.merchant().value(), Types.OTHER)
                 .param("payment", tx.paymentId(), Types.OTHER).param("source", tx.sourceId())
@@ -85,7 +81,7 @@ public class JournalStore {
                 .param("occurredAt", Db.at(tx.occurredAt())).param("recordedAt", Db.at(tx.recordedAt()));
         for (int i = 0; i < lines.size(); i++) {
             NewLine line = lines.get(i);
-            statement = statement.param("account" + i, line.accountId()).param("platform" + i, line.platform())
+            statement = statement.param("account" + i, line.accountId())
                     .param("side" + i, line.side().code()).param("amount" + i, line.amountMinor());
         }
         int written = statement.update();

@@ -1,0 +1,47 @@
+package dev.kopek.ledger;
+
+import dev.kopek.ledger.jdbc.BalanceStore;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/**
+ * Moves committed postings into the balance projection after the fact (V162): one statement per pass, on every
+ * instance, of which one at a time does the work. Balance reads do not wait for it — they add what it has not reached
+ * yet — so a pass that fails or an instance that stops only leaves more for the next pass.
+ */
+@Component
+public class LedgerProjector {
+
+    private static final Logger log = LoggerFactory.getLogger(LedgerProjector.class);
+
+    private final BalanceStore balances;
+    private final Counter projected;
+
+    LedgerProjector(BalanceStore balances, MeterRegistry meters) {
+        this.balances = balances;
+        this.projected = Counter.builder("kopek.ledger.projected")
+                .description("journal transactions added to the balance projection").register(meters);
+    }
+
+    @Scheduled(fixedDelayString = "${kopek.ledger.projection-interval:200ms}")
+    void scheduled() {
+        try {
+            project();
+        } catch (RuntimeException e) {
+            log.warn("ledger projection pass failed; the next pass takes its postings: {}", e.toString());
+        }
+    }
+
+    /** One pass; the journal transactions it projected, or -1 when another instance's pass was running. */
+    public int project() {
+        int n = balances.project();
+        if (n > 0) {
+            projected.increment(n);
+        }
+        return n;
+    }
+}
