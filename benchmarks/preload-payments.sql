@@ -7,9 +7,9 @@
 -- mapped by one function of (old id, copy number), so references between cloned rows stay intact; merchants and
 -- ledger accounts are kept. Unique text (reference, idempotency key, provider key) gets a copy suffix. The ledger's
 -- triggers are off while cloning (session_replication_role = replica, as a logical replica applies rows): each
--- cloned journal transaction is a copy of one that passed the deferred balance check, so it balances too, and each
--- copy's transaction brings the balance projection up to date in one statement (its totals only grow), so the drift
--- check (balances = sum of entries) holds after every commit, not only at the end.
+-- cloned journal transaction is a copy of one that passed the deferred balance check, so it balances too. Each
+-- copy's journal transactions carry the copying transaction's id (tx_xid's default), so the running Kopek's balance
+-- projector adds them to the balances like any posting (V162); the script waits for it before its drift check.
 --
 --   psql -v target=1000000 -f preload-payments.sql kopek
 \set ON_ERROR_STOP on
@@ -23,18 +23,6 @@ CREATE TEMP TABLE template AS SELECT id FROM payments WHERE status IN ('CAPTURED
 SELECT count(*) AS template_payments, (SELECT count(*) FROM payments) AS stored FROM template \gset
 SELECT greatest(0, ceil((:target - :stored)::numeric / :template_payments))::int AS copies \gset
 \echo preloading :copies copies of :template_payments payments (stored now: :stored, target: :target)
-
--- Entries of the template, per account, to bring the balance projection up to date at the end.
-CREATE TEMP TABLE template_sums AS
-SELECT e.account_id, sum(CASE e.side WHEN 'debit' THEN e.amount_minor ELSE 0 END) AS debit_minor,
-       sum(CASE e.side WHEN 'credit' THEN e.amount_minor ELSE 0 END) AS credit_minor
-  FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id JOIN template p ON p.id = t.payment_id
- GROUP BY e.account_id;
-
--- Every account the copies post to has a shard-0 balance row to grow (totals only grow; a new row starts at 0).
-INSERT INTO ledger_balances (account_id, shard, debit_minor, credit_minor)
-SELECT s.account_id, 0, 0, 0 FROM template_sums s
-    ON CONFLICT (account_id, shard) DO NOTHING;
 
 SET session_replication_role = replica;
 
@@ -81,15 +69,21 @@ INSERT INTO psp_calls (provider, operation, provider_key, outcome, psp_reference
 SELECT c.provider, c.operation, c.provider_key || '~' || %1$s, c.outcome, c.psp_reference || '~' || %1$s, c.detail,
        c.started_at, c.duration_ms
   FROM psp_calls c JOIN payments p ON p.provider_key = c.provider_key JOIN template t ON t.id = p.id;
--- The balance projection grows in the same transaction as the entries, so no reader (the drift checker runs on a
--- schedule) ever sees one without the other: each account's shard 0 grows by what this copy posted to it.
-UPDATE ledger_balances b
-   SET debit_minor = b.debit_minor + s.debit_minor, credit_minor = b.credit_minor + s.credit_minor
-  FROM template_sums s
- WHERE b.account_id = s.account_id AND b.shard = 0;
 COMMIT;
 $sql$, copy) FROM generate_series(1, :copies) AS copy \gexec
 SET session_replication_role = origin;
+
+-- The running Kopek projects the copies' postings into the balances; wait until its mark is past them.
+CREATE FUNCTION pg_temp.wait_projected(below bigint) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    FOR i IN 1 .. 600 LOOP
+        EXIT WHEN (SELECT projected_below FROM ledger_projection) > below;
+        PERFORM pg_sleep(1);
+    END LOOP;
+END
+$$;
+SELECT pg_current_xact_id()::text::bigint AS copied_below \gset
+SELECT pg_temp.wait_projected(:copied_below);
 
 -- The drift check's invariant, checked here: every account's balance equals the sum of its entries.
 SELECT count(*) AS accounts_drifting FROM (

@@ -55,6 +55,23 @@ cpu_ticks() { # PID [tree]
     fi
     echo "$t"
 }
+# pg_parts POSTMASTER: "pg NAME TICKS" for the kinds of PostgreSQL process (client backends, WAL writer, checkpointer,
+# autovacuum, ...; "exited" is children that ended, autovacuum workers mostly), so a change in the database's CPU per
+# payment can be told apart from background work that happened to fall into the measured run.
+pg_parts() {
+    local pm="$1" c stat kind
+    declare -A parts=()
+    stat="$(cat "/proc/$pm/stat" 2>/dev/null)" || return 0
+    stat="${stat##*) }"; read -r -a f <<<"$stat"
+    parts[exited]=$((f[13] + f[14])); parts[postmaster]=$((f[11] + f[12]))
+    for c in $(ps --ppid "$pm" -o pid= 2>/dev/null); do
+        stat="$(cat "/proc/$c/stat" 2>/dev/null)" || continue
+        kind="$(tr '\0' ' ' <"/proc/$c/cmdline" 2>/dev/null | sed -E 's/^postgres: //; s/^(postgres|[a-z_]+) [a-z_]+ 127\.0\.0\.1.*/backends/; s/ .*//; s/[^a-z_]//g')"
+        stat="${stat##*) }"; read -r -a f <<<"$stat"
+        parts[${kind:-other}]=$(( ${parts[${kind:-other}]:-0} + f[11] + f[12] ))
+    done
+    for kind in "${!parts[@]}"; do echo "pg $kind ${parts[$kind]}"; done
+}
 psql_at() { psql -X -q -At -h 127.0.0.1 -p "$PGPORT" -U postgres "$@"; }
 if [[ "${1:-}" == snapshot ]]; then
     out="$2" driver="$3" db="$4" reset="${5:-}"
@@ -63,7 +80,7 @@ if [[ "${1:-}" == snapshot ]]; then
     {
         for entry in $SNAP_PIDS; do
             name="${entry%%=*}" pid="${entry#*=}"
-            if [[ "$name" == postgres ]]; then echo "cpu postgres $(cpu_ticks "$pid" tree)"
+            if [[ "$name" == postgres ]]; then echo "cpu postgres $(cpu_ticks "$pid" tree)"; pg_parts "$pid"
             else echo "cpu $name $(cpu_ticks "$pid")"; fi
         done
         [[ "$driver" == - ]] || echo "cpu driver $(cpu_ticks "$driver")"
@@ -226,6 +243,8 @@ cpu_line() {
                 if (p[1] == "cpu") { ms = d[key] * 1000 / hz / n; total += ms; line = line sprintf("%s %.3f  ", p[2], ms) } }
             if (extra != "") { split(extra, e, "="); ms = e[2] / n; total += ms; line = line sprintf("%s %.3f  ", e[1], ms) }
             print line sprintf("= %.3f", total)
+            pg = ""; for (key in d) { split(key, p, " "); if (p[1] == "pg" && d[key] > 0) pg = pg sprintf("%s %.3f  ", p[2], d[key] * 1000 / hz / n) }
+            if (pg != "") print "  postgres   by process: " pg
             printf "  database   %.1f statements + %.1f commits = %.1f round trips/payment (statements: pg_stat_statements," \
                 " which leaves out BEGIN/COMMIT; transactions: pg_stat_database), %.0f bytes WAL/payment\n",
                 d["db statements"] / n, d["db xacts"] / n, (d["db statements"] + d["db xacts"]) / n, d["wal bytes"] / n
