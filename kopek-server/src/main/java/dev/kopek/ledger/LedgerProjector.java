@@ -7,6 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Moves committed postings into the balance projection after the fact (V162): one statement per pass, on every
@@ -19,10 +20,12 @@ public class LedgerProjector {
     private static final Logger log = LoggerFactory.getLogger(LedgerProjector.class);
 
     private final BalanceStore balances;
+    private final TransactionTemplate tx;
     private final Counter projected;
 
-    LedgerProjector(BalanceStore balances, MeterRegistry meters) {
+    LedgerProjector(BalanceStore balances, TransactionTemplate tx, MeterRegistry meters) {
         this.balances = balances;
+        this.tx = tx;
         this.projected = Counter.builder("kopek.ledger.projected")
                 .description("journal transactions added to the balance projection").register(meters);
     }
@@ -38,7 +41,8 @@ public class LedgerProjector {
 
     /** One pass; the journal transactions it projected, or -1 when another instance's pass was running. */
     public int project() {
-        int n = balances.project();
+        // The mark is locked and read first, then the pass runs from it as a value, in one transaction.
+        int n = tx.execute(status -> balances.lockMark().map(balances::projectFrom).orElse(-1));
         if (n > 0) {
             projected.increment(n);
         }

@@ -3,6 +3,7 @@ package dev.kopek.ledger.jdbc;
 import dev.kopek.ledger.domain.AccountType;
 import dev.kopek.money.MerchantId;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -85,24 +86,30 @@ public class BalanceStore {
     }
 
     /**
-     * One projector pass: adds the entries of every journal transaction between the mark and the xmin of this
-     * statement's snapshot to the balances, and moves the mark there, in one statement (so in one transaction). Every
-     * transaction older than that xmin has ended, so each committed journal transaction in the range is visible here
-     * and none can still appear in it later; the next pass starts where this one ended. The mark's row is taken with
-     * SKIP LOCKED: while another instance's pass runs this one does nothing, and a mark another pass moved after this
-     * snapshot was taken is never moved back.
-     *
-     * @return journal transactions projected; -1 when another pass held the mark
+     * Locks the projection's mark for the caller's transaction and reads it; empty while another instance's pass holds
+     * it (SKIP LOCKED: that pass is doing the work).
      */
-    public int project() {
+    public Optional<Long> lockMark() {
+        return jdbc.sql("SELECT projected_below FROM ledger_projection FOR UPDATE SKIP LOCKED")
+                .query(Long.class).optional();
+    }
+
+    /**
+     * One projector pass from {@code mark} (locked by {@link #lockMark} in this transaction): adds the entries of every
+     * journal transaction from the mark up to the xmin of this statement's snapshot to the balances, and moves the mark
+     * there. Every transaction older than that xmin has ended, so each committed journal transaction in the range is
+     * visible here and none can appear in it later; the next pass starts where this one ended. The mark comes in as a
+     * value, so the range is an index range scan of ix_ledger_transactions_xid, however large the journal.
+     *
+     * @return journal transactions projected
+     */
+    public int projectFrom(long mark) {
         return jdbc.sql("""
-                WITH mark AS (
-                    SELECT projected_below FROM ledger_projection FOR UPDATE SKIP LOCKED
-                ), horizon AS (
+                WITH horizon AS (
                     SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS below
                 ), due AS (
-                    SELECT t.id FROM mark, horizon, ledger_transactions t
-                     WHERE t.tx_xid >= mark.projected_below AND t.tx_xid < horizon.below
+                    SELECT t.id FROM ledger_transactions t
+                     WHERE t.tx_xid >= :mark AND t.tx_xid < (SELECT below FROM horizon)
                 ), moved AS (
                     SELECT e.account_id,
                            COALESCE(sum(e.amount_minor) FILTER (WHERE e.side = 'debit'), 0) AS debits,
@@ -115,16 +122,14 @@ public class BalanceStore {
                     ON CONFLICT (account_id, shard) DO UPDATE
                        SET debit_minor = b.debit_minor + EXCLUDED.debit_minor,
                            credit_minor = b.credit_minor + EXCLUDED.credit_minor
-                    RETURNING 1
-                ), moved_mark AS (
-                    UPDATE ledger_projection p SET projected_below = horizon.below, projected_at = now()
-                      FROM mark, horizon
-                     WHERE horizon.below > mark.projected_below
-                    RETURNING 1
+                ), marked AS (
+                    UPDATE ledger_projection SET projected_below = horizon.below, projected_at = now()
+                      FROM horizon
+                     WHERE horizon.below > :mark
                 )
-                SELECT CASE WHEN EXISTS (SELECT 1 FROM mark) THEN (SELECT count(*)::int FROM due) ELSE -1 END
+                SELECT count(*)::int FROM due
                 """)
-                .query(Integer.class).single();
+                .param("mark", mark).query(Integer.class).single();
     }
 
     /**
