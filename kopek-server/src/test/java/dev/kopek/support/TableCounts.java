@@ -9,13 +9,14 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * out: the tables only background workers write (webhook deliveries and their attempts, the consumer inbox —
  * earlier tests' deliveries may still be retried while a test runs, and no request writes them directly; the PSP
  * call log, which one writer thread fills in batches after the calls, so an earlier request's line can land while a
- * later one runs), and the
- * rate limiter's buckets, which every request draws on before it is validated, by design (limits run first).
+ * later one runs; the balance projection and its mark, which the ledger projector writes after earlier requests'
+ * postings committed), and the rate limiter's buckets, which every request draws on before it is validated, by design
+ * (limits run first).
  */
 public final class TableCounts {
 
     private static final String WORKER_TABLES = "'flyway_schema_history', 'webhook_deliveries', 'webhook_attempts',"
-            + " 'inbox', 'rate_limit_buckets', 'psp_calls'";
+            + " 'inbox', 'rate_limit_buckets', 'psp_calls', 'ledger_balances', 'ledger_projection'";
 
     private TableCounts() {
     }
