@@ -14,6 +14,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.postgresql.util.PSQLException;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
@@ -121,6 +122,56 @@ class LedgerSchemaTest extends LedgerTestSupport {
                     .isInstanceOf(SQLException.class).hasMessageContaining("fk_ledger_entries_transaction");
         }
         assertThat(journalOf(merchant, payment).getFirst().entries()).hasSize(2);
+    }
+
+    @Test
+    void everyRowInvariantOfAJournalTransactionIsRefusedAtCommitByName() throws SQLException {
+        Accounts a = accounts("EUR");
+        // One change to a valid capture's header (1000 EUR, 2 lines) or to its first entry, and the name it must break.
+        String[][] cases = {
+            {"UPDATE pg_temp.h SET kind = 'GIFT'", "ck_ledger_transactions_kind"},
+            {"UPDATE pg_temp.h SET merchant_id = NULL", "ck_ledger_transactions_owner"},
+            {"UPDATE pg_temp.h SET reverses = id", "ck_ledger_transactions_reversal"},
+            {"UPDATE pg_temp.h SET reason = 'why not'", "ck_ledger_transactions_reason"},
+            {"UPDATE pg_temp.h SET amount_minor = 0", "ledger_transactions_amount_minor_check"},
+            {"UPDATE pg_temp.h SET currency = 'eur'", "ledger_transactions_currency_check"},
+            {"UPDATE pg_temp.h SET entry_count = 65", "ledger_transactions_entry_count_check"},
+            {"UPDATE pg_temp.e SET side = 'sideways' WHERE line = 1", "ledger_entries_side_check"},
+            {"UPDATE pg_temp.e SET amount_minor = -1000 WHERE line = 1", "ledger_entries_amount_minor_check"}};
+        for (String[] broken : cases) {
+            try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+                c.setAutoCommit(false);
+                s.execute("""
+                        CREATE TEMP TABLE h ON COMMIT DROP AS
+                        SELECT gen_random_uuid() AS id, CAST('%s' AS uuid) AS merchant_id, gen_random_uuid() AS source_id,
+                               'CAPTURED' AS kind, CAST(1000 AS bigint) AS amount_minor, CAST('EUR' AS char(3)) AS currency,
+                               CAST(NULL AS uuid) AS reverses, CAST(NULL AS varchar) AS reason, 2 AS entry_count
+                        """.formatted(a.merchant().value()));
+                s.execute("""
+                        CREATE TEMP TABLE e ON COMMIT DROP AS
+                        SELECT * FROM (VALUES (1, CAST(%d AS bigint), 'debit', CAST(1000 AS bigint)),
+                                              (2, CAST(%d AS bigint), 'credit', CAST(1000 AS bigint)))
+                               AS v (line, account_id, side, amount_minor)
+                        """.formatted(a.receivable(), a.payable()));
+                s.execute(broken[0]);
+                s.execute("""
+                        INSERT INTO ledger_transactions (id, merchant_id, payment_id, source_id, kind, amount_minor, currency,
+                                                         reverses, reason, entry_count, occurred_at, recorded_at)
+                        SELECT id, merchant_id, source_id, source_id, kind, amount_minor, currency, reverses, reason,
+                               entry_count, now(), now() FROM pg_temp.h
+                        """);
+                s.execute("""
+                        INSERT INTO ledger_entries (transaction_id, entry_count, line, account_id, side, amount_minor,
+                                                    currency)
+                        SELECT h.id, h.entry_count, e.line, e.account_id, e.side, e.amount_minor, 'EUR'
+                          FROM pg_temp.h, pg_temp.e
+                        """);
+                assertThatThrownBy(c::commit).as(broken[0]).isInstanceOfSatisfying(PSQLException.class, e -> {
+                    assertThat(e.getSQLState()).isEqualTo("23514");
+                    assertThat(e.getServerErrorMessage().getConstraint()).isEqualTo(broken[1]);
+                });
+            }
+        }
     }
 
     @Test
