@@ -175,7 +175,7 @@ public final class PaymentLoadDriver {
         OUT.println("  cpu         " + p.cpuSummary());
         OUT.printf(Locale.ROOT, "  in flight   peak %d (sampled every %d ms; exact peak %d)%n",
                 p.sampledPeak.get(), SAMPLE_EVERY_MS, p.exactPeak.get());
-        if (o.latencyMs > 0 || o.latencyMaxMs() > 0) {
+        if (o.latencyMs > 0 || o.latencyMaxMs() > 0 || o.openLoop()) {
             OUT.println("  timeline    in flight every 100 ms: " + p.timeline());
         }
         if (poolBefore != null && poolAfter != null) {
