@@ -78,6 +78,8 @@ public final class PaymentLoadDriver {
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
                 .build();
         Admin admin = new Admin(http, o);
+        // Payments go through the driver's own keep-alive client; the few admin calls through the JDK's.
+        Http1 payments = new Http1(o.url, o.timeout);
         // Letters only: Kopek refuses free text holding a card-like digit run (13-19 digits, Luhn-valid, hyphens
         // allowed between groups), and a hex run id that happens to be all digits joins the counter into one.
         String runId = new Random().ints(8, 'a', 'z' + 1)
@@ -93,7 +95,7 @@ public final class PaymentLoadDriver {
             admin.setLatency(0); // warm up at zero latency whatever the measured run uses
         }
         if (o.warmup > 0) {
-            Phase warm = new Phase("w-" + runId, o.warmup, o, http, false);
+            Phase warm = new Phase("w-" + runId, o.warmup, o, payments, false);
             warm.run();
             OUT.printf(Locale.ROOT, "  warmup      %d payments in %.1f s (%.0f/s), %d errors, not counted%n",
                     o.warmup, warm.wallNanos / 1e9, o.warmup / (warm.wallNanos / 1e9), warm.errors.sum());
@@ -101,7 +103,7 @@ public final class PaymentLoadDriver {
 
         Map<String, Long> before = null;
         PoolFigures poolBefore = admin.pool();
-        Phase phase = new Phase("m-" + runId, o.payments, o, http, true);
+        Phase phase = new Phase("m-" + runId, o.payments, o, payments, true);
         // Ctrl-C during a latency run must not leave the simulator slow for whoever uses it next.
         Thread resetLatency = new Thread(() -> {
             try {
@@ -232,7 +234,7 @@ public final class PaymentLoadDriver {
         final String prefix;
         final int count;
         final Options o;
-        final HttpClient http;
+        final Http1 http;
         final boolean measured;
         final long[] latencies;
         final AtomicInteger next = new AtomicInteger();
@@ -253,7 +255,7 @@ public final class PaymentLoadDriver {
         long[] machineBefore;
         long[] machineAfter;
 
-        Phase(String prefix, int count, Options o, HttpClient http, boolean measured) {
+        Phase(String prefix, int count, Options o, Http1 http, boolean measured) {
             this.prefix = prefix;
             this.count = count;
             this.o = o;
@@ -329,27 +331,18 @@ public final class PaymentLoadDriver {
         private boolean send(int i, long t0) {
             String body = "{\"reference\":\"" + prefix + "-" + i + "\",\"amount\":" + o.amount
                     + ",\"currency\":\"" + o.currency + "\",\"payment_method\":\"" + o.method + "\"}";
-            HttpRequest request = HttpRequest.newBuilder(o.url.resolve("/v1/payments"))
-                    .timeout(o.timeout)
-                    .header("Authorization", "Bearer " + o.apiKey)
-                    .header("Idempotency-Key", "idem-" + prefix + "-" + i)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body))
-                    .build();
             int now = inFlight.incrementAndGet();
             exactPeak.accumulateAndGet(now, Math::max);
             try {
-                HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                Http1.Answer answer = http.post("/v1/payments", body, "Authorization: Bearer " + o.apiKey,
+                        "Idempotency-Key: idem-" + prefix + "-" + i);
                 latencies[i] = System.nanoTime() - t0;
-                record(response.statusCode(), response.body());
+                record(answer.status(), answer.body());
             } catch (IOException e) {
                 errors.increment();
                 if (errorSamples.size() < 3) {
                     errorSamples.add(e.getClass().getSimpleName() + ": " + e.getMessage());
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
             } finally {
                 inFlight.decrementAndGet();
                 done.incrementAndGet();
