@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kopek.platform.Audience;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
+import dev.kopek.support.TableCounts;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -180,14 +180,7 @@ class AdminRouteSpellingsTest extends IntegrationTest {
     }
 
     private Map<String, Long> rowCounts() {
-        Map<String, Long> counts = new LinkedHashMap<>();
-        for (String table : jdbc.sql("""
-                SELECT table_name FROM information_schema.tables
-                 WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name
-                """).query(String.class).list()) {
-            counts.put(table, rows(table));
-        }
-        return counts;
+        return TableCounts.of(jdbc);
     }
 
     private static String bearerOf(Api api) {
