@@ -27,6 +27,12 @@ import tools.jackson.databind.node.ObjectNode;
 public final class AcquirerSimulator implements AutoCloseable {
     /** Generous: a benchmark opens many connections at once and a refused connect is not a simulated fault. */
     private static final int BACKLOG = 1024;
+    /**
+     * The JDK server closes every idle keep-alive connection beyond 200 at once (sun.net.httpserver.maxIdleConnections),
+     * so a client that just had thousands of calls in flight finds most of its pooled connections closed under it. A
+     * PSP's edge keeps thousands open; so does the simulator, unless the property is set.
+     */
+    private static final String MAX_IDLE_CONNECTIONS = "10000";
     private static final byte[] LOOPBACK = {127, 0, 0, 1};
 
     private final HttpServer server;
@@ -61,6 +67,9 @@ public final class AcquirerSimulator implements AutoCloseable {
      * @throws UncheckedIOException when the address cannot be bound
      */
     public static AcquirerSimulator start(InetAddress address, int port) {
+        if (System.getProperty("sun.net.httpserver.maxIdleConnections") == null) {
+            System.setProperty("sun.net.httpserver.maxIdleConnections", MAX_IDLE_CONNECTIONS);
+        }
         Simulation simulation = new Simulation(Clock.systemUTC());
         Router router = new Router();
         new ChargeEndpoints(simulation).register(router);

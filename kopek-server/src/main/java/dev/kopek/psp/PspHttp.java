@@ -39,8 +39,13 @@ public final class PspHttp {
 
     /** Many payments wait on a slow PSP at once (latency mode: 5,000); each holds one connection. */
     private static final int MAX_CONNECTIONS = 20_000;
-    /** A pooled connection idle this long is checked before it is reused, so a closed one is not written to. */
-    private static final TimeValue VALIDATE_AFTER_INACTIVITY = TimeValue.ofSeconds(2);
+    /**
+     * A pooled connection idle this long is checked before it is reused, so one the PSP closed is not written to (a
+     * write into a closed connection is a transport failure, and the one retry could meet another): the check is a
+     * one-millisecond read, so a busy connection, reused at once, never pays it.
+     */
+    private static final TimeValue VALIDATE_AFTER_INACTIVITY = TimeValue.ofMilliseconds(100);
+
     /** Per connection: a PSP's answers are a few hundred bytes; 8 KB each would be 40 MB for 5,000 waiting. */
     private static final int BUFFER_BYTES = 4096;
 
