@@ -119,6 +119,8 @@ class SystemSimulationTest {
                             && ops.stream().anyMatch(op -> op instanceof Op.Refund
                                     || op instanceof Op.Burst b && b.kind().equals("refund"))));
 
+    /** The seeds {@code ./mvnw verify} runs: 1..CI_SEEDS ({@link SimulationCoverageTest} checks what they cover). */
+    static final long CI_SEEDS = 200;
     private static final AcquirerSimulator PSP = SharedSimulator.get();
     private static final String DATABASE = TestDatabase.newDatabase();
     private static final int SHRINK_RUNS = 30;
@@ -181,7 +183,7 @@ class SystemSimulationTest {
             return LongStream.of(one);
         }
         long first = Long.getLong("kopek.simulation.first", 1);
-        return LongStream.range(first, first + Long.getLong("kopek.simulation.seeds", 200));
+        return LongStream.range(first, first + Long.getLong("kopek.simulation.seeds", CI_SEEDS));
     }
 
     @TestFactory
