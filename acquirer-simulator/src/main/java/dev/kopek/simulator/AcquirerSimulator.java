@@ -9,6 +9,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -223,6 +224,19 @@ public final class AcquirerSimulator implements AutoCloseable {
     /** Succeeded refunds of the charge, summed. */
     public long refundedTotal(String chargeId) {
         return simulation.books().movements().refundedTotal(Objects.requireNonNull(chargeId, "chargeId"));
+    }
+
+    /**
+     * Every payment-method token the simulator gives a behaviour of its own ({@code pm_ok} included; any other token
+     * behaves like {@code pm_ok}), as the README's token table lists them.
+     */
+    public static List<String> paymentMethodTokens() {
+        return Arrays.stream(FaultToken.values()).map(FaultToken::token).toList();
+    }
+
+    /** Every fault {@link #armFault} accepts, as the README's armed-fault table lists them. */
+    public static List<String> armableFaults() {
+        return Arrays.stream(ArmedFault.values()).map(ArmedFault::wireName).toList();
     }
 
     /**

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
@@ -14,6 +16,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class FaultTokenTest extends RunningSimulator {
+    /**
+     * The README's tables list every token and every armable fault: Kopek's seeded simulation draws from these lists
+     * (AcquirerSimulator.paymentMethodTokens, armableFaults) and a person reads them in the README.
+     */
+    @Test
+    void readmeListsEveryTokenAndEveryArmableFault() throws IOException {
+        String readme = Files.readString(Path.of("README.md"));
+        assertThat(AcquirerSimulator.paymentMethodTokens()).hasSize(FaultToken.values().length)
+                .allSatisfy(token -> assertThat(readme).contains("| `" + token + "`"));
+        assertThat(AcquirerSimulator.armableFaults()).hasSize(ArmedFault.values().length)
+                .allSatisfy(fault -> assertThat(readme).contains("| `" + fault + "` |"));
+    }
+
     @ParameterizedTest
     @CsvSource({"pm_declined, card_declined", "pm_insufficient_funds, insufficient_funds"})
     void declinesAreStoredResultsThatMoveNoMoney(String token, String declineCode) throws Exception {

@@ -13,7 +13,6 @@ import dev.kopek.psp.PaymentProviders;
 import dev.kopek.psp.PspNotification;
 import java.time.Clock;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -54,7 +53,7 @@ public class Disputes {
     }
 
     record Dispute(UUID id, UUID paymentId, dev.kopek.money.MerchantId merchant, String pspDisputeId, long amount,
-            String currency, String reason, String status, int version) {
+            String currency, String reason, DisputeStatus status, int version) {
     }
 
     /** Applies a dispute notification; one from an account that does not hold the payment changes nothing (L11). */
@@ -78,14 +77,14 @@ public class Disputes {
         Optional<Dispute> inserted = jdbc.sql("""
                 INSERT INTO disputes (id, payment_id, merchant_id, psp_dispute_id, amount, currency, reason, status,
                                       created_at, updated_at)
-                VALUES (:id, :payment, :merchant, :psp, :amount, :currency, :reason, 'OPEN', :now, :now)
+                VALUES (:id, :payment, :merchant, :psp, :amount, :currency, :reason, :open, :now, :now)
                 ON CONFLICT (psp_dispute_id) DO NOTHING
                 RETURNING *
                 """)
                 .param("id", TimeOrderedIds.next(clock)).param("payment", p.id().value())
                 .param("merchant", p.merchant().value()).param("psp", n.objectId()).param("amount", n.amountMinor())
                 .param("currency", p.amount().currency().code()).param("reason", n.reason())
-                .param("now", Db.at(clock.instant()))
+                .param("open", DisputeStatus.OPEN.name()).param("now", Db.at(clock.instant()))
                 .query(Disputes::map).optional();
         if (inserted.isEmpty()) {
             return NotificationResult.IGNORED;
@@ -111,12 +110,15 @@ public class Disputes {
         if (!psps.speaksFor(source, new MerchantId(holder.get().merchant()), holder.get().pspAccount())) {
             return NotificationResult.FOREIGN;
         }
+        // Compare-and-set from the table's predecessors of the outcome: a late or repeated outcome moves nothing.
+        DisputeStatus next = won ? DisputeStatus.WON : DisputeStatus.LOST;
         Optional<Dispute> closed = jdbc.sql("""
                 UPDATE disputes SET status = :status, version = version + 1, updated_at = :now
-                 WHERE psp_dispute_id = :psp AND merchant_id = :merchant AND status = 'OPEN'
+                 WHERE psp_dispute_id = :psp AND merchant_id = :merchant AND status IN (:from)
                 RETURNING *
                 """)
-                .param("status", won ? "WON" : "LOST").param("now", Db.at(clock.instant()))
+                .param("status", next.name()).param("from", names(DisputeStatus.predecessorsOf(next)))
+                .param("now", Db.at(clock.instant()))
                 .param("psp", n.objectId()).param("merchant", holder.get().merchant())
                 .query(Disputes::map).optional();
         if (closed.isEmpty()) {
@@ -126,9 +128,10 @@ public class Disputes {
         // The payment's row lock first: two disputes closing at once then count each other's outcome.
         balances.lock(new dev.kopek.money.PaymentId(d.paymentId()));
         var siblings = jdbc.sql("""
-                SELECT count(*) FILTER (WHERE status = 'OPEN') AS open, count(*) FILTER (WHERE status = 'LOST') AS lost
+                SELECT count(*) FILTER (WHERE status = :open) AS open, count(*) FILTER (WHERE status = :lost) AS lost
                   FROM disputes WHERE payment_id = :payment
                 """)
+                .param("open", DisputeStatus.OPEN.name()).param("lost", DisputeStatus.LOST.name())
                 .param("payment", d.paymentId())
                 .query((rs, row) -> new long[] {rs.getLong("open"), rs.getLong("lost")}).single();
         balances.disputeClosed(new dev.kopek.money.PaymentId(d.paymentId()), d.id(), d.amount(), won, siblings[0] > 0,
@@ -142,10 +145,13 @@ public class Disputes {
     }
 
     private void announce(Dispute d) {
-        publisher.publishEvent(event("dispute." + (d.status().equals("OPEN") ? "opened"
-                : d.status().toLowerCase(Locale.ROOT)), d.id(), d.paymentId(), d.merchant(), d.version(),
-                d.status().toLowerCase(Locale.ROOT), d.amount(), d.currency(), d.reason(), d.pspDisputeId(),
-                clock));
+        publisher.publishEvent(event(d.status().eventType(), d.id(), d.paymentId(), d.merchant(), d.version(),
+                d.status().apiName(), d.amount(), d.currency(), d.reason(), d.pspDisputeId(), clock));
+    }
+
+    /** The stored names of {@code states}, for a compare-and-set's {@code IN} list. */
+    static java.util.List<String> names(java.util.Set<? extends Enum<?>> states) {
+        return states.stream().map(Enum::name).toList();
     }
 
     /** A dispute's (or inquiry's) event, its data the dispute as the API shows it (schema Dispute). */
@@ -168,7 +174,7 @@ public class Disputes {
     private static Dispute map(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
         return new Dispute(rs.getObject("id", UUID.class), rs.getObject("payment_id", UUID.class),
                 new dev.kopek.money.MerchantId(rs.getObject("merchant_id", UUID.class)), rs.getString("psp_dispute_id"),
-                rs.getLong("amount"), rs.getString("currency"), rs.getString("reason"), rs.getString("status"),
-                rs.getInt("version"));
+                rs.getLong("amount"), rs.getString("currency"), rs.getString("reason"),
+                DisputeStatus.valueOf(rs.getString("status")), rs.getInt("version"));
     }
 }

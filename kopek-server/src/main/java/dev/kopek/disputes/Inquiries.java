@@ -44,13 +44,13 @@ final class Inquiries {
     }
 
     private record Inquiry(UUID id, UUID paymentId, MerchantId merchant, String pspDisputeId, long amount,
-            String currency, String reason, String status, int version) {
+            String currency, String reason, InquiryStatus status, int version) {
     }
 
     NotificationResult opened(PspNotification n, NotificationSource source) {
         return switch (held(n, source)) {
             case HeldPayment.None none -> none.result();
-            case HeldPayment.Found found -> insert(n, found.payment(), "OPEN")
+            case HeldPayment.Found found -> insert(n, found.payment(), InquiryStatus.OPEN)
                     .map(this::announce).orElse(NotificationResult.IGNORED);
         };
     }
@@ -60,14 +60,16 @@ final class Inquiries {
             case HeldPayment.None none -> none.result();
             case HeldPayment.Found found -> {
                 Optional<Inquiry> closed = jdbc.sql("""
-                        UPDATE dispute_inquiries SET status = 'CLOSED', version = version + 1, updated_at = :now
-                         WHERE psp_dispute_id = :psp AND merchant_id = :merchant AND status = 'OPEN'
+                        UPDATE dispute_inquiries SET status = :closed, version = version + 1, updated_at = :now
+                         WHERE psp_dispute_id = :psp AND merchant_id = :merchant AND status IN (:from)
                         RETURNING *
                         """)
+                        .param("closed", InquiryStatus.CLOSED.name())
+                        .param("from", Disputes.names(InquiryStatus.predecessorsOf(InquiryStatus.CLOSED)))
                         .param("now", Db.at(clock.instant())).param("psp", n.objectId())
                         .param("merchant", found.payment().merchant().value())
                         .query(Inquiries::map).optional();
-                yield closed.or(() -> insert(n, found.payment(), "CLOSED"))
+                yield closed.or(() -> insert(n, found.payment(), InquiryStatus.CLOSED))
                         .map(this::announce).orElse(NotificationResult.IGNORED);
             }
         };
@@ -79,9 +81,11 @@ final class Inquiries {
      */
     void escalated(String pspDisputeId) {
         jdbc.sql("""
-                UPDATE dispute_inquiries SET status = 'ESCALATED', updated_at = :now
-                 WHERE psp_dispute_id = :psp AND status <> 'ESCALATED'
+                UPDATE dispute_inquiries SET status = :escalated, updated_at = :now
+                 WHERE psp_dispute_id = :psp AND status IN (:from)
                 """)
+                .param("escalated", InquiryStatus.ESCALATED.name())
+                .param("from", Disputes.names(InquiryStatus.predecessorsOf(InquiryStatus.ESCALATED)))
                 .param("now", Db.at(clock.instant())).param("psp", pspDisputeId).update();
     }
 
@@ -100,7 +104,7 @@ final class Inquiries {
         return chargedBack ? new HeldPayment.None(NotificationResult.IGNORED) : new HeldPayment.Found(locked);
     }
 
-    private Optional<Inquiry> insert(PspNotification n, Payment p, String status) {
+    private Optional<Inquiry> insert(PspNotification n, Payment p, InquiryStatus status) {
         return jdbc.sql("""
                 INSERT INTO dispute_inquiries (id, payment_id, merchant_id, psp_dispute_id, amount, currency, reason,
                                                status, created_at, updated_at)
@@ -111,22 +115,21 @@ final class Inquiries {
                 .param("id", TimeOrderedIds.next(clock)).param("payment", p.id().value())
                 .param("merchant", p.merchant().value()).param("psp", n.objectId()).param("amount", n.amountMinor())
                 .param("currency", p.amount().currency().code()).param("reason", n.reason())
-                .param("status", status).param("now", Db.at(clock.instant()))
+                .param("status", status.name()).param("now", Db.at(clock.instant()))
                 .query(Inquiries::map).optional();
     }
 
     private NotificationResult announce(Inquiry q) {
-        boolean open = q.status().equals("OPEN");
-        publisher.publishEvent(Disputes.event(open ? "dispute.inquiry_opened" : "dispute.inquiry_closed", q.id(),
-                q.paymentId(), q.merchant(), q.version(), open ? "inquiry" : "inquiry_closed", q.amount(),
-                q.currency(), q.reason(), q.pspDisputeId(), clock));
+        publisher.publishEvent(Disputes.event(q.status().eventType().orElseThrow(), q.id(), q.paymentId(),
+                q.merchant(), q.version(), q.status().apiName(), q.amount(), q.currency(), q.reason(),
+                q.pspDisputeId(), clock));
         return NotificationResult.APPLIED;
     }
 
     private static Inquiry map(ResultSet rs, int row) throws SQLException {
         return new Inquiry(rs.getObject("id", UUID.class), rs.getObject("payment_id", UUID.class),
                 new MerchantId(rs.getObject("merchant_id", UUID.class)), rs.getString("psp_dispute_id"),
-                rs.getLong("amount"), rs.getString("currency"), rs.getString("reason"), rs.getString("status"),
-                rs.getInt("version"));
+                rs.getLong("amount"), rs.getString("currency"), rs.getString("reason"),
+                InquiryStatus.valueOf(rs.getString("status")), rs.getInt("version"));
     }
 }

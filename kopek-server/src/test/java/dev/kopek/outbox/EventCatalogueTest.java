@@ -2,6 +2,8 @@ package dev.kopek.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kopek.disputes.DisputeStatus;
+import dev.kopek.disputes.InquiryStatus;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.OperationStatus;
 import dev.kopek.payments.domain.PaymentStatus;
@@ -16,8 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 10, defect 5: the subscribable event types are the types the code emits. Every status a payment, capture,
  * void or refund can enter is announced as {@code <resource>.<status>} (a payment is never announced as pending: it
- * is announced as created), plus the few named changes below; the catalogue, the README and the OpenAPI document
- * must list exactly these.
+ * is announced as created), and so is every state of a dispute and an inquiry (their tables name the event), plus
+ * the few named changes below; the catalogue, the README and the OpenAPI document must list exactly these.
  */
 class EventCatalogueTest {
 
@@ -37,9 +39,15 @@ class EventCatalogueTest {
                 types.add(kind.apiName() + "." + status.apiName());
             }
         }
-        types.addAll(Set.of("dispute.opened", "dispute.won", "dispute.lost", EventTypes.ENDPOINT_DISABLED));
-        // An inquiry (the issuer asks; nothing withdrawn) is announced when it opens and when it closes.
-        types.addAll(Set.of("dispute.inquiry_opened", "dispute.inquiry_closed"));
+        for (DisputeStatus status : DisputeStatus.values()) {
+            types.add(status.eventType());
+        }
+        // An inquiry (the issuer asks; nothing withdrawn) is announced when it opens and when it closes; its
+        // escalation is announced as the chargeback's dispute.opened.
+        for (InquiryStatus status : InquiryStatus.values()) {
+            status.eventType().ifPresent(types::add);
+        }
+        types.add(EventTypes.ENDPOINT_DISABLED);
         return types;
     }
 

@@ -12,9 +12,10 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Issue 10, defect 3: a person resolves every kind of parked outcome — payment, capture, refund — through the
- * same fenced path and the ledger; for a manual-capture payment "captured" is refused, since the PSP only holds an
- * authorization.
+ * Issue 10, defect 3: a person resolves every kind of parked outcome — payment, capture, void, refund, each
+ * either way — through the same fenced path and the ledger; for a manual-capture payment "captured" is refused,
+ * since the PSP only holds an authorization. Each parked outcome here is past the PSP's key window (the simulator
+ * no longer knows the key), so the machine never decides it.
  */
 class ManualReviewEveryKindTest extends IntegrationTest {
 
@@ -75,6 +76,90 @@ class ManualReviewEveryKindTest extends IntegrationTest {
         assertThat(refunded.status()).isEqualTo(200);
         assertThat(api.get("/v1/refunds/" + refund.text("id")).text("status")).isEqualTo("succeeded");
         assertThat(kinds(id)).contains("CAPTURED", "REFUND_SUCCEEDED");
+    }
+
+    @Test
+    void aParkedPaymentNothingChargedIsDecidedFailedAndItsIntentIsFreeAgain() {
+        Api api = newMerchant();
+        String reference = newReference();
+        Api.Response processing = api.pay(Api.newKey(), Api.payment(reference, 2_500, "EUR", "pm_5xx_no_charge"));
+        assertThat(processing.status()).isEqualTo(202);
+        closeTheKeyWindow();
+        String review = openReview("payment", processing.text("id"));
+
+        assertThat(resolve(review, "{\"decision\":\"failed\"}").status()).isEqualTo(200);
+
+        assertThat(api.get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("failed");
+        assertThat(kinds(processing.text("id"))).as("nothing moved, nothing posted").isEmpty();
+        assertThat(chargesAtPsp(reference)).isZero();
+        assertThat(api.pay(Api.newKey(), Api.payment(reference, 2_500, "EUR", "pm_ok")).status())
+                .as("the intent is free again").isEqualTo(201);
+        assertThat(chargesAtPsp(reference)).isEqualTo(1);
+    }
+
+    @Test
+    void aParkedCaptureThatNeverHappenedIsDecidedFailedAndItsReservationGoesBack() {
+        Api api = newMerchant();
+        Api.Response authorized = api.pay(Api.newKey(), Api.payment(newReference(), 6_000, "EUR", "pm_ok")
+                .replace("}", ",\"capture_method\":\"manual\"}"));
+        String id = authorized.text("id");
+        SIMULATOR.armFault("capture", authorized.text("psp_reference"), "5xx_no_effect", 1);
+        Api.Response capture = api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":4000}");
+        assertThat(capture.status()).isEqualTo(202);
+        assertThat(api.get("/v1/payments/" + id).json().get("amount_capturable").asLong()).isEqualTo(2_000);
+        closeTheKeyWindow();
+
+        assertThat(resolve(openReview("capture", id), "{\"decision\":\"failed\"}").status()).isEqualTo(200);
+
+        JsonNode payment = api.get("/v1/payments/" + id).json();
+        assertThat(payment.get("status").asString()).isEqualTo("authorized");
+        assertThat(payment.get("amount_captured").asLong()).isZero();
+        assertThat(payment.get("amount_capturable").asLong()).as("the reservation went back").isEqualTo(6_000);
+        assertThat(operations(id, "capture")).containsExactly("FAILED");
+        assertThat(api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":6000}").status())
+                .isEqualTo(200);
+        assertThat(kinds(id)).containsExactlyInAnyOrder("AUTHORIZATION_HELD", "CAPTURED");
+    }
+
+    @Test
+    void aParkedVoidIsDecidedSucceededWhenThePspVoidedAndFailedWhenItDidNot() {
+        Api api = newMerchant();
+        Api.Response voidedAtPsp = api.pay(Api.newKey(), Api.payment(newReference(), 3_000, "EUR", "pm_ok")
+                .replace("}", ",\"capture_method\":\"manual\"}"));
+        Api.Response untouched = api.pay(Api.newKey(), Api.payment(newReference(), 4_000, "EUR", "pm_ok")
+                .replace("}", ",\"capture_method\":\"manual\"}"));
+        SIMULATOR.armFault("void", voidedAtPsp.text("psp_reference"), "5xx_after_success", 1);
+        SIMULATOR.armFault("void", untouched.text("psp_reference"), "5xx_no_effect", 1);
+        Api.Response firstVoid = api.post("/v1/payments/" + voidedAtPsp.text("id") + "/void", Api.newKey(), "{}");
+        Api.Response secondVoid = api.post("/v1/payments/" + untouched.text("id") + "/void", Api.newKey(), "{}");
+        assertThat(firstVoid.status()).isEqualTo(202);
+        assertThat(secondVoid.status()).isEqualTo(202);
+        closeTheKeyWindow();
+
+        assertThat(resolve(openReview("void", voidedAtPsp.text("id")), "{\"decision\":\"succeeded\","
+                + "\"psp_reference\":\"" + voidedAtPsp.text("psp_reference") + "\"}").status()).isEqualTo(200);
+        assertThat(resolve(openReview("void", untouched.text("id")), "{\"decision\":\"failed\"}").status())
+                .isEqualTo(200);
+
+        assertThat(api.get("/v1/payments/" + voidedAtPsp.text("id")).text("status")).isEqualTo("voided");
+        assertThat(operations(voidedAtPsp.text("id"), "void")).containsExactly("SUCCEEDED");
+        assertThat(kinds(voidedAtPsp.text("id"))).containsExactlyInAnyOrder("AUTHORIZATION_HELD", "AUTHORIZATION_RELEASED");
+
+        JsonNode stillHeld = api.get("/v1/payments/" + untouched.text("id")).json();
+        assertThat(stillHeld.get("status").asString()).isEqualTo("authorized");
+        assertThat(stillHeld.get("amount_capturable").asLong()).as("the void's release went back").isEqualTo(4_000);
+        assertThat(operations(untouched.text("id"), "void")).containsExactly("FAILED");
+        assertThat(kinds(untouched.text("id"))).containsExactly("AUTHORIZATION_HELD");
+        assertThat(api.post("/v1/payments/" + untouched.text("id") + "/capture", Api.newKey(), "{}").status())
+                .as("the authorization can still be captured").isEqualTo(200);
+    }
+
+    /** The statuses of a payment's operations of one kind, oldest first. */
+    private List<String> operations(String paymentId, String kind) {
+        return jdbc.sql("SELECT status FROM payment_operations WHERE payment_id = :p AND kind = :kind"
+                        + " ORDER BY created_at, id")
+                .param("p", PaymentId.parse(paymentId).orElseThrow().value()).param("kind", kind)
+                .query(String.class).list();
     }
 
     private String openReview(String subject, String paymentId) {

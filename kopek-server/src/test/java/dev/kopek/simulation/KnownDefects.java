@@ -19,28 +19,9 @@ final class KnownDefects {
 
     /**
      * Empty: every defect the simulation found is fixed (docs/simulation.md). An entry looks like
-     * {@code new Exclusion(8, "S1: ...", op -> method(op, "pm_5xx_no_charge", "pm_429"))}.
+     * {@code new Exclusion(8, "S1: ...", op -> op instanceof Op.Create c && c.method().equals("pm_429"))}.
      */
     static final List<Exclusion> UNFIXED = List.of();
-
-    private static boolean method(Op op, String... methods) {
-        String m = switch (op) {
-            case Op.Create c -> c.method();
-            case Op.NewKeySameReference n -> n.method();
-            default -> null;
-        };
-        return m != null && List.of(methods).contains(m);
-    }
-
-    private static boolean fault(Op op, String... faults) {
-        String f = switch (op) {
-            case Op.Capture c -> c.fault();
-            case Op.Void v -> v.fault();
-            case Op.Refund r -> r.fault();
-            default -> null;
-        };
-        return f != null && List.of(faults).contains(f);
-    }
 
     private final List<Exclusion> active;
 

@@ -117,8 +117,28 @@ class SystemSimulationTest {
             new Regression(1, 315117, "S13: a chargeback on a refunded payment is never recorded",
                     ops -> ops.stream().anyMatch(op -> op instanceof Op.Dispute d && d.percent() == 100)
                             && ops.stream().anyMatch(op -> op instanceof Op.Refund
-                                    || op instanceof Op.Burst b && b.kind().equals("refund"))));
+                                    || op instanceof Op.Burst b && b.kind().equals("refund"))),
+            // Found with PaymentStore.HOLDING_STATES reverted to leave out DISPUTED and CHARGED_BACK (the expiry of
+            // an authorization skipped them before 3f52c54; local, not committed): seeds 5962 and 5009 then fail
+            // HOLD_RELEASED, each shrunk to four steps: a manual-capture payment, a partial capture, a dispute (left
+            // open / lost), the jump past the authorization's expiry. Seeds 1..300 never met the scenario; these
+            // were picked by generating steps (no run) for that scenario, then run with the fix reverted.
+            new Regression(7, 5962, "S14: the uncaptured rest of a disputed payment is never released at expiry",
+                    ops -> holdThenDispute(ops, null)),
+            new Regression(7, 5009, "S15: the uncaptured rest of a charged-back payment is never released at expiry",
+                    ops -> holdThenDispute(ops, "lost")));
 
+    /** A manual-capture payment, a partial capture, a dispute not won (ending {@code then}), a jump past expiry. */
+    private static boolean holdThenDispute(List<Op> ops, String then) {
+        return ops.stream().anyMatch(op -> op instanceof Op.Create c && c.manual())
+                && ops.stream().anyMatch(op -> op instanceof Op.Capture c && !c.finalCapture() && c.percent() > 0
+                        && c.percent() < 100)
+                && ops.stream().anyMatch(op -> op instanceof Op.Dispute d && java.util.Objects.equals(d.then(), then))
+                && ops.stream().anyMatch(op -> op instanceof Op.Jump j && j.past().equals("authorization_expiry"));
+    }
+
+    /** The seeds {@code ./mvnw verify} runs: 1..CI_SEEDS ({@link SimulationCoverageTest} checks what they cover). */
+    static final long CI_SEEDS = 200;
     private static final AcquirerSimulator PSP = SharedSimulator.get();
     private static final String DATABASE = TestDatabase.newDatabase();
     private static final int SHRINK_RUNS = 30;
@@ -181,7 +201,7 @@ class SystemSimulationTest {
             return LongStream.of(one);
         }
         long first = Long.getLong("kopek.simulation.first", 1);
-        return LongStream.range(first, first + Long.getLong("kopek.simulation.seeds", 200));
+        return LongStream.range(first, first + Long.getLong("kopek.simulation.seeds", CI_SEEDS));
     }
 
     @TestFactory

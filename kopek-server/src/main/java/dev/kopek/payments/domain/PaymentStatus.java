@@ -30,6 +30,19 @@ public enum PaymentStatus {
             Map.entry(VOIDED, EnumSet.noneOf(PaymentStatus.class)),
             Map.entry(EXPIRED, EnumSet.noneOf(PaymentStatus.class)));
 
+    /** Where a capture may be reserved (its amount and expiry are the reservation's own guards). */
+    public static final Set<PaymentStatus> CAPTURABLE = Set.copyOf(EnumSet.of(AUTHORIZED, CAPTURED, PARTIALLY_REFUNDED));
+    /** Where a void may be reserved, or given back when the PSP refused it. */
+    public static final Set<PaymentStatus> VOIDABLE = Set.copyOf(EnumSet.of(AUTHORIZED));
+    /** Where a refund may be reserved (what is left to refund is the reservation's own guard). */
+    public static final Set<PaymentStatus> REFUNDABLE = Set.copyOf(EnumSet.of(CAPTURED, PARTIALLY_REFUNDED));
+    /**
+     * Where an authorization's uncaptured rest may still be held, and is released at its expiry: the capturable
+     * states, and a payment refunded, disputed or charged back after a partial capture.
+     */
+    public static final Set<PaymentStatus> HOLDING =
+            Set.copyOf(EnumSet.of(AUTHORIZED, CAPTURED, PARTIALLY_REFUNDED, REFUNDED, DISPUTED, CHARGED_BACK));
+
     public boolean canMoveTo(PaymentStatus next) {
         return ALLOWED.get(this).contains(next);
     }

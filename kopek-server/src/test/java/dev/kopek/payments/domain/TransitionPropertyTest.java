@@ -21,8 +21,10 @@ import net.jqwik.api.Provide;
  * Random sequences of moves over the two state machines' tables, through the domain types' own transition
  * methods: a final state is never left, a refused move changes nothing, versions move by one per status change,
  * and the payment's amounts keep L7 (the {@link Payment.Amounts} constructor refuses anything else). The amount
- * moves below apply the guards of the conditional UPDATEs in {@code PaymentStore}; the statuses come only from
- * the domain ({@link Payment#moveTo}, {@link Payment#paidStatus}, the dispute rules).
+ * moves below apply the guards of the conditional UPDATEs in {@code PaymentStore}, whose status sets
+ * ({@link PaymentStatus#CAPTURABLE}, {@code VOIDABLE}, {@code REFUNDABLE}, {@code HOLDING}) that store writes into its
+ * SQL; the statuses come only from the domain ({@link Payment#moveTo}, {@link Payment#paidStatus}, the dispute
+ * rules).
  */
 class TransitionPropertyTest {
 
@@ -62,6 +64,23 @@ class TransitionPropertyTest {
                         PaymentStatus.VOIDED, PaymentStatus.EXPIRED);
         assertThat(java.util.Arrays.stream(OperationStatus.values()).filter(OperationStatus::isFinal))
                 .containsExactlyInAnyOrder(OperationStatus.SUCCEEDED, OperationStatus.FAILED);
+    }
+
+    /**
+     * The guards' status sets agree with the table: a capture or a void is reserved only where the move its success
+     * makes is allowed, a refund only on a paid payment, and a hold is released at expiry wherever one may be left.
+     */
+    @net.jqwik.api.Example
+    void theReservationGuardsAgreeWithTheTable() {
+        assertThat(PaymentStatus.CAPTURABLE).allSatisfy(s -> assertThat(s.isFinal()).isFalse())
+                .allSatisfy(s -> assertThat(s == PaymentStatus.CAPTURED || s.canMoveTo(PaymentStatus.CAPTURED)
+                        || s.isPaid()).as("%s", s).isTrue());
+        assertThat(PaymentStatus.VOIDABLE).allSatisfy(s -> assertThat(s.canMoveTo(PaymentStatus.VOIDED)).isTrue());
+        assertThat(PaymentStatus.REFUNDABLE).allSatisfy(s -> assertThat(s.isPaid()).isTrue())
+                .allSatisfy(s -> assertThat(s.canMoveTo(PaymentStatus.REFUNDED)).as("%s", s).isTrue());
+        assertThat(PaymentStatus.HOLDING).containsAll(PaymentStatus.CAPTURABLE).containsAll(PaymentStatus.VOIDABLE)
+                .as("every paid state: a partial capture's rest may be held in any of them")
+                .containsAll(java.util.Arrays.stream(PaymentStatus.values()).filter(PaymentStatus::isPaid).toList());
     }
 
     @Provide
@@ -141,7 +160,7 @@ class TransitionPropertyTest {
                         a.captured(), a.capturePending() - life.pendingCapture, life.pendingFinal ? 0 : a.released(),
                         a.refunded(), a.refundPending(), a.disputed()), p.captureFinalized() && !life.pendingFinal,
                         () -> life.pendingCapture = 0);
-                case VOID, EXPIRE -> p.status() == PaymentStatus.AUTHORIZED && !p.captureFinalized()
+                case VOID, EXPIRE -> PaymentStatus.VOIDABLE.contains(p.status()) && !p.captureFinalized()
                         && a.captured() == 0 && a.capturePending() == 0
                         && move(life, with(p, new Payment.Amounts(a.authorized(), 0, 0, a.authorized(), 0, 0, 0))
                                 .moveTo(step.move() == Move.VOID ? PaymentStatus.VOIDED : PaymentStatus.EXPIRED));
@@ -168,8 +187,7 @@ class TransitionPropertyTest {
     private static boolean reserveCapture(Life life, long amount, boolean finalCapture) {
         Payment p = life.payment;
         Payment.Amounts a = p.amounts();
-        boolean capturable = p.status() == PaymentStatus.AUTHORIZED || p.status() == PaymentStatus.CAPTURED
-                || p.status() == PaymentStatus.PARTIALLY_REFUNDED;
+        boolean capturable = PaymentStatus.CAPTURABLE.contains(p.status());
         if (!capturable || p.captureFinalized() || life.pendingCapture > 0 || amount <= 0 || amount > a.capturable()
                 || (finalCapture && a.capturePending() > 0)) {
             return false;
@@ -186,7 +204,7 @@ class TransitionPropertyTest {
     private static boolean reserveRefund(Life life, long amount) {
         Payment p = life.payment;
         Payment.Amounts a = p.amounts();
-        boolean refundable = p.status() == PaymentStatus.CAPTURED || p.status() == PaymentStatus.PARTIALLY_REFUNDED;
+        boolean refundable = PaymentStatus.REFUNDABLE.contains(p.status());
         if (!refundable || life.pendingRefund > 0 || amount <= 0 || amount > a.refundable()) {
             return false;
         }
