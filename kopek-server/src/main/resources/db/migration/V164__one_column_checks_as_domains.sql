@@ -10,6 +10,9 @@
 -- What they enforce is unchanged: a value that breaks one is refused at once, in the statement that writes it, with
 -- SQLSTATE 23514 (check_violation) naming the same constraint; NULL still passes the check and the column's NOT NULL
 -- refuses it. What stays a table constraint: ck_idempotency_keys_response (two columns).
+--
+-- Changing a column to a domain with constraints rewrites the table under an exclusive lock (every value is checked):
+-- both tables are bounded by retention (keys and events expire), but on a large installation run it in a quiet hour.
 CREATE DOMAIN idempotency_key_status AS TEXT
     CONSTRAINT idempotency_keys_status_check CHECK (VALUE IN ('IN_PROGRESS', 'AWAITING_RESULT', 'COMPLETED'));
 CREATE DOMAIN idempotency_key_attempt AS INT
