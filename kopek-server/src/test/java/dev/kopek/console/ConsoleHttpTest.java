@@ -145,8 +145,16 @@ class ConsoleHttpTest extends IntegrationTest {
         byte[] notUtf8 = {'n', 'o', 't', 'e', '=', (byte) 0xff, (byte) 0xfe, '&', '_', 'c', 's', 'r', 'f', '='};
         HttpResponse<String> garbled = postBytes("/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
                 concat(notUtf8, csrf.getBytes(StandardCharsets.US_ASCII)));
-        // Refused by the input guard before the console runs, so it may be the API's problem+json; never a 500.
+        // The access decision reads the form's CSRF token first, and Tomcat refuses to parse it: a page too.
         assertThat(garbled.statusCode()).as("a form that is not UTF-8").isEqualTo(400);
+        assertThat(garbled.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+        assertThat(garbled.body()).contains("could not read this form").doesNotContain("\"code\"");
+        HttpResponse<String> badEscape = post("/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
+                "note=%zz&_csrf=" + csrf);
+        assertThat(badEscape.statusCode()).as("a broken %-escape").isEqualTo(400);
+        assertThat(badEscape.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+        assertThat(post("/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
+                "note=%zz&_csrf=" + "0".repeat(64)).statusCode()).as("unreadable, whatever the token").isEqualTo(400);
         String breakNote = "/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge";
         for (String note : new String[] {"card 4111 1111 1111 1111", "a\u009bb", "a\u007fb"}) {
             HttpResponse<String> refused = post(breakNote, "note=" + enc(note) + "&_csrf=" + csrf);
@@ -259,6 +267,11 @@ class ConsoleHttpTest extends IntegrationTest {
         assertThat(get("/console/nothing-here").statusCode()).isEqualTo(404);
         assertThat(get("/console/nothing-here").headers().firstValue("Content-Type").orElseThrow())
                 .startsWith("text/html");
+        String noSuchPayment = "pay_" + java.util.UUID.randomUUID().toString().replace("-", "");
+        HttpResponse<String> unknown = get("/console/payments/" + noSuchPayment);
+        assertThat(unknown.statusCode()).as("a well-formed id of no payment").isEqualTo(404);
+        assertThat(unknown.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+        assertThat(unknown.body()).contains("Not found", "There is no payment " + noSuchPayment);
     }
 
     @Test

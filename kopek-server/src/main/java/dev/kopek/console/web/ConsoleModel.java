@@ -39,11 +39,11 @@ class ConsoleModel {
         model.addAttribute("csrfField", AdminSessions.CSRF_FIELD);
     }
 
-    /** Input the console refuses: a 400 page that says why. */
+    /** Input the console refuses: a 400 page that says why (404 for an id that names nothing). */
     @ExceptionHandler(ConsoleInputException.class)
-    @ResponseStatus(HttpStatus.BAD_REQUEST)
-    String refused(ConsoleInputException e, Model model) {
-        model.addAttribute("title", "Not done");
+    String refused(ConsoleInputException e, Model model, HttpServletResponse response) {
+        response.setStatus(e.isNotFound() ? HttpServletResponse.SC_NOT_FOUND : HttpServletResponse.SC_BAD_REQUEST);
+        model.addAttribute("title", e.isNotFound() ? "Not found" : "Not done");
         model.addAttribute("message", e.getMessage());
         return "console/error";
     }
@@ -66,7 +66,9 @@ class ConsoleModel {
             // A form whose bytes are not UTF-8 (or not percent-encoded properly): Tomcat refuses to read it.
             org.apache.tomcat.util.http.InvalidParameterException.class})
     String badRequest(Exception e, Model model, HttpServletResponse response) {
-        int status = e instanceof org.springframework.web.ErrorResponse known ? known.getStatusCode().value() : 400;
+        int status = e instanceof org.springframework.web.ErrorResponse known ? known.getStatusCode().value()
+                : e instanceof org.apache.tomcat.util.http.InvalidParameterException unread ? unread.getErrorCode()
+                : 400;
         return frameworkRefusal(status, model, response);
     }
 

@@ -68,7 +68,7 @@ class ConsolePagesController {
     @GetMapping("/console/payments/{id}")
     String payment(@PathVariable String id, Model model) {
         var payment = queries.payment(ConsoleInput.id("pay", id, "payment"))
-                .orElseThrow(() -> new ConsoleInputException("No payment " + id + "."));
+                .orElseThrow(() -> ConsoleInputException.notFound("There is no payment " + id.strip() + "."));
         model.addAttribute("p", payment);
         model.addAttribute("pageTitle", ConsoleInput.text(id, "payment", 80));
         model.addAttribute("story", queries.story(payment));
