@@ -2,6 +2,8 @@ package dev.kopek.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kopek.ledger.DriftChecker;
+import dev.kopek.ledger.DriftReport;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
 import java.io.IOException;
@@ -15,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * The console over plain HTTP, as a browser with JavaScript off sees it: login and its cookie, the CSRF check on
@@ -25,6 +28,8 @@ class ConsoleHttpTest extends IntegrationTest {
     private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([0-9a-f]{64})\"");
 
     private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+    @Autowired
+    private DriftChecker driftChecker;
 
     @Test
     void pagesNeedALoginAndTheSessionCookieIsHttpOnlyAndStrict() throws Exception {
@@ -272,6 +277,20 @@ class ConsoleHttpTest extends IntegrationTest {
         assertThat(unknown.statusCode()).as("a well-formed id of no payment").isEqualTo(404);
         assertThat(unknown.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
         assertThat(unknown.body()).contains("Not found", "There is no payment " + noSuchPayment);
+    }
+
+    /** The ledger drift runbook starts here: the Health page shows this instance's last check. */
+    @Test
+    void theHealthPageShowsTheLastLedgerDriftCheck() throws Exception {
+        login();
+        DriftReport report = driftChecker.check();
+
+        String page = get("/console/health").body();
+
+        Matcher row = Pattern.compile("id=\"ledger-drift\">.*?<td class=\"num[^\"]*\">([^<]*)</td>", Pattern.DOTALL)
+                .matcher(page);
+        assertThat(row.find()).as(page).isTrue();
+        assertThat(row.group(1)).startsWith(report.drifts().size() + " of " + report.accountsChecked() + " accounts, ");
     }
 
     @Test
