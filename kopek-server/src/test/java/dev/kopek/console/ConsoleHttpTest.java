@@ -263,12 +263,14 @@ class ConsoleHttpTest extends IntegrationTest {
             assertThat(missing.statusCode()).as(path).isEqualTo(404);
             assertThat(missing.headers().firstValue("Content-Type").orElseThrow()).as(path).startsWith("text/html");
             assertThat(missing.body()).as(path).contains("Not found").doesNotContain("problem");
+            assertShowsItsRequestId(missing);
         }
         String csrf = login();
         HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create(baseUri() + "/console/payments?_csrf="
                 + csrf)).PUT(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(put.statusCode()).isEqualTo(405);
         assertThat(put.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+        assertShowsItsRequestId(put);
         assertThat(get("/console/nothing-here").statusCode()).isEqualTo(404);
         assertThat(get("/console/nothing-here").headers().firstValue("Content-Type").orElseThrow())
                 .startsWith("text/html");
@@ -277,6 +279,18 @@ class ConsoleHttpTest extends IntegrationTest {
         assertThat(unknown.statusCode()).as("a well-formed id of no payment").isEqualTo(404);
         assertThat(unknown.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
         assertThat(unknown.body()).contains("Not found", "There is no payment " + noSuchPayment);
+        assertShowsItsRequestId(unknown);
+        HttpResponse<String> forged = post("/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
+                "note=n&_csrf=" + "0".repeat(64));
+        assertThat(forged.statusCode()).isEqualTo(403);
+        assertShowsItsRequestId(forged);
+    }
+
+    /** A refusal page names the request (the id its log lines carry), as a problem body does. */
+    private static void assertShowsItsRequestId(HttpResponse<String> page) {
+        String requestId = page.headers().firstValue("X-Request-Id").orElseThrow();
+        assertThat(requestId).matches("req_[0-9a-f]{24}");
+        assertThat(page.body()).as(page.uri().toString()).contains("Request id <code>" + requestId + "</code>");
     }
 
     /** The ledger drift runbook starts here: the Health page shows this instance's last check. */

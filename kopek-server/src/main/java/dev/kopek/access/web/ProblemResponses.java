@@ -55,8 +55,8 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
     }
 
     /**
-     * A refusal for a person in the console: a fixed sentence (nothing from the request is echoed) and a link to
-     * the login form; for a redirect the same page is its body.
+     * A refusal for a person in the console: a fixed sentence (nothing from the request is echoed but its
+     * validated request id) and a link to the login form; for a redirect the same page is its body.
      */
     private static void consolePage(HttpServletResponse response, Refusal refusal) throws IOException {
         response.setHeader("Cache-Control", "no-store");
@@ -69,8 +69,8 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
                 + "<title>Kopek console</title><link rel=\"stylesheet\" href=\"/console/assets/console.css\">"
                 + "</head><body class=\"login\"><main class=\"card\"><h1>"
                 + (refusal.status() == HttpStatus.NOT_FOUND ? "Not found" : "Not done") + "</h1><p>"
-                + HtmlUtils.htmlEscape(refusal.detail()) + "</p><p><a href=\"" + Refusal.CONSOLE_LOGIN
-                + "\">Log in</a></p></main></body></html>");
+                + HtmlUtils.htmlEscape(refusal.detail()) + "</p>" + Problems.requestIdParagraph()
+                + "<p><a href=\"" + Refusal.CONSOLE_LOGIN + "\">Log in</a></p></main></body></html>");
     }
 
     private static void write(HttpServletResponse response, Refusal refusal) throws IOException {

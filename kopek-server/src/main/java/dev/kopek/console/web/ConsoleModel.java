@@ -1,6 +1,7 @@
 package dev.kopek.console.web;
 
 import dev.kopek.access.AdminSessions;
+import dev.kopek.platform.LogContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
@@ -45,6 +46,7 @@ class ConsoleModel {
         response.setStatus(e.isNotFound() ? HttpServletResponse.SC_NOT_FOUND : HttpServletResponse.SC_BAD_REQUEST);
         model.addAttribute("title", e.isNotFound() ? "Not found" : "Not done");
         model.addAttribute("message", e.getMessage());
+        model.addAttribute("requestId", LogContext.requestId());
         return "console/error";
     }
 
@@ -76,6 +78,7 @@ class ConsoleModel {
         response.setStatus(status >= 400 && status < 500 ? status : 400);
         model.addAttribute("title", "Not done");
         model.addAttribute("message", "The console could not read this request; nothing was changed.");
+        model.addAttribute("requestId", LogContext.requestId());
         return "console/error";
     }
 
@@ -85,6 +88,7 @@ class ConsoleModel {
         log.error("console page failed", e);
         model.addAttribute("title", "Something went wrong");
         model.addAttribute("message", "The page could not be shown; the error has been logged with this request's id.");
+        model.addAttribute("requestId", LogContext.requestId());
         return "console/error";
     }
 }
