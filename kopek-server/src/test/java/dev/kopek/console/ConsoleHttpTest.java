@@ -286,6 +286,26 @@ class ConsoleHttpTest extends IntegrationTest {
         assertShowsItsRequestId(forged);
     }
 
+    /**
+     * Addresses the firewall refuses before any route is chosen (';' parameters, an encoded '/' or dot segment) are
+     * a console page under /console, and stay the API's problem+json elsewhere.
+     */
+    @Test
+    void mangledConsoleAddressesAreAnHtml400() throws Exception {
+        login();
+        for (String path : new String[] {"/console/payments;jsessionid=abc", "/console;x=y/payments",
+            "/console/payments/a%2Fb", "/console/%2e%2e/actuator/prometheus"}) {
+            HttpResponse<String> refused = get(path);
+            assertThat(refused.statusCode()).as(path).isEqualTo(400);
+            assertThat(refused.headers().firstValue("Content-Type").orElseThrow()).as(path).startsWith("text/html");
+            assertThat(refused.body()).as(path).contains("Not done", "not in a form Kopek accepts");
+            assertShowsItsRequestId(refused);
+        }
+        HttpResponse<String> api = get("/v1/payments;x=y");
+        assertThat(api.statusCode()).isEqualTo(400);
+        assertThat(api.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+    }
+
     /** A refusal page names the request (the id its log lines carry), as a problem body does. */
     private static void assertShowsItsRequestId(HttpResponse<String> page) {
         String requestId = page.headers().firstValue("X-Request-Id").orElseThrow();

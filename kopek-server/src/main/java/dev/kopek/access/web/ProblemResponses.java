@@ -43,9 +43,18 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
         // The firewall's message quotes what it refused, which may be a header carrying a token: neither logged
         // nor echoed.
         log.debug("{} request refused by the firewall", request.getMethod());
-        write(response, new Refusal(HttpStatus.BAD_REQUEST, "request_rejected", "The request's path, method or"
-                + " headers are not in a form Kopek accepts (no ';' parameters, encoded '/', '.' or '%', '//'"
-                + " or dot segments).", java.util.Map.of()));
+        String detail = "The request's path, method or headers are not in a form Kopek accepts (no ';' parameters,"
+                + " encoded '/', '.' or '%', '//' or dot segments).";
+        // A person who followed a mangled console link gets a page, as for an unknown console address.
+        write(response, isConsolePath(request)
+                ? Refusal.consolePage(HttpStatus.BAD_REQUEST, "request_rejected", detail)
+                : new Refusal(HttpStatus.BAD_REQUEST, "request_rejected", detail, java.util.Map.of()));
+    }
+
+    /** The raw path (the firewall refused it, so it was never normalised) names a console page. */
+    private static boolean isConsolePath(HttpServletRequest request) {
+        String path = request.getRequestURI();
+        return path != null && (path.equals("/console") || path.startsWith("/console/") || path.startsWith("/console;"));
     }
 
     private static void refuse(HttpServletRequest request, HttpServletResponse response) throws IOException {
