@@ -5,7 +5,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +21,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Recomputes every account's totals from the journal and compares them with the balance projection. Drift means a
  * bug or a hand edit: it is logged per account, counted, and shown as a gauge ({@code kopek.ledger.drift.accounts},
- * which should always be 0). Scheduled, and callable (the ops API, tests).
+ * which should always be 0). Scheduled, and callable (the ops API, tests). The console's Health page shows this
+ * instance's last check.
  */
 @Component
 public class DriftChecker {
@@ -32,10 +36,17 @@ public class DriftChecker {
     private final AtomicLong drifted = new AtomicLong();
     private final Counter detected;
     private final Timer duration;
+    private final Clock clock;
+    private volatile LastCheck last;
+
+    /** When this instance last checked, how many accounts, and how many of them differed. */
+    public record LastCheck(Instant at, long accountsChecked, long drifted) {
+    }
 
     DriftChecker(BalanceStore balances, LedgerProperties properties, PlatformTransactionManager transactions,
-            MeterRegistry meters) {
+            MeterRegistry meters, Clock clock) {
         this.balances = balances;
+        this.clock = clock;
         this.properties = properties;
         this.snapshot = new TransactionTemplate(transactions);
         this.snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
@@ -66,6 +77,7 @@ public class DriftChecker {
             return new DriftReport(balances.accountCount(), drifts);
         }));
         drifted.set(report.drifts().size());
+        last = new LastCheck(clock.instant(), report.accountsChecked(), report.drifts().size());
         detected.increment(report.drifts().size());
         report.drifts().stream().limit(MAX_LOGGED).forEach(d -> log.error(
                 "ledger drift: account={} type={} merchant={} currency={} projected debits={} credits={} "
@@ -78,5 +90,10 @@ public class DriftChecker {
                     report.accountsChecked());
         }
         return report;
+    }
+
+    /** This instance's last check; empty until its first (the scheduled one comes 10 minutes after start). */
+    public Optional<LastCheck> lastCheck() {
+        return Optional.ofNullable(last);
     }
 }

@@ -7,12 +7,15 @@ import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
+import org.slf4j.MDC;
 
 /**
  * Tomcat refuses some requests before Spring ever sees them: bytes that are not HTTP, bad header bytes,
  * oversized headers, a path that does not decode, an unknown {@code Expect}, an unsupported transfer coding. Its
  * stock valve answers those with an HTML page; this one answers with the same problem+json and stable codes as
- * the rest of the API. It never echoes Tomcat's message, which may quote the refused input.
+ * the rest of the API. It never echoes Tomcat's message, which may quote the refused input. These requests never
+ * reached {@link RequestIdFilter}, so the request id is given here: the caller's {@code X-Request-Id} when Tomcat
+ * read one and it is well-formed, a new one otherwise, in the header and in the body like every other answer.
  */
 public final class ProblemErrorReportValve extends ErrorReportValve {
 
@@ -33,17 +36,36 @@ public final class ProblemErrorReportValve extends ErrorReportValve {
             status = 400;
             response.setStatus(status);
         }
+        String requestId = requestId(request);
         try {
+            response.setHeader(RequestIdFilter.HEADER, requestId);
             response.setContentType("application/problem+json");
             response.setCharacterEncoding("utf-8");
             PrintWriter writer = response.getReporter();
             if (writer != null) {
+                MDC.put(LogContext.REQUEST_ID, requestId);
                 writer.write(Problems.json(status, code, detail(status)));
                 response.finishResponse();
             }
         } catch (IOException | IllegalStateException e) {
             // The client is gone or the response cannot be written any more; there is nobody left to tell.
+        } finally {
+            MDC.remove(LogContext.REQUEST_ID);
         }
+    }
+
+    /** The id {@link RequestIdFilter} gave the request if it ran, else the caller's if well-formed, else a new one. */
+    private static String requestId(Request request) {
+        if (request.getAttribute(LogContext.REQUEST_ID) instanceof String given && LogContext.isValidRequestId(given)) {
+            return given;
+        }
+        String header;
+        try {
+            header = request.getHeader(RequestIdFilter.HEADER);
+        } catch (RuntimeException unreadable) {
+            header = null; // headers Tomcat could not parse are not read again here
+        }
+        return LogContext.isValidRequestId(header) ? header : RequestIdFilter.newId();
     }
 
     private static String detail(int status) {

@@ -42,6 +42,16 @@ public final class Problems {
     }
 
     /**
+     * The request id as a paragraph of a hand-written console page (HTML-escaped; the id is already of a safe shape),
+     * or nothing outside a request.
+     */
+    public static String requestIdParagraph() {
+        String requestId = LogContext.requestId();
+        return requestId == null ? "" : "<p class=\"muted small\">Request id <code>"
+                + org.springframework.web.util.HtmlUtils.htmlEscape(requestId) + "</code></p>";
+    }
+
+    /**
      * The stable code of a refusal that only has a status: the web server's own refusals, framework errors and
      * error dispatches all name a status the same way.
      */

@@ -51,7 +51,8 @@ public class RequestIdFilter extends OncePerRequestFilter {
         return false;
     }
 
-    private static String newId() {
+    /** A new request id, for an answer that came with no usable one. */
+    static String newId() {
         byte[] bytes = new byte[12];
         RANDOM.nextBytes(bytes);
         return "req_" + HexFormat.of().formatHex(bytes);

@@ -2,6 +2,8 @@ package dev.kopek.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kopek.ledger.DriftChecker;
+import dev.kopek.ledger.DriftReport;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.outbox.webhooks.DeliveryWorker;
 import dev.kopek.support.Api;
@@ -51,6 +53,8 @@ class ConsoleBrowserTest extends IntegrationTest {
 
     @Autowired
     DeliveryWorker deliveries;
+    @Autowired
+    DriftChecker drift;
 
     private WebDriver browser;
     private Path profile;
@@ -112,8 +116,11 @@ class ConsoleBrowserTest extends IntegrationTest {
                     "acquirer added the line to the next file", day.endpointId);
             shoot("audit");
 
+            DriftReport check = drift.check(); // the hourly check, run now: its result is on the Health page
             open("/console/health");
             assertThat(browser.findElements(By.cssSelector("svg.chart"))).hasSize(6);
+            assertThat(browser.findElement(By.id("ledger-drift")).getText())
+                    .contains(check.drifts().size() + " of " + check.accountsChecked() + " accounts");
             shoot("health");
         }
     }

@@ -2,6 +2,8 @@ package dev.kopek.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kopek.ledger.DriftChecker;
+import dev.kopek.ledger.DriftReport;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
 import java.io.IOException;
@@ -15,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * The console over plain HTTP, as a browser with JavaScript off sees it: login and its cookie, the CSRF check on
@@ -25,6 +28,8 @@ class ConsoleHttpTest extends IntegrationTest {
     private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([0-9a-f]{64})\"");
 
     private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+    @Autowired
+    private DriftChecker driftChecker;
 
     @Test
     void pagesNeedALoginAndTheSessionCookieIsHttpOnlyAndStrict() throws Exception {
@@ -145,8 +150,16 @@ class ConsoleHttpTest extends IntegrationTest {
         byte[] notUtf8 = {'n', 'o', 't', 'e', '=', (byte) 0xff, (byte) 0xfe, '&', '_', 'c', 's', 'r', 'f', '='};
         HttpResponse<String> garbled = postBytes("/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
                 concat(notUtf8, csrf.getBytes(StandardCharsets.US_ASCII)));
-        // Refused by the input guard before the console runs, so it may be the API's problem+json; never a 500.
+        // The access decision reads the form's CSRF token first, and Tomcat refuses to parse it: a page too.
         assertThat(garbled.statusCode()).as("a form that is not UTF-8").isEqualTo(400);
+        assertThat(garbled.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+        assertThat(garbled.body()).contains("could not read this form").doesNotContain("\"code\"");
+        HttpResponse<String> badEscape = post("/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
+                "note=%zz&_csrf=" + csrf);
+        assertThat(badEscape.statusCode()).as("a broken %-escape").isEqualTo(400);
+        assertThat(badEscape.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+        assertThat(post("/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
+                "note=%zz&_csrf=" + "0".repeat(64)).statusCode()).as("unreadable, whatever the token").isEqualTo(400);
         String breakNote = "/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge";
         for (String note : new String[] {"card 4111 1111 1111 1111", "a\u009bb", "a\u007fb"}) {
             HttpResponse<String> refused = post(breakNote, "note=" + enc(note) + "&_csrf=" + csrf);
@@ -250,15 +263,68 @@ class ConsoleHttpTest extends IntegrationTest {
             assertThat(missing.statusCode()).as(path).isEqualTo(404);
             assertThat(missing.headers().firstValue("Content-Type").orElseThrow()).as(path).startsWith("text/html");
             assertThat(missing.body()).as(path).contains("Not found").doesNotContain("problem");
+            assertShowsItsRequestId(missing);
         }
         String csrf = login();
         HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create(baseUri() + "/console/payments?_csrf="
                 + csrf)).PUT(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(put.statusCode()).isEqualTo(405);
         assertThat(put.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+        assertShowsItsRequestId(put);
         assertThat(get("/console/nothing-here").statusCode()).isEqualTo(404);
         assertThat(get("/console/nothing-here").headers().firstValue("Content-Type").orElseThrow())
                 .startsWith("text/html");
+        String noSuchPayment = "pay_" + java.util.UUID.randomUUID().toString().replace("-", "");
+        HttpResponse<String> unknown = get("/console/payments/" + noSuchPayment);
+        assertThat(unknown.statusCode()).as("a well-formed id of no payment").isEqualTo(404);
+        assertThat(unknown.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+        assertThat(unknown.body()).contains("Not found", "There is no payment " + noSuchPayment);
+        assertShowsItsRequestId(unknown);
+        HttpResponse<String> forged = post("/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
+                "note=n&_csrf=" + "0".repeat(64));
+        assertThat(forged.statusCode()).isEqualTo(403);
+        assertShowsItsRequestId(forged);
+    }
+
+    /**
+     * Addresses the firewall refuses before any route is chosen (';' parameters, an encoded '/' or dot segment) are
+     * a console page under /console, and stay the API's problem+json elsewhere.
+     */
+    @Test
+    void mangledConsoleAddressesAreAnHtml400() throws Exception {
+        login();
+        for (String path : new String[] {"/console/payments;jsessionid=abc", "/console;x=y/payments",
+            "/console/payments/a%2Fb", "/console/%2e%2e/actuator/prometheus"}) {
+            HttpResponse<String> refused = get(path);
+            assertThat(refused.statusCode()).as(path).isEqualTo(400);
+            assertThat(refused.headers().firstValue("Content-Type").orElseThrow()).as(path).startsWith("text/html");
+            assertThat(refused.body()).as(path).contains("Not done", "not in a form Kopek accepts");
+            assertShowsItsRequestId(refused);
+        }
+        HttpResponse<String> api = get("/v1/payments;x=y");
+        assertThat(api.statusCode()).isEqualTo(400);
+        assertThat(api.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+    }
+
+    /** A refusal page names the request (the id its log lines carry), as a problem body does. */
+    private static void assertShowsItsRequestId(HttpResponse<String> page) {
+        String requestId = page.headers().firstValue("X-Request-Id").orElseThrow();
+        assertThat(requestId).matches("req_[0-9a-f]{24}");
+        assertThat(page.body()).as(page.uri().toString()).contains("Request id <code>" + requestId + "</code>");
+    }
+
+    /** The ledger drift runbook starts here: the Health page shows this instance's last check. */
+    @Test
+    void theHealthPageShowsTheLastLedgerDriftCheck() throws Exception {
+        login();
+        DriftReport report = driftChecker.check();
+
+        String page = get("/console/health").body();
+
+        Matcher row = Pattern.compile("id=\"ledger-drift\">.*?<td class=\"num[^\"]*\">([^<]*)</td>", Pattern.DOTALL)
+                .matcher(page);
+        assertThat(row.find()).as(page).isTrue();
+        assertThat(row.group(1)).startsWith(report.drifts().size() + " of " + report.accountsChecked() + " accounts, ");
     }
 
     @Test

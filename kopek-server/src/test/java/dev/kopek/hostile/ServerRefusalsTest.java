@@ -55,6 +55,30 @@ class ServerRefusalsTest extends IntegrationTest {
         assertThat(answer.contentType()).startsWith("application/problem+json");
         assertThat(answer.code()).isNotBlank();
         assertThat(answer.body()).doesNotContain("<html");
+        // Spring's request id filter never ran; the answer still names the request, in the header and the body.
+        assertThat(answer.headers().get("x-request-id")).matches("req_[0-9a-f]{24}");
+        assertThat(Api.JSON.readTree(answer.body()).get("request_id").asString())
+                .isEqualTo(answer.headers().get("x-request-id"));
+    }
+
+    /**
+     * A caller's well-formed request id survives a refusal Tomcat makes before Spring runs; a malformed one is
+     * replaced there as everywhere else.
+     */
+    @Test
+    void tomcatsRefusalsKeepAWellFormedRequestIdAndReplaceAMalformedOne() {
+        RawHttp.Answer kept = RawHttp.send(port, "GET /console/payments/%00 HTTP/1.1\r\n" + CLOSE
+                + "X-Request-Id: probe-42.a\r\n\r\n");
+        assertThat(kept.status()).isEqualTo(400);
+        assertThat(kept.headers().get("x-request-id")).isEqualTo("probe-42.a");
+        assertThat(Api.JSON.readTree(kept.body()).get("request_id").asString()).isEqualTo("probe-42.a");
+
+        RawHttp.Answer replaced = RawHttp.send(port, "GET /v1/payments/%00 HTTP/1.1\r\n" + CLOSE
+                + "X-Request-Id: two words\r\n\r\n");
+        assertThat(replaced.status()).isEqualTo(400);
+        assertThat(replaced.headers().get("x-request-id")).matches("req_[0-9a-f]{24}");
+        assertThat(Api.JSON.readTree(replaced.body()).get("request_id").asString())
+                .isEqualTo(replaced.headers().get("x-request-id"));
     }
 
     /**

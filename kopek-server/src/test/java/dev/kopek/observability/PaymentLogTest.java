@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.logging.logback.StructuredLogEncoder;
@@ -49,6 +51,41 @@ class PaymentLogTest extends IntegrationTest {
                 .containsKeys("merchant_id", "key_hash", "traceId");
         assertThat(context.get("key_hash")).hasSize(16).doesNotContain(key);
         assertThat(info.getFirst().getFormattedMessage()).contains("payment settled").doesNotContain(key);
+    }
+
+    /**
+     * Not only the settled line: a payment whose PSP connection reset after the charge (retried once with the same
+     * key), one whose outcome stays unknown (a 5xx after the charge) and a decline each log only lines that name
+     * the merchant, the key's hash, the attempt and the payment; the PSP reference wherever the payment has one.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"pm_reset_after_charge", "pm_5xx_after_charge", "pm_declined"})
+    void everyLineOnThePaymentPathNamesItsContext(String method) {
+        Api api = newMerchant();
+        String key = Api.newKey();
+        String requestId = Api.unique("log-path");
+        List<ILoggingEvent> lines;
+        Api.Response answer;
+        try (CapturedLogs logs = CapturedLogs.open()) {
+            answer = api.send(api.request("/v1/payments").header("Content-Type", "application/json")
+                    .header("Idempotency-Key", key).header("X-Request-Id", requestId)
+                    .POST(HttpRequest.BodyPublishers.ofString(Api.payment(newReference(), 1500, "EUR", method)))
+                    .build());
+            lines = logs.withRequestId(requestId).stream()
+                    .filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO)).toList();
+        }
+
+        assertThat(answer.status()).as(answer.body()).isLessThan(500);
+        assertThat(lines).as(method).isNotEmpty().allSatisfy(line -> {
+            assertThat(line.getMDCPropertyMap()).as(line.getFormattedMessage())
+                    .containsEntry("payment_id", answer.text("id")).containsEntry("attempt", "1")
+                    .containsKeys("merchant_id", "key_hash", "traceId");
+            assertThat(line.getFormattedMessage()).doesNotContain(key);
+        });
+        if (answer.text("psp_reference") != null) {
+            assertThat(lines.getLast().getMDCPropertyMap()).as(method)
+                    .containsEntry("psp_reference", answer.text("psp_reference"));
+        }
     }
 
     /**

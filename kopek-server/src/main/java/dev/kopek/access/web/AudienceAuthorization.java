@@ -5,6 +5,7 @@ import dev.kopek.merchants.CallingMerchant;
 import dev.kopek.platform.Audience;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.function.Supplier;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -113,7 +114,21 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
             return safe ? Refusal.consoleLogin() : Refusal.consolePage(HttpStatus.UNAUTHORIZED, "console_login",
                     "Your console session has ended. Log in again; nothing was changed.");
         }
-        if (!safe && !sessions.csrfMatches(request)) {
+        if (safe) {
+            return null;
+        }
+        boolean matches;
+        try {
+            matches = sessions.csrfMatches(request);
+        } catch (InvalidParameterException unreadable) {
+            // Reading the form's token made Tomcat parse the body: bytes that are not UTF-8, a broken %-escape or
+            // a body over the size limit. A page, with Tomcat's status when it names a 4xx (413), else 400.
+            HttpStatus given = HttpStatus.resolve(unreadable.getErrorCode());
+            return Refusal.consolePage(given != null && given.is4xxClientError() ? given : HttpStatus.BAD_REQUEST,
+                    "unreadable_form", "The console could not read this form (its bytes"
+                    + " are not UTF-8 text, its %-escapes are broken or it is too large); nothing was changed.");
+        }
+        if (!matches) {
             return Refusal.consolePage(HttpStatus.FORBIDDEN, "csrf_failed", "This form was not sent from your"
                     + " console session (CSRF check failed); nothing was changed. Reload the page and try again.");
         }

@@ -43,9 +43,18 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
         // The firewall's message quotes what it refused, which may be a header carrying a token: neither logged
         // nor echoed.
         log.debug("{} request refused by the firewall", request.getMethod());
-        write(response, new Refusal(HttpStatus.BAD_REQUEST, "request_rejected", "The request's path, method or"
-                + " headers are not in a form Kopek accepts (no ';' parameters, encoded '/', '.' or '%', '//'"
-                + " or dot segments).", java.util.Map.of()));
+        String detail = "The request's path, method or headers are not in a form Kopek accepts (no ';' parameters,"
+                + " encoded '/', '.' or '%', '//' or dot segments).";
+        // A person who followed a mangled console link gets a page, as for an unknown console address.
+        write(response, isConsolePath(request)
+                ? Refusal.consolePage(HttpStatus.BAD_REQUEST, "request_rejected", detail)
+                : new Refusal(HttpStatus.BAD_REQUEST, "request_rejected", detail, java.util.Map.of()));
+    }
+
+    /** The raw path (the firewall refused it, so it was never normalised) names a console page. */
+    private static boolean isConsolePath(HttpServletRequest request) {
+        String path = request.getRequestURI();
+        return path != null && (path.equals("/console") || path.startsWith("/console/") || path.startsWith("/console;"));
     }
 
     private static void refuse(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -55,8 +64,8 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
     }
 
     /**
-     * A refusal for a person in the console: a fixed sentence (nothing from the request is echoed) and a link to
-     * the login form; for a redirect the same page is its body.
+     * A refusal for a person in the console: a fixed sentence (nothing from the request is echoed but its
+     * validated request id) and a link to the login form; for a redirect the same page is its body.
      */
     private static void consolePage(HttpServletResponse response, Refusal refusal) throws IOException {
         response.setHeader("Cache-Control", "no-store");
@@ -69,8 +78,8 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
                 + "<title>Kopek console</title><link rel=\"stylesheet\" href=\"/console/assets/console.css\">"
                 + "</head><body class=\"login\"><main class=\"card\"><h1>"
                 + (refusal.status() == HttpStatus.NOT_FOUND ? "Not found" : "Not done") + "</h1><p>"
-                + HtmlUtils.htmlEscape(refusal.detail()) + "</p><p><a href=\"" + Refusal.CONSOLE_LOGIN
-                + "\">Log in</a></p></main></body></html>");
+                + HtmlUtils.htmlEscape(refusal.detail()) + "</p>" + Problems.requestIdParagraph()
+                + "<p><a href=\"" + Refusal.CONSOLE_LOGIN + "\">Log in</a></p></main></body></html>");
     }
 
     private static void write(HttpServletResponse response, Refusal refusal) throws IOException {

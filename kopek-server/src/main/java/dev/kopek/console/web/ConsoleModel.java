@@ -1,6 +1,7 @@
 package dev.kopek.console.web;
 
 import dev.kopek.access.AdminSessions;
+import dev.kopek.platform.LogContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
@@ -39,12 +40,13 @@ class ConsoleModel {
         model.addAttribute("csrfField", AdminSessions.CSRF_FIELD);
     }
 
-    /** Input the console refuses: a 400 page that says why. */
+    /** Input the console refuses: a 400 page that says why (404 for an id that names nothing). */
     @ExceptionHandler(ConsoleInputException.class)
-    @ResponseStatus(HttpStatus.BAD_REQUEST)
-    String refused(ConsoleInputException e, Model model) {
-        model.addAttribute("title", "Not done");
+    String refused(ConsoleInputException e, Model model, HttpServletResponse response) {
+        response.setStatus(e.isNotFound() ? HttpServletResponse.SC_NOT_FOUND : HttpServletResponse.SC_BAD_REQUEST);
+        model.addAttribute("title", e.isNotFound() ? "Not found" : "Not done");
         model.addAttribute("message", e.getMessage());
+        model.addAttribute("requestId", LogContext.requestId());
         return "console/error";
     }
 
@@ -66,7 +68,9 @@ class ConsoleModel {
             // A form whose bytes are not UTF-8 (or not percent-encoded properly): Tomcat refuses to read it.
             org.apache.tomcat.util.http.InvalidParameterException.class})
     String badRequest(Exception e, Model model, HttpServletResponse response) {
-        int status = e instanceof org.springframework.web.ErrorResponse known ? known.getStatusCode().value() : 400;
+        int status = e instanceof org.springframework.web.ErrorResponse known ? known.getStatusCode().value()
+                : e instanceof org.apache.tomcat.util.http.InvalidParameterException unread ? unread.getErrorCode()
+                : 400;
         return frameworkRefusal(status, model, response);
     }
 
@@ -74,6 +78,7 @@ class ConsoleModel {
         response.setStatus(status >= 400 && status < 500 ? status : 400);
         model.addAttribute("title", "Not done");
         model.addAttribute("message", "The console could not read this request; nothing was changed.");
+        model.addAttribute("requestId", LogContext.requestId());
         return "console/error";
     }
 
@@ -83,6 +88,7 @@ class ConsoleModel {
         log.error("console page failed", e);
         model.addAttribute("title", "Something went wrong");
         model.addAttribute("message", "The page could not be shown; the error has been logged with this request's id.");
+        model.addAttribute("requestId", LogContext.requestId());
         return "console/error";
     }
 }

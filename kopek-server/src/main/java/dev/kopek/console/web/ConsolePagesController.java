@@ -4,6 +4,7 @@ import dev.kopek.audit.AuditEvents;
 import dev.kopek.console.ConsoleQueries;
 import dev.kopek.console.HealthHistory;
 import dev.kopek.console.HealthQueries;
+import dev.kopek.ledger.DriftChecker;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.RecoveryMeters;
 import java.util.LinkedHashMap;
@@ -28,12 +29,15 @@ class ConsolePagesController {
     private final HealthQueries health;
     private final HealthHistory history;
     private final AuditEvents audit;
+    private final DriftChecker drift;
 
-    ConsolePagesController(ConsoleQueries queries, HealthQueries health, HealthHistory history, AuditEvents audit) {
+    ConsolePagesController(ConsoleQueries queries, HealthQueries health, HealthHistory history, AuditEvents audit,
+            DriftChecker drift) {
         this.queries = queries;
         this.health = health;
         this.history = history;
         this.audit = audit;
+        this.drift = drift;
     }
 
     @GetMapping({"/console", "/console/"})
@@ -68,7 +72,7 @@ class ConsolePagesController {
     @GetMapping("/console/payments/{id}")
     String payment(@PathVariable String id, Model model) {
         var payment = queries.payment(ConsoleInput.id("pay", id, "payment"))
-                .orElseThrow(() -> new ConsoleInputException("No payment " + id + "."));
+                .orElseThrow(() -> ConsoleInputException.notFound("There is no payment " + id.strip() + "."));
         model.addAttribute("p", payment);
         model.addAttribute("pageTitle", ConsoleInput.text(id, "payment", 80));
         model.addAttribute("story", queries.story(payment));
@@ -122,6 +126,7 @@ class ConsolePagesController {
         model.addAttribute("deadLetters", health.deadLetters());
         model.addAttribute("disabledEndpoints", health.disabledEndpoints());
         model.addAttribute("reportedBreaks", health.reportedBreaks());
+        model.addAttribute("drift", drift.lastCheck().orElse(null));
         model.addAttribute("now", now);
         model.addAttribute("samples", samples.size());
         model.addAttribute("charts", List.of(

@@ -1,5 +1,6 @@
 package dev.kopek.console.web;
 
+import dev.kopek.platform.Problems;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -23,7 +24,7 @@ class ConsoleWebConfiguration implements WebMvcConfigurer {
 
     private static final String PAGE = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             + "<title>Kopek console</title><link rel=\"stylesheet\" href=\"/console/assets/console.css\"></head>"
-            + "<body class=\"login\"><main class=\"card\"><h1>%s</h1><p>%s</p>"
+            + "<body class=\"login\"><main class=\"card\"><h1>%s</h1><p>%s</p>%s"
             + "<p><a href=\"/console/payments\">Payments</a></p></main></body></html>";
 
     @Override
@@ -72,7 +73,7 @@ class ConsoleWebConfiguration implements WebMvcConfigurer {
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setContentType("text/html;charset=UTF-8");
         try {
-            response.getWriter().write(PAGE.formatted(title, text));
+            response.getWriter().write(PAGE.formatted(title, text, Problems.requestIdParagraph()));
         } catch (IOException failed) {
             return null;
         }
