@@ -105,7 +105,9 @@ public class PaymentService {
     /**
      * While the PSP's circuit is open a new payment is refused before its key is claimed: nothing is stored, the
      * PSP is not called, and the answer is 503, never a decline. The client retries with the same key later. The
-     * circuit is the merchant's PSP's: a failing Stripe does not stop merchants on another PSP. A retry of a payment
+     * circuit is that of the account the payment goes to (Kopek's configured account, or the merchant's own): a
+     * failing Stripe does not stop merchants on another PSP, nor one merchant's failing or rate-limited Stripe
+     * account the merchants on their own Stripe accounts. A retry of a payment
      * that already has its final answer calls no PSP, so that answer is replayed whatever the circuit says (read
      * only while the circuit is open; nothing is claimed). Empty: the circuit lets the request through.
      */

@@ -6,7 +6,7 @@ public interface MerchantAdapters {
     /** The PSP's name, as {@link PaymentProvider#name()} and {@code merchant_psp.provider} spell it. */
     String provider();
 
-    /** The merchant's adapter, wrapped like every adapter (metrics, call log, the PSP's circuit). */
+    /** The merchant's adapter, wrapped like every adapter (metrics, call log) with its own account's circuit. */
     PaymentProvider build(MerchantPsp psp);
 
     /** Reads notifications stored after they were verified, whoever's secret verified them. */

@@ -69,9 +69,13 @@ public class PaymentProviders {
         return cached.adapter();
     }
 
-    /** The circuit that gates the merchant's new payments: its PSP's. */
+    /**
+     * The circuit that gates the merchant's new payments: that of the account they go to (Kopek's configured account,
+     * or the merchant's own account at its PSP, as {@link MerchantAdapters} built it).
+     */
     public PspCircuit circuitFor(MerchantId merchant) {
-        return circuits.of(forMerchant(merchant).name());
+        PaymentProvider adapter = forMerchant(merchant);
+        return adapter == configured ? circuits.of(configured.name()) : circuits.of(adapter.name(), merchant);
     }
 
     /**

@@ -18,17 +18,34 @@ import java.util.concurrent.TimeUnit;
  * ({@link #refusal()}), never declined; attempts already in flight still resolve through lookup and the reconciler,
  * whose calls are not gated. After the wait it lets new payments through again (half-open) and closes once they
  * succeed.
+ *
+ * <p>One circuit per PSP account ({@link PspCircuits}): Kopek's configured account has one, and each merchant's own
+ * account at a PSP has its own, so one tenant's failures (Stripe rate-limits and locks per account) never refuse
+ * another tenant's payments.
  */
 public final class PspCircuit {
+
+    /** The {@code account} tag of Kopek's configured PSP account; a merchant's own account is tagged with its id. */
+    public static final String CONFIGURED = "configured";
+
 
     private final CircuitBreaker breaker;
     private final Duration wait;
     private final Counter refused;
 
-    /** The breaker reads Kopek's clock, so its wait is measured like every other time in Kopek (and tests move it). */
+    /** The circuit of Kopek's configured account at the PSP {@code adapter}. */
     public PspCircuit(String adapter, PspCircuitProperties properties, MeterRegistry meters, Clock clock) {
+        this(adapter, CONFIGURED, properties, meters, clock);
+    }
+
+    /**
+     * The circuit of one account at the PSP {@code adapter}: {@link #CONFIGURED} or a merchant's id. The breaker
+     * reads Kopek's clock, so its wait is measured like every other time in Kopek (and tests move it).
+     */
+    public PspCircuit(String adapter, String account, PspCircuitProperties properties, MeterRegistry meters,
+            Clock clock) {
         this.wait = properties.waitInOpen();
-        this.breaker = CircuitBreaker.of(adapter, CircuitBreakerConfig.custom()
+        this.breaker = CircuitBreaker.of(nameOf(adapter, account), CircuitBreakerConfig.custom()
                 .clock(clock)
                 .failureRateThreshold(properties.failureRatePercent())
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
@@ -41,10 +58,24 @@ public final class PspCircuit {
                 .maxWaitDurationInHalfOpenState(properties.waitInOpen())
                 .build());
         Gauge.builder("kopek.psp.circuit.state", this, PspCircuit::stateCode)
-                .description("PSP circuit: 0 closed, 1 open, 2 half-open").tag("adapter", adapter).register(meters);
+                .description("PSP circuit: 0 closed, 1 open, 2 half-open").tag("adapter", adapter)
+                .tag("account", account).register(meters);
         this.refused = Counter.builder("kopek.psp.circuit.refused")
                 .description("new payments refused while the PSP's circuit was open").tag("adapter", adapter)
-                .register(meters);
+                .tag("account", account).register(meters);
+    }
+
+    /**
+     * How {@code /v1/ops/psp} names a circuit: the PSP's name for Kopek's configured account, {@code <psp>:<merchant
+     * id>} for a merchant's own account (as settlement names that account's files).
+     */
+    static String nameOf(String adapter, String account) {
+        return account.equals(CONFIGURED) ? adapter : adapter + ":" + account;
+    }
+
+    /** As {@link #nameOf}. */
+    public String name() {
+        return breaker.getName();
     }
 
     /** Empty when a new payment may go to the PSP; otherwise how long to wait before trying again. */

@@ -8,7 +8,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** One circuit per PSP; the configured adapter's configuration wraps it with its own. */
+/** One circuit per PSP account; the configured adapter's configuration wraps it with its account's. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(PspCircuitProperties.class)
 class PspCircuitConfiguration {

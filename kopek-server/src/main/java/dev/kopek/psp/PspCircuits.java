@@ -1,5 +1,6 @@
 package dev.kopek.psp;
 
+import dev.kopek.money.MerchantId;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Map;
@@ -7,9 +8,11 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One circuit per PSP (not per merchant): every merchant on Stripe shares Stripe's, because what it counts —
- * timeouts, 5xx, 429 — is the PSP failing, not a merchant's account (a bad secret key is a refusal: the PSP
- * working).
+ * One circuit per PSP account, not one per PSP: Kopek's configured account at its PSP has one, and every merchant on
+ * its own account at a PSP has its own. What a circuit counts is partly the account's, not the PSP's: Stripe
+ * rate-limits per account (429) and locks per object (lock_timeout), so a merchant bursting on its own account
+ * must not refuse the payments of every other merchant at Stripe, nor those of Kopek's configured Stripe account.
+ * A PSP-wide outage opens each account's circuit after that account's own window of failures.
  */
 public final class PspCircuits {
 
@@ -24,11 +27,22 @@ public final class PspCircuits {
         this.clock = clock;
     }
 
+    /** The circuit of Kopek's configured account at {@code provider}. */
     public PspCircuit of(String provider) {
-        return circuits.computeIfAbsent(provider, name -> new PspCircuit(name, properties, meters, clock));
+        return of(provider, PspCircuit.CONFIGURED);
     }
 
-    /** Every circuit made so far, by PSP name. */
+    /** The circuit of {@code merchant}'s own account at {@code provider}, kept across credential rotations. */
+    public PspCircuit of(String provider, MerchantId merchant) {
+        return of(provider, merchant.toString());
+    }
+
+    private PspCircuit of(String provider, String account) {
+        return circuits.computeIfAbsent(PspCircuit.nameOf(provider, account),
+                name -> new PspCircuit(provider, account, properties, meters, clock));
+    }
+
+    /** Every circuit made so far, by name ({@code simulator}, {@code stripe}, {@code stripe:mer_…}). */
     public Map<String, String> states() {
         Map<String, String> states = new TreeMap<>();
         circuits.forEach((name, circuit) -> states.put(name, circuit.state()));

@@ -12,7 +12,9 @@ import tools.jackson.databind.json.JsonMapper;
  * does a 409 that names the state of the charge (a capture, void or refund the PSP refuses: its contract says such
  * refusals change nothing, store nothing and release the key); every other answer — 409 request_in_progress
  * (duplicate in flight), 409 charge_processing (not decided yet), 429, 5xx, or anything unexpected — proves
- * nothing and is unknown.
+ * nothing and is unknown. So is 422 idempotency_key_reused: this request did nothing, but the key was first used
+ * with other parameters, and that first use may have moved money (as Stripe's idempotency_error; the adapter
+ * contract kit holds both adapters to it).
  */
 final class SimulatorResponses {
 
@@ -31,7 +33,12 @@ final class SimulatorResponses {
         return switch (status) {
             case 200, 201 -> fromChargeBody(json, status);
             case 402 -> new ChargeOutcome.Declined(text(json, "decline_code", "declined"), text(json, "id", null));
-            case 400, 401, 403, 422 -> new ChargeOutcome.Failed("psp refused the request (" + status + " "
+            case 422 -> text(json, "error", "").equals("idempotency_key_reused")
+                    ? new ChargeOutcome.Unknown("psp answered 422 idempotency_key_reused: the key's first use may"
+                            + " have moved money")
+                    : new ChargeOutcome.Failed("psp refused the request (422 " + text(json, "error", "no error code")
+                            + ")");
+            case 400, 401, 403 -> new ChargeOutcome.Failed("psp refused the request (" + status + " "
                     + text(json, "error", "no error code") + ")");
             case 409 -> STATE_REFUSALS.contains(text(json, "error", ""))
                     ? new ChargeOutcome.Failed("psp refused the request (409 " + text(json, "error", "") + ")")

@@ -43,8 +43,9 @@ class StripeMerchantConfiguration {
                         stripe.returnUrl());
                 StripePaymentProvider adapter = new StripePaymentProvider(own, limits, clock, outboundHeaders,
                         references);
+                // The merchant's own account has its own circuit: Stripe's limits are per account.
                 return new CircuitBreakingPaymentProvider(new ObservedPaymentProvider(adapter, meters, callLog, clock),
-                        circuits.of("stripe"));
+                        circuits.of("stripe", psp.merchant()));
             }
 
             @Override

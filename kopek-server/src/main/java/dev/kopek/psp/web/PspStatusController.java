@@ -33,7 +33,8 @@ class PspStatusController {
         body.put("provider", psp.name());
         body.put("circuit", circuit.state());
         body.put("key_window_seconds", psp.contract().keyWindow().toSeconds());
-        // Merchants on their own PSP account share that PSP's circuit; each PSP in use has one.
+        // One circuit per account: Kopek's configured one ("simulator", "stripe") and each merchant's own account
+        // at a PSP ("stripe:mer_…"), made when the account is first used on this instance.
         body.put("circuits", circuits.states());
         return body;
     }

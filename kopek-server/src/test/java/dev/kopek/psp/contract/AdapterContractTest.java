@@ -176,6 +176,29 @@ class AdapterContractTest {
         assertThat(harness.chargesUnder(request.providerKey())).as("once, never twice").isEqualTo(1);
     }
 
+    /**
+     * A PSP that refuses a request because its key was first used with other parameters (the simulator's 422
+     * idempotency_key_reused, Stripe's 400 idempotency_error) proves only that this request did nothing: the key's
+     * first use may have moved money, so the outcome is unknown, never failed (a failure would free the payment's
+     * intent while its charge may stand), and the lookup by key finds what the first use did.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("harnesses")
+    void aKeyFirstUsedWithOtherParametersIsUnknownNeverFailed(AdapterHarness harness) {
+        PaymentProvider psp = adapter(harness);
+        ChargeRequest first = charge(harness, Answer.APPROVE, true);
+        assertThat(psp.charge(first)).isInstanceOf(ChargeOutcome.Succeeded.class);
+        ChargeRequest other = new ChargeRequest(first.providerKey(), Money.of(2_000, "EUR"), first.paymentMethod(),
+                first.reference(), true);
+
+        assertThat(psp.chargeOnce(other)).as("the key's first use may have moved money")
+                .isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(psp.charge(other)).as("with its retry too").isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(harness.chargesUnder(first.providerKey())).as("money moved once").isEqualTo(1);
+        assertThat(psp.lookup(first.providerKey())).isInstanceOfSatisfying(LookupResult.Found.class,
+                f -> assertThat(f.outcome()).isInstanceOf(ChargeOutcome.Succeeded.class));
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("harnesses")
     void aRefusedConnectionIsUnknownAndItsLookupInconclusive(AdapterHarness harness) {

@@ -148,15 +148,25 @@ class StripeEndToEndTest extends IntegrationTest {
 
         String event = STRIPE.event("payment_intent.succeeded", STRIPE.intents().get(intent));
         assertThat(deliver(event).status()).isEqualTo(200);
+        assertThat(deliver(event).status()).as("Stripe delivers an event again until it is acknowledged")
+                .isEqualTo(200);
 
-        JsonNode after = api.get("/v1/payments/" + processing.text("id")).json();
+        String id = processing.text("id");
+        JsonNode after = api.get("/v1/payments/" + id).json();
         assertThat(after.get("status").asString()).isEqualTo("captured");
         assertThat(after.get("psp_reference").asString()).isEqualTo(intent);
         assertThat(STRIPE.chargedIntents(reference)).isEqualTo(1);
+        assertThat(jdbc.sql("SELECT count(*) FROM psp_notifications WHERE event_id = :e")
+                .param("e", StripeResponses.parse(event).path("id").asString()).query(Long.class).single())
+                .as("the replayed event is one notification").isEqualTo(1);
+        assertThat(recorder.typesFor(id)).as("announced once").containsOnlyOnce("payment.captured");
 
-        assertThat(deliver(STRIPE.event("charge.dispute.created", STRIPE.dispute(intent, "needs_response")))
-                .status()).isEqualTo(200);
-        assertThat(api.get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("disputed");
+        String dispute = STRIPE.event("charge.dispute.created", STRIPE.dispute(intent, "needs_response"));
+        assertThat(deliver(dispute).status()).isEqualTo(200);
+        assertThat(deliver(dispute).status()).isEqualTo(200);
+        assertThat(api.get("/v1/payments/" + id).text("status")).isEqualTo("disputed");
+        assertThat(api.get("/v1/payments/" + id).text("amount_disputed")).as("a replayed dispute counts once")
+                .isEqualTo("1500");
     }
 
     /**
