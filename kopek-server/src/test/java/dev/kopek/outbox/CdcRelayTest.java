@@ -6,10 +6,20 @@ import dev.kopek.outbox.relay.CdcRelay;
 import dev.kopek.outbox.store.Envelope;
 import dev.kopek.support.Api;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -23,6 +33,8 @@ class CdcRelayTest extends OutboxIntegrationTest {
     CdcRelay cdc;
     @Autowired
     MeterRegistry meters;
+    @Autowired
+    DataSource dataSource;
 
     @Test
     void cdcModePublishesTheSameEventsInOrder() throws Exception {
@@ -55,6 +67,123 @@ class CdcRelayTest extends OutboxIntegrationTest {
             cdc.stop();
             dropSlot();
         }
+    }
+
+    /**
+     * The slot hands a transaction over once its commit record is flushed, and that is before the writer has left
+     * PostgreSQL's running transactions: for a moment normally (the crash run's CDC drain found one such row left
+     * unmarked, its event on the topic), until the standby confirms with a synchronous standby. A synchronous
+     * standby that never answers holds one commit in that state for as long as the test needs: the event reaches
+     * the topic while no other session can see its row, and the row must still be marked once it can be seen.
+     */
+    @Test
+    void aRowStreamedBeforeItsTransactionIsVisibleIsMarkedOnceItIs() throws Exception {
+        drainOutbox();
+        String publicId = "pay_" + UUID.randomUUID().toString().replace("-", "");
+        HeldCommit held = null;
+        try {
+            assertThat(cdc.ensureRunning()).isTrue();
+            awaitSlotActive();
+            synchronousStandbys("kopek_absent_standby");
+            held = commitHeldForTheStandby(publicId);
+            assertThat(jdbc.sql("SELECT count(*) FROM outbox WHERE id = :id").param("id", held.id())
+                    .query(Integer.class).single()).as("the held row is invisible to other sessions").isZero();
+            String eventId = Envelope.eventId(held.id());
+            EventsTopic.read(Set.of(publicId), seen -> seen.stream().anyMatch(p -> p.eventId().equals(eventId)),
+                    Duration.ofSeconds(30));
+
+            synchronousStandbys(null);
+            held.writer().join();
+            assertThat(held.failure().get()).isNull();
+            awaitPublished(held.id());
+        } finally {
+            synchronousStandbys(null);
+            if (held != null) {
+                held.writer().join();
+            }
+            cdc.stop();
+            dropSlot();
+        }
+    }
+
+    private record HeldCommit(UUID id, Thread writer, AtomicReference<Throwable> failure) {
+    }
+
+    /**
+     * Inserts an outbox row in a transaction that commits with synchronous_commit=on (the test server's default is
+     * off) and returns once that commit waits for the standby. The checkpointer takes a new standby setting a
+     * moment after the reload; a commit that slipped through before is simply an ordinary event, and another try
+     * follows.
+     */
+    private HeldCommit commitHeldForTheStandby(String publicId) throws Exception {
+        for (int attempt = 1; attempt <= 50; attempt++) {
+            UUID id = UUID.randomUUID();
+            CompletableFuture<Integer> backend = new CompletableFuture<>();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            long sequence = attempt;
+            Thread writer = Thread.ofPlatform().name("held-commit").start(() -> {
+                try (Connection c = dataSource.getConnection()) {
+                    c.setAutoCommit(false);
+                    try (Statement s = c.createStatement()) {
+                        try (ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+                            rs.next();
+                            backend.complete(rs.getInt(1));
+                        }
+                        s.execute("SET LOCAL synchronous_commit = on");
+                    }
+                    insertEvent(c, id, publicId, sequence);
+                    c.commit();
+                } catch (SQLException | RuntimeException e) {
+                    failure.set(e);
+                    backend.completeExceptionally(e);
+                }
+            });
+            int pid = backend.get();
+            while (writer.isAlive()) {
+                String waiting = jdbc.sql("SELECT wait_event FROM pg_stat_activity WHERE pid = :pid")
+                        .param("pid", pid).query(String.class).optional().orElse(null);
+                if ("SyncRep".equals(waiting)) {
+                    return new HeldCommit(id, writer, failure);
+                }
+                Thread.sleep(10);
+            }
+            assertThat(failure.get()).isNull();
+        }
+        throw new AssertionError("no commit ever waited for the synchronous standby");
+    }
+
+    private static void insertEvent(Connection c, UUID id, String publicId, long sequence) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("""
+                INSERT INTO outbox (id, event_type, resource_type, resource_id, public_id, sequence, merchant_id,
+                                    envelope, created_at)
+                VALUES (?, 'payment.held', 'payment', ?, ?, ?, ?, '{}', ?)
+                """)) {
+            s.setObject(1, id);
+            s.setObject(2, UUID.randomUUID());
+            s.setString(3, publicId);
+            s.setLong(4, sequence);
+            s.setObject(5, UUID.randomUUID());
+            s.setObject(6, OffsetDateTime.now());
+            s.executeUpdate();
+        }
+    }
+
+    /** Sets, or with null resets, the synchronous standbys a commit with synchronous_commit=on waits for. */
+    private void synchronousStandbys(String names) {
+        jdbc.sql(names == null ? "ALTER SYSTEM RESET synchronous_standby_names"
+                : "ALTER SYSTEM SET synchronous_standby_names = '" + names + "'").update();
+        jdbc.sql("SELECT pg_reload_conf()").query(Boolean.class).single();
+    }
+
+    private void awaitPublished(UUID id) throws InterruptedException {
+        for (int i = 0; i < 100; i++) {
+            if (jdbc.sql("SELECT published_at IS NOT NULL FROM outbox WHERE id = :id").param("id", id)
+                    .query(Boolean.class).optional().orElse(false)) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("CDC published event " + id + " but never marked its row");
     }
 
     /** A slot nobody reads retains WAL for ever: tests drop theirs (the walsender may take a moment to leave). */

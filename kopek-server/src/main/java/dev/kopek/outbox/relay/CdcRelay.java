@@ -49,6 +49,7 @@ public class CdcRelay {
     private static final long LOCK_KEY = 0x6b6f70656b636463L;
     private static final int CATCH_UP_BATCHES = 10_000;
     private static final Duration MAX_RETRY_PAUSE = Duration.ofSeconds(30);
+    private static final Duration VISIBILITY_PAUSE = Duration.ofMillis(5);
 
     private final DataSource dataSource;
     private final PollingRelay catchUp;
@@ -249,16 +250,45 @@ public class CdcRelay {
      * the lag metric reporting events that had long been delivered.
      */
     private void markPublished(List<OutboxRow> rows) throws InterruptedException {
-        List<UUID> ids = rows.stream().map(OutboxRow::id).toList();
-        untilDone("mark " + rows.size() + " CDC-published rows", DataAccessException.class,
-                () -> store.markPublished(ids, clock.instant()));
+        List<UUID> ids = rows.stream().map(OutboxRow::id).distinct().toList();
+        untilDone("mark " + ids.size() + " CDC-published rows", DataAccessException.class, () -> markVisible(ids));
+    }
+
+    /**
+     * The slot hands a transaction over once its commit record is flushed, which is before its writer has left
+     * PostgreSQL's running transactions: for a moment normally, and with a synchronous standby until the standby
+     * confirms. A mark in that moment sees none of its rows and updates nothing; the crash run's CDC drain found
+     * such a row, its event on the topic and the row unmarked for good. So the mark is repeated until every row is
+     * marked, or until every transaction that had begun when it first fell short has ended: a row still missing
+     * then was deleted, which only happens to an event long published.
+     */
+    private void markVisible(List<UUID> ids) throws InterruptedException {
+        if (store.markPublishedAndCount(ids, clock.instant()) == ids.size()) {
+            return;
+        }
+        long horizon = store.newTransactionId();
+        while (true) {
+            boolean allEnded = store.endedThrough(horizon);
+            int marked = store.markPublishedAndCount(ids, clock.instant());
+            if (marked == ids.size()) {
+                return;
+            }
+            if (allEnded) {
+                log.warn("{} of {} CDC-published rows are no longer in the outbox", ids.size() - marked, ids.size());
+                return;
+            }
+            if (stopping) {
+                throw new InterruptedException("stopping before the rows of a CDC batch became visible");
+            }
+            Thread.sleep(VISIBILITY_PAUSE);
+        }
     }
 
     /**
      * Retries a step of a batch in place: the slot must not move past rows the broker has not acknowledged or that
      * are not marked. Stopping gives the batch up; the next engine streams it again (same event ids).
      */
-    private void untilDone(String what, Class<? extends RuntimeException> retryable, Runnable step)
+    private void untilDone(String what, Class<? extends RuntimeException> retryable, Step step)
             throws InterruptedException {
         Duration pause = Duration.ofSeconds(1);
         while (true) {
@@ -277,6 +307,11 @@ public class CdcRelay {
                 pause = pause.multipliedBy(2).compareTo(MAX_RETRY_PAUSE) > 0 ? MAX_RETRY_PAUSE : pause.multipliedBy(2);
             }
         }
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void run() throws InterruptedException;
     }
 
     private Optional<OutboxRow> inserted(SourceRecord record) {

@@ -100,6 +100,40 @@ public class OutboxStore {
                 .param("at", Db.at(at)).param("ids", ids).update();
     }
 
+    /**
+     * Marks the rows published, like {@link #markPublished}, and returns how many of {@code ids} are now marked,
+     * by this statement or earlier. A row this statement cannot see is not counted: one whose transaction has not
+     * finished committing yet, or one deleted since.
+     */
+    public int markPublishedAndCount(List<UUID> ids, Instant at) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        // The outer SELECT sees the table as it was before the UPDATE: a row is counted by one of the two.
+        return jdbc.sql("""
+                WITH marked AS (
+                    UPDATE outbox SET published_at = :at WHERE id IN (:ids) AND published_at IS NULL RETURNING id
+                )
+                SELECT (SELECT count(*) FROM marked)
+                     + (SELECT count(*) FROM outbox WHERE id IN (:ids) AND published_at IS NOT NULL)
+                """)
+                .param("at", Db.at(at)).param("ids", ids).query(Integer.class).single();
+    }
+
+    /**
+     * Assigns a transaction id and returns it. A transaction gets its id at its first write, so every transaction
+     * that had written anything before this call has a smaller one.
+     */
+    public long newTransactionId() {
+        return jdbc.sql("SELECT pg_current_xact_id()::text::bigint").query(Long.class).single();
+    }
+
+    /** True once every transaction with an id up to {@code xid} has ended and is visible to a new snapshot. */
+    public boolean endedThrough(long xid) {
+        return jdbc.sql("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint > :xid")
+                .param("xid", xid).query(Boolean.class).single();
+    }
+
     /** A page of a merchant's events after a position, in a stable order (see {@link FeedPosition}). */
     public List<FeedEntry> feed(MerchantId merchant, FeedPosition after, int limit) {
         return jdbc.sql("""
