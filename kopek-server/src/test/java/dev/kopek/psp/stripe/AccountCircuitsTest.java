@@ -3,6 +3,7 @@ package dev.kopek.psp.stripe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.support.Api;
+import dev.kopek.support.SmallCircuit;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -26,11 +27,7 @@ class AccountCircuitsTest extends MerchantsOnStripe {
 
     @DynamicPropertySource
     static void circuit(DynamicPropertyRegistry registry) {
-        registry.add("kopek.psp.circuit.window-calls", () -> "4");
-        registry.add("kopek.psp.circuit.minimum-calls", () -> "4");
-        registry.add("kopek.psp.circuit.failure-rate-percent", () -> "50");
-        registry.add("kopek.psp.circuit.wait-in-open", () -> "10m");
-        registry.add("kopek.psp.circuit.half-open-calls", () -> "2");
+        SmallCircuit.register(registry);
     }
 
     @Autowired
