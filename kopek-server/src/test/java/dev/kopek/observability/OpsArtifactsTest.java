@@ -151,7 +151,7 @@ class OpsArtifactsTest extends IntegrationTest {
             }
         }
         assertThat(alerts).contains("KopekUnknownTooOld", "KopekReviewQueueGrowing", "KopekOutboxLag",
-                "KopekSettlementBreakReported", "KopekLedgerDrift", "KopekPspErrorRate");
+                "KopekSettlementBreakReported", "KopekLedgerDrift", "KopekPspErrorRate", "KopekPspCircuitOpen");
     }
 
     private String scrape() {
