@@ -273,6 +273,17 @@ class ApiDocumentTest extends IntegrationTest {
             assertThat(refused.status()).as(other).isIn(400, 404);
             assertThat(refused.body()).as(other).doesNotContain("petstore");
         }
+        // Nor anywhere else: Boot's default handlers would serve the whole WebJar under /webjars and /.
+        String version = ApiBrowser.swaggerUiVersion();
+        for (String path : List.of("/webjars/swagger-ui/index.html", "/webjars/swagger-ui/" + version + "/index.html",
+                "/webjars/swagger-ui/" + version + "/swagger-initializer.js",
+                "/webjars/swagger-ui/" + version + "/swagger-ui.css", "/swagger-ui/index.html", "/swagger-ui.html",
+                "/v3/api-docs", "/index.html", "/favicon.ico")) {
+            Api.Response refused = anonymous.get(path);
+            assertThat(refused.status()).as(path).isEqualTo(404);
+            assertThat(refused.header("Content-Type")).as(path).startsWith("application/problem+json");
+            assertThat(refused.body()).as(path).doesNotContain("petstore").contains("\"code\":\"not_found\"");
+        }
     }
 
     @Test
