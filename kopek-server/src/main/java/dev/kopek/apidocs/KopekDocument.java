@@ -75,6 +75,7 @@ final class KopekDocument implements OpenApiCustomizer {
         described.getSecuritySchemes().forEach(components::addSecuritySchemes);
         components.addSchemas("EventType", eventType());
         components.addSchemas("ProblemCode", problemCode());
+        ContractOperations.problemExamples().forEach(components::addExamples);
         overlay.examples().forEach((name, example) -> {
             Schema<?> schema = components.getSchemas().get(name);
             if (schema == null) {

@@ -286,6 +286,61 @@ class ApiDocumentTest extends IntegrationTest {
         }
     }
 
+    /**
+     * Each problem response shows an example of every code it lists, answered with its own status: a route's 404
+     * does not show the catalogue's one 422. Each example is the body Kopek writes for that code and holds against
+     * the response's schema, strictly, as answers do.
+     */
+    @Test
+    void everyProblemResponseShowsAnExampleOfEachOfItsCodesWithItsStatus() {
+        JsonNode document = document();
+        ApiContract contract = ApiContract.of(baseUri());
+        JsonNode shared = document.path("components").path("examples");
+        List<String> wrong = new ArrayList<>();
+        int checked = 0;
+        for (var path : document.path("paths").properties()) {
+            for (var operation : path.getValue().properties()) {
+                for (var response : operation.getValue().path("responses").properties()) {
+                    int status = Integer.parseInt(response.getKey().replace("XX", "00"));
+                    JsonNode media = response.getValue().path("content").path("application/problem+json");
+                    if (status < 400 || media.isMissingNode()) {
+                        continue;
+                    }
+                    String where = operation.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey() + " " + status;
+                    Set<String> codes = new TreeSet<>();
+                    media.path("schema").path("allOf").path(1).path("properties").path("code").path("enum")
+                            .forEach(code -> codes.add(code.asString()));
+                    Set<String> shown = new TreeSet<>(media.path("examples").propertyNames());
+                    if (codes.isEmpty() || !shown.equals(codes)) {
+                        wrong.add(where + ": codes " + codes + ", examples " + shown);
+                        continue;
+                    }
+                    String pointer = "/paths/" + path.getKey().replace("~", "~0").replace("/", "~1") + "/"
+                            + operation.getKey() + "/responses/" + response.getKey()
+                            + "/content/application~1problem+json/schema";
+                    for (String code : codes) {
+                        String ref = media.path("examples").path(code).path("$ref").asString();
+                        JsonNode value = document.at(ref.substring(1)).path("value");
+                        if (value.path("status").asInt() != status || !value.path("code").asString().equals(code)
+                                || !value.path("type").asString().equals("/problems/" + code)) {
+                            wrong.add(where + " " + code + ": example " + value);
+                        }
+                        contract.mismatchesAt(pointer, value).forEach(m -> wrong.add(where + " " + code + ": " + m));
+                        checked++;
+                    }
+                }
+            }
+        }
+        assertThat(wrong).isEmpty();
+        assertThat(checked).isGreaterThan(300);
+        // One shared example per code and status: every status of every code in the catalogue.
+        assertThat(shared.size()).isEqualTo(Arrays.stream(ProblemCode.values()).mapToInt(c -> c.statuses().size())
+                .sum());
+        assertThat(document.at("/paths/~1v1~1payments~1{id}/get/responses/404/content/application~1problem+json"
+                + "/examples/not_found/$ref").asString()).isEqualTo("#/components/examples/not_found");
+        assertThat(shared.path("body_too_large_413").path("value").path("status").asInt()).isEqualTo(413);
+    }
+
     @Test
     void aProblemsTypeIsAPageSayingWhatItMeansAndWhatToDo() {
         Api merchant = newMerchant();
