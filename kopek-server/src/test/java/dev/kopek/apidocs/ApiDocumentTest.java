@@ -287,6 +287,56 @@ class ApiDocumentTest extends IntegrationTest {
     }
 
     /**
+     * Every JSON request body and success answer of every operation and webhook has an example: its own, or its
+     * component schema's (a list's own component, not only its items'), or, for a list of components, theirs.
+     */
+    @Test
+    void everyJsonBodyAndSuccessAnswerHasAnExample() {
+        JsonNode document = document();
+        List<String> without = new ArrayList<>();
+        for (String section : List.of("paths", "webhooks")) {
+            for (var path : document.path(section).properties()) {
+                for (var operation : path.getValue().properties()) {
+                    String where = section + " " + operation.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey();
+                    List<JsonNode> bodies = new ArrayList<>();
+                    bodies.add(operation.getValue().path("requestBody"));
+                    for (var response : operation.getValue().path("responses").properties()) {
+                        if (response.getKey().startsWith("2")) {
+                            bodies.add(response.getValue());
+                        }
+                    }
+                    for (JsonNode body : bodies) {
+                        while (body.has("$ref")) {
+                            body = document.at(body.get("$ref").asString().substring(1));
+                        }
+                        for (var media : body.path("content").properties()) {
+                            if (media.getKey().endsWith("json") && !hasExample(document, media.getValue())) {
+                                without.add(where + " " + media.getKey() + " " + media.getValue().path("schema"));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(without).isEmpty();
+    }
+
+    private static boolean hasExample(JsonNode document, JsonNode media) {
+        if (media.has("example") || media.has("examples")) {
+            return true;
+        }
+        JsonNode schema = media.path("schema");
+        if (schema.has("items")) {
+            schema = schema.get("items");
+        }
+        if (schema.has("allOf")) {
+            schema = schema.get("allOf").get(0);
+        }
+        return schema.has("example") || schema.has("$ref")
+                && document.at(schema.get("$ref").asString().substring(1)).has("example");
+    }
+
+    /**
      * Each problem response shows an example of every code it lists, answered with its own status: a route's 404
      * does not show the catalogue's one 422. Each example is the body Kopek writes for that code and holds against
      * the response's schema, strictly, as answers do.
