@@ -243,6 +243,34 @@ class ApiDocumentTest extends IntegrationTest {
         assertThat(webhooks.at("/refund.failed/post").toString()).contains("#/components/schemas/Refund");
     }
 
+    /**
+     * Each webhook shows an event of its own type, with its resource, as the body it describes: not the one
+     * recorded payment.created for all 32. Each example holds against its webhook's body schema, strictly.
+     */
+    @Test
+    void everyWebhookShowsAnEventOfItsType() {
+        JsonNode document = document();
+        ApiContract contract = ApiContract.of(baseUri());
+        List<String> wrong = new ArrayList<>();
+        for (String type : EventTypes.known()) {
+            String media = "/webhooks/" + type + "/post/requestBody/content/application~1json";
+            JsonNode example = document.at(media + "/example");
+            String resource = type.substring(0, type.indexOf('.'));
+            if (!example.path("type").asString().equals(type)
+                    || !example.path("resource").path("type").asString().equals(resource)
+                    || !example.path("resource").path("id").equals(example.path("data").path("id"))) {
+                wrong.add(type + ": " + example);
+                continue;
+            }
+            contract.mismatchesAt(media + "/schema", example).forEach(m -> wrong.add(type + ": " + m));
+        }
+        assertThat(wrong).isEmpty();
+        assertThat(document.at("/webhooks/refund.failed/post/requestBody/content/application~1json/example/data/status")
+                .asString()).isEqualTo("failed");
+        assertThat(document.at("/webhooks/payment.captured/post/requestBody/content/application~1json/example/data"
+                + "/status").asString()).isEqualTo("captured");
+    }
+
     @Test
     void everyProblemCodeIsDocumented() {
         JsonNode codes = document().at("/components/schemas/ProblemCode/oneOf");
