@@ -3,7 +3,9 @@ package dev.kopek.apidocs;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.ProblemCode;
 import dev.kopek.platform.ProblemCodes;
+import dev.kopek.platform.Problems;
 import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.examples.Example;
 import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
@@ -16,6 +18,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -131,8 +134,13 @@ final class ContractOperations implements OperationCustomizer {
         narrowed.addProperty("code", code);
         Schema<Object> schema = new Schema<>();
         schema.setAllOf(List.of(new Schema<>().$ref("#/components/schemas/Problem"), narrowed));
+        MediaType media = new MediaType().schema(schema);
+        for (ProblemCode problem : codes) {
+            media.addExamples(problem.code(), new Example().$ref("#/components/examples/"
+                    + exampleName(problem, status)));
+        }
         ApiResponse response = new ApiResponse().description(description.toString())
-                .content(new Content().addMediaType("application/problem+json", new MediaType().schema(schema)));
+                .content(new Content().addMediaType("application/problem+json", media));
         if (codes.stream().anyMatch(c -> c == ProblemCode.REQUEST_IN_PROGRESS || c == ProblemCode.RATE_LIMITED
                 || c == ProblemCode.PSP_UNAVAILABLE || c == ProblemCode.DATABASE_UNAVAILABLE)) {
             response.addHeaderObject("Retry-After", new Header().$ref("#/components/headers/RetryAfter"));
@@ -143,6 +151,34 @@ final class ContractOperations implements OperationCustomizer {
             response.addHeaderObject("WWW-Authenticate", new Header().schema(challenge));
         }
         return response;
+    }
+
+    /** The name of the example of {@code code} answered with {@code status} in the document's components. */
+    static String exampleName(ProblemCode code, int status) {
+        return code.statuses().size() == 1 ? code.code() : code.code() + "_" + status;
+    }
+
+    /**
+     * Every problem answer's example, one per code and status, shared by the responses that list the code: the
+     * body {@link Problems#json} writes (type, title, status, detail, code, request_id), with the catalogue's
+     * meaning as its detail, so a route's 404 shows a 404 and its 409 the codes it can carry.
+     */
+    static Map<String, Example> problemExamples() {
+        Map<String, Example> examples = new TreeMap<>();
+        for (ProblemCode code : ProblemCode.values()) {
+            for (int status : code.statuses()) {
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("type", Problems.TYPE_BASE + code.code());
+                body.put("title", code.code().replace('_', ' '));
+                body.put("status", status);
+                body.put("detail", code.meaning());
+                body.put("code", code.code());
+                body.put("request_id", "req_5f0c2b7e9d1a4c3b8e6f7a21");
+                examples.put(exampleName(code, status), new Example().summary(status + " " + code.code() + " ("
+                        + code.action().apiName() + ")").value(body));
+            }
+        }
+        return examples;
     }
 
     static Audience.Kind audience(HandlerMethod handler) {

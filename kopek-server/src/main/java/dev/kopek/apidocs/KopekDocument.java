@@ -14,6 +14,7 @@ import io.swagger.v3.oas.models.parameters.RequestBody;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -40,7 +41,7 @@ final class KopekDocument implements OpenApiCustomizer {
             document.getPaths().forEach((path, item) -> item.readOperationsMap()
                     .forEach((method, operation) -> describe(path, method, operation)));
         }
-        document.setWebhooks(webhooks());
+        document.setWebhooks(webhooks(document.getComponents()));
     }
 
     private void describe(String path, PathItem.HttpMethod method, Operation operation) {
@@ -75,6 +76,7 @@ final class KopekDocument implements OpenApiCustomizer {
         described.getSecuritySchemes().forEach(components::addSecuritySchemes);
         components.addSchemas("EventType", eventType());
         components.addSchemas("ProblemCode", problemCode());
+        ContractOperations.problemExamples().forEach(components::addExamples);
         overlay.examples().forEach((name, example) -> {
             Schema<?> schema = components.getSchemas().get(name);
             if (schema == null) {
@@ -115,15 +117,46 @@ final class KopekDocument implements OpenApiCustomizer {
     }
 
     /** One webhook per event type: the signed POST Kopek sends to an endpoint subscribed to it. */
-    private static Map<String, PathItem> webhooks() {
+    private static Map<String, PathItem> webhooks(Components components) {
         Map<String, PathItem> webhooks = new TreeMap<>();
         for (String type : EventTypes.known()) {
-            webhooks.put(type, new PathItem().post(delivery(type)));
+            webhooks.put(type, new PathItem().post(delivery(type, example(type, components))));
         }
         return webhooks;
     }
 
-    private static Operation delivery(String type) {
+    /**
+     * The event of this type as a webhook body shows it: the recorded Event example (a real event) with this type,
+     * its resource, and the example of the resource it carries, whose status is the one the type names when that is
+     * one of the resource's statuses ({@code refund.failed}: a failed refund). Null when there is no Event example.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static Map<String, Object> example(String type, Components components) {
+        Map<String, Schema> schemas = components.getSchemas();
+        Object event = schemas.get("Event") == null ? null : schemas.get("Event").getExample();
+        Schema<?> resourceSchema = schemas.get(resourceSchema(type));
+        if (!(event instanceof Map<?, ?> recorded) || resourceSchema == null
+                || !(resourceSchema.getExample() instanceof Map<?, ?> resourceExample)) {
+            return null;
+        }
+        Map<String, Object> data = new LinkedHashMap<>((Map<String, Object>) resourceExample);
+        String outcome = type.substring(type.indexOf('.') + 1);
+        Schema<?> status = resourceSchema.getProperties() == null ? null : resourceSchema.getProperties().get("status");
+        if (data.containsKey("status") && status != null && status.getEnum() != null
+                && status.getEnum().contains(outcome)) {
+            data.put("status", outcome);
+        }
+        Map<String, Object> example = new LinkedHashMap<>((Map<String, Object>) recorded);
+        example.put("type", type);
+        Map<String, Object> resource = new LinkedHashMap<>((Map<String, Object>) recorded.get("resource"));
+        resource.put("type", type.substring(0, type.indexOf('.')));
+        resource.put("id", data.get("id"));
+        example.put("resource", resource);
+        example.put("data", data);
+        return example;
+    }
+
+    private static Operation delivery(String type, Map<String, Object> example) {
         Schema<String> signature = new Schema<>();
         signature.addType("string");
         Schema<Object> constType = new Schema<>();
@@ -146,7 +179,8 @@ final class KopekDocument implements OpenApiCustomizer {
                                 + "secret>; several v1 during a secret rotation")
                         .schema(signature))
                 .requestBody(new RequestBody().required(true).content(new Content()
-                        .addMediaType("application/json", new MediaType().schema(body))))
+                        .addMediaType("application/json", example == null ? new MediaType().schema(body)
+                                : new MediaType().schema(body).example(example))))
                 .responses(new ApiResponses().addApiResponse("2XX", new ApiResponse()
                         .description("Received. Any other answer, or none within the timeout, is retried.")));
     }

@@ -61,6 +61,8 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         ProblemDetail detail = body instanceof ProblemDetail pd ? pd : ProblemDetail.forStatus(statusCode);
         String code = Problems.codeFor(statusCode.value());
         detail.setType(URI.create(Problems.TYPE_BASE + code));
+        // The title every other problem has (the code in words), not Spring's reason phrase ("Not Found").
+        detail.setTitle(code.replace('_', ' '));
         detail.setProperty("code", code);
         Problems.withRequestId(detail);
         return ResponseEntity.status(statusCode).headers(headers).contentType(MediaType.APPLICATION_PROBLEM_JSON)

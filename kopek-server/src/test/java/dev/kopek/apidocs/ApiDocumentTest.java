@@ -243,6 +243,34 @@ class ApiDocumentTest extends IntegrationTest {
         assertThat(webhooks.at("/refund.failed/post").toString()).contains("#/components/schemas/Refund");
     }
 
+    /**
+     * Each webhook shows an event of its own type, with its resource, as the body it describes: not the one
+     * recorded payment.created for all 32. Each example holds against its webhook's body schema, strictly.
+     */
+    @Test
+    void everyWebhookShowsAnEventOfItsType() {
+        JsonNode document = document();
+        ApiContract contract = ApiContract.of(baseUri());
+        List<String> wrong = new ArrayList<>();
+        for (String type : EventTypes.known()) {
+            String media = "/webhooks/" + type + "/post/requestBody/content/application~1json";
+            JsonNode example = document.at(media + "/example");
+            String resource = type.substring(0, type.indexOf('.'));
+            if (!example.path("type").asString().equals(type)
+                    || !example.path("resource").path("type").asString().equals(resource)
+                    || !example.path("resource").path("id").equals(example.path("data").path("id"))) {
+                wrong.add(type + ": " + example);
+                continue;
+            }
+            contract.mismatchesAt(media + "/schema", example).forEach(m -> wrong.add(type + ": " + m));
+        }
+        assertThat(wrong).isEmpty();
+        assertThat(document.at("/webhooks/refund.failed/post/requestBody/content/application~1json/example/data/status")
+                .asString()).isEqualTo("failed");
+        assertThat(document.at("/webhooks/payment.captured/post/requestBody/content/application~1json/example/data"
+                + "/status").asString()).isEqualTo("captured");
+    }
+
     @Test
     void everyProblemCodeIsDocumented() {
         JsonNode codes = document().at("/components/schemas/ProblemCode/oneOf");
@@ -273,6 +301,122 @@ class ApiDocumentTest extends IntegrationTest {
             assertThat(refused.status()).as(other).isIn(400, 404);
             assertThat(refused.body()).as(other).doesNotContain("petstore");
         }
+        // Nor anywhere else: Boot's default handlers would serve the whole WebJar under /webjars and /.
+        String version = ApiBrowser.swaggerUiVersion();
+        for (String path : List.of("/webjars/swagger-ui/index.html", "/webjars/swagger-ui/" + version + "/index.html",
+                "/webjars/swagger-ui/" + version + "/swagger-initializer.js",
+                "/webjars/swagger-ui/" + version + "/swagger-ui.css", "/swagger-ui/index.html", "/swagger-ui.html",
+                "/v3/api-docs", "/index.html", "/favicon.ico")) {
+            Api.Response refused = anonymous.get(path);
+            assertThat(refused.status()).as(path).isEqualTo(404);
+            assertThat(refused.header("Content-Type")).as(path).startsWith("application/problem+json");
+            assertThat(refused.body()).as(path).doesNotContain("petstore").contains("\"code\":\"not_found\"");
+        }
+    }
+
+    /**
+     * Every JSON request body and success answer of every operation and webhook has an example: its own, or its
+     * component schema's (a list's own component, not only its items'), or, for a list of components, theirs.
+     */
+    @Test
+    void everyJsonBodyAndSuccessAnswerHasAnExample() {
+        JsonNode document = document();
+        List<String> without = new ArrayList<>();
+        for (String section : List.of("paths", "webhooks")) {
+            for (var path : document.path(section).properties()) {
+                for (var operation : path.getValue().properties()) {
+                    String where = section + " " + operation.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey();
+                    List<JsonNode> bodies = new ArrayList<>();
+                    bodies.add(operation.getValue().path("requestBody"));
+                    for (var response : operation.getValue().path("responses").properties()) {
+                        if (response.getKey().startsWith("2")) {
+                            bodies.add(response.getValue());
+                        }
+                    }
+                    for (JsonNode body : bodies) {
+                        while (body.has("$ref")) {
+                            body = document.at(body.get("$ref").asString().substring(1));
+                        }
+                        for (var media : body.path("content").properties()) {
+                            if (media.getKey().endsWith("json") && !hasExample(document, media.getValue())) {
+                                without.add(where + " " + media.getKey() + " " + media.getValue().path("schema"));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(without).isEmpty();
+    }
+
+    private static boolean hasExample(JsonNode document, JsonNode media) {
+        if (media.has("example") || media.has("examples")) {
+            return true;
+        }
+        JsonNode schema = media.path("schema");
+        if (schema.has("items")) {
+            schema = schema.get("items");
+        }
+        if (schema.has("allOf")) {
+            schema = schema.get("allOf").get(0);
+        }
+        return schema.has("example") || schema.has("$ref")
+                && document.at(schema.get("$ref").asString().substring(1)).has("example");
+    }
+
+    /**
+     * Each problem response shows an example of every code it lists, answered with its own status: a route's 404
+     * does not show the catalogue's one 422. Each example is the body Kopek writes for that code and holds against
+     * the response's schema, strictly, as answers do.
+     */
+    @Test
+    void everyProblemResponseShowsAnExampleOfEachOfItsCodesWithItsStatus() {
+        JsonNode document = document();
+        ApiContract contract = ApiContract.of(baseUri());
+        JsonNode shared = document.path("components").path("examples");
+        List<String> wrong = new ArrayList<>();
+        int checked = 0;
+        for (var path : document.path("paths").properties()) {
+            for (var operation : path.getValue().properties()) {
+                for (var response : operation.getValue().path("responses").properties()) {
+                    int status = Integer.parseInt(response.getKey().replace("XX", "00"));
+                    JsonNode media = response.getValue().path("content").path("application/problem+json");
+                    if (status < 400 || media.isMissingNode()) {
+                        continue;
+                    }
+                    String where = operation.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey() + " " + status;
+                    Set<String> codes = new TreeSet<>();
+                    media.path("schema").path("allOf").path(1).path("properties").path("code").path("enum")
+                            .forEach(code -> codes.add(code.asString()));
+                    Set<String> shown = new TreeSet<>(media.path("examples").propertyNames());
+                    if (codes.isEmpty() || !shown.equals(codes)) {
+                        wrong.add(where + ": codes " + codes + ", examples " + shown);
+                        continue;
+                    }
+                    String pointer = "/paths/" + path.getKey().replace("~", "~0").replace("/", "~1") + "/"
+                            + operation.getKey() + "/responses/" + response.getKey()
+                            + "/content/application~1problem+json/schema";
+                    for (String code : codes) {
+                        String ref = media.path("examples").path(code).path("$ref").asString();
+                        JsonNode value = document.at(ref.substring(1)).path("value");
+                        if (value.path("status").asInt() != status || !value.path("code").asString().equals(code)
+                                || !value.path("type").asString().equals("/problems/" + code)) {
+                            wrong.add(where + " " + code + ": example " + value);
+                        }
+                        contract.mismatchesAt(pointer, value).forEach(m -> wrong.add(where + " " + code + ": " + m));
+                        checked++;
+                    }
+                }
+            }
+        }
+        assertThat(wrong).isEmpty();
+        assertThat(checked).isGreaterThan(300);
+        // One shared example per code and status: every status of every code in the catalogue.
+        assertThat(shared.size()).isEqualTo(Arrays.stream(ProblemCode.values()).mapToInt(c -> c.statuses().size())
+                .sum());
+        assertThat(document.at("/paths/~1v1~1payments~1{id}/get/responses/404/content/application~1problem+json"
+                + "/examples/not_found/$ref").asString()).isEqualTo("#/components/examples/not_found");
+        assertThat(shared.path("body_too_large_413").path("value").path("status").asInt()).isEqualTo(413);
     }
 
     @Test

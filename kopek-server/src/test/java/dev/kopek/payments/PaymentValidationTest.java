@@ -138,6 +138,7 @@ class PaymentValidationTest extends IntegrationTest {
                 .header("Idempotency-Key", Api.newKey()).POST(HttpRequest.BodyPublishers.ofString("<a/>")).build());
         assertThat(xml.status()).isEqualTo(415);
         assertThat(xml.text("code")).isEqualTo("unsupported_media_type");
+        assertThat(xml.text("title")).isEqualTo("unsupported media type");
 
         Api.Response missing = api.get("/v1/nothing-here");
         assertThat(missing.status()).isEqualTo(404);
@@ -146,5 +147,10 @@ class PaymentValidationTest extends IntegrationTest {
         Api.Response method = api.delete("/v1/payments");
         assertThat(method.status()).isEqualTo(405);
         assertThat(method.text("code")).isEqualTo("method_not_allowed");
+        // Every problem's title is its code in words, Spring's own refusals' too (not "Method Not Allowed").
+        assertThat(method.text("title")).isEqualTo("method not allowed");
+        assertThat(missing.text("title")).isEqualTo("not found");
+        assertThat(api.get("/v1/payments/pay_nothing/refunds/x").text("title")).isEqualTo("not found");
+        assertThat(new Api(baseUri(), null).get("/docs/").text("title")).isEqualTo("not found");
     }
 }

@@ -212,6 +212,11 @@ public final class ApiContract {
                 .map(Error::toString).toList();
     }
 
+    /** Checks one JSON value against the schema at {@code pointer} in the document (strict, as answers are). */
+    public List<String> mismatchesAt(String pointer, JsonNode value) {
+        return schema(pointer).validate(value.toString(), InputFormat.JSON).stream().map(Error::toString).toList();
+    }
+
     /** The body as a failure message may show it: no secret or token, and not too long to read. */
     private static String masked(String body) {
         String masked = SECRETS.matcher(body).replaceAll("$1\"…\"");
