@@ -19,8 +19,8 @@
 #   run the closed loop again and print its throughput as a share of the first one)
 #   KOPEK_HEAP=512m SKIP_BUILD=1 KOPEK_JAR=... PERF_DIR=... JFR=1 (records Kopek's closed loop to $WORK/kopek.jfr)
 #   KOPEK_JVM_OPTS=... SIM_JVM_OPTS=... (extra JVM flags, e.g. another collector); both JVMs log GC to $WORK/*-gc.log
-#   BENCH_LOCK=/work/.mvn.lock: held while measuring, so that builds on the same small machine do not skew the
-#   figures (BENCH_LOCK= to not wait).
+#   BENCH_LOCK=/tmp/kopek-mvn.lock (the lock every other script here takes for Maven): held while measuring, so
+#   that builds on the same small machine do not skew the figures (BENCH_LOCK= to not wait).
 set -euo pipefail
 
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
@@ -123,7 +123,7 @@ KOPEK_HEAP="${KOPEK_HEAP:-512m}"
 LIMIT="${RATE_LIMIT:-1000000}"
 PERF_DIR="${PERF_DIR:-$ROOT/../shared/perf}"
 [[ -f "$PERF_DIR/script-a.sql" ]] || PERF_DIR=/work/shared/perf
-LOCK="${BENCH_LOCK-/work/.mvn.lock}"
+LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
 API_KEY="sk_test_bench_0123456789abcdef"
 
 # ---- build, outside the measuring lock (the build takes the Maven lock itself) ------------------------------
