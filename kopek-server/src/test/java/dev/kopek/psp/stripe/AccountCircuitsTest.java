@@ -33,14 +33,6 @@ class AccountCircuitsTest extends MerchantsOnStripe {
     @Autowired
     MeterRegistry meters;
 
-    private Merchant onAccount(String secretKey) {
-        Merchant merchant = merchant();
-        Api.Response set = putPsp(merchant.id(), "{\"provider\":\"stripe\",\"secret_key\":\"" + secretKey
-                + "\",\"webhook_secrets\":[\"whsec_own_account\"]}");
-        assertThat(set.status()).as(set.body()).isEqualTo(200);
-        return merchant;
-    }
-
     private double state(String account) {
         return meters.get("kopek.psp.circuit.state").tag("adapter", "stripe").tag("account", account).gauge()
                 .value();

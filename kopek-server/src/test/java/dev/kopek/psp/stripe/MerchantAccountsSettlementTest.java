@@ -110,14 +110,6 @@ class MerchantAccountsSettlementTest extends MerchantsOnStripe {
                 .as("found missing, then resolved by the take-over").containsExactly("RESOLVED");
     }
 
-    private Merchant onAccount(String secretKey) {
-        Merchant merchant = merchant();
-        Api.Response set = putPsp(merchant.id(), "{\"provider\":\"stripe\",\"secret_key\":\"" + secretKey
-                + "\",\"webhook_secrets\":[\"whsec_own_account\"]}");
-        assertThat(set.status()).as(set.body()).isEqualTo(200);
-        return merchant;
-    }
-
     private String captured(Merchant merchant, long amount) {
         Api.Response paid = merchant.api().pay(Api.newKey(), payment(newReference(), amount, StripeStub.OK,
                 "automatic"));

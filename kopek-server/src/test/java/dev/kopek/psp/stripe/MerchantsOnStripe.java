@@ -50,8 +50,18 @@ abstract class MerchantsOnStripe extends IntegrationTest {
 
     /** A merchant on its own Stripe account, whose webhook endpoint signs with {@code webhookSecret}. */
     Merchant merchantOnStripe(String webhookSecret) {
+        return merchantWithPsp(onStripe(webhookSecret));
+    }
+
+    /** A merchant on a Stripe account of its own that no other merchant uses, named by its secret key. */
+    Merchant onAccount(String secretKey) {
+        return merchantWithPsp("{\"provider\":\"stripe\",\"secret_key\":\"" + secretKey
+                + "\",\"webhook_secrets\":[\"whsec_own_account\"]}");
+    }
+
+    private Merchant merchantWithPsp(String body) {
         Merchant merchant = merchant();
-        Api.Response set = putPsp(merchant.id(), onStripe(webhookSecret));
+        Api.Response set = putPsp(merchant.id(), body);
         if (set.status() != 200) {
             throw new AssertionError("PUT psp answered " + set.status() + ": " + set.body());
         }
