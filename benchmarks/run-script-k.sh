@@ -13,12 +13,15 @@
 #   PAYMENTS=100    payments counted (the difference of a run of PAYMENTS+20 and one of 20 in fresh backends,
 #                   so the backend's start and first plans fall out)
 #   BENCH_LOCK=/tmp/kopek-mvn.lock: held while Kopek migrates (a JVM); callgrind runs at nice 19, one process.
+#   CLIENTS=10      instead of callgrind: SECONDS_RUN (20) of Script K from CLIENTS sessions at once; prints
+#                   payments/s and CPU ms per payment (PostgreSQL, pgbench): costs only concurrency shows
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 export PATH="$JAVA_HOME/bin:$PATH"
 KOPEK_JAR="${KOPEK_JAR:-$(ls "$ROOT"/kopek-server/target/kopek-server-*-SNAPSHOT.jar | head -1)}"
 PAYMENTS="${PAYMENTS:-100}"
+SCRIPT="${SCRIPT_K_FILE:-$ROOT/benchmarks/script-k.sql}"   # another script of the same parameters, to compare statement shapes
 LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
 API_KEY="sk_test_bench_0123456789abcdef"
 command -v valgrind >/dev/null || { echo "valgrind is missing (apt-get install valgrind)"; exit 1; }
@@ -92,11 +95,48 @@ for f in "$@"; do echo "applying $f"; psql_k -f "$f" >/dev/null; done
 bench() {
     local out="$WORK/pgbench-$1.txt"
     pgbench -h 127.0.0.1 -p "$PORT" -U postgres -n -M prepared -D mid="$MID" -D debit="$DEBIT" -D credit="$CREDIT" \
-        -f "$ROOT/benchmarks/script-k.sql" -c 1 -t "$1" kopek >"$out" 2>&1 || { cat "$out"; exit 1; }
+        -f "$SCRIPT" -c 1 -t "$1" kopek >"$out" 2>&1 || { cat "$out"; exit 1; }
     grep -q "processed: $1/$1" "$out" || { cat "$out"; exit 1; }
 }
 bench 200   # tables and indexes not empty
 psql_k -c "CHECKPOINT" >/dev/null
+
+# CLIENTS=N: the same statements from N concurrent sessions, no valgrind — what one client cannot show (row locks
+# that many sessions take on the same hot rows become MultiXacts; WAL flushes are shared). Prints payments/s and
+# the CPU milliseconds per payment of PostgreSQL (postmaster, backends, exited children) and of pgbench.
+if [[ -n "${CLIENTS:-}" ]]; then
+    secs="${SECONDS_RUN:-20}" hz="$(getconf CLK_TCK)"
+    ticks() { # PID [tree]: user+system ticks of PID, with its children when tree is given
+        local stat t c
+        stat="$(cat "/proc/$1/stat")"; stat="${stat##*) }"; read -r -a f <<<"$stat"
+        t=$((f[11] + f[12]))
+        if [[ -n "${2:-}" ]]; then
+            t=$((t + f[13] + f[14]))
+            for c in $(ps --ppid "$1" -o pid=); do
+                stat="$(cat "/proc/$c/stat" 2>/dev/null)" || continue; stat="${stat##*) }"; read -r -a f <<<"$stat"
+                t=$((t + f[11] + f[12]))
+            done
+        fi
+        echo "$t"
+    }
+    pm="$(head -1 "$PGDATA/postmaster.pid")"
+    concurrent() { # SECONDS: pgbench at CLIENTS; prints "payments cpu_postgres_ticks cpu_pgbench_ticks"
+        local before after out="$WORK/pgbench-concurrent.txt"
+        before="$(ticks "$pm" tree)"
+        /usr/bin/time -f "%U %S" -o "$WORK/pgbench.time" pgbench -h 127.0.0.1 -p "$PORT" -U postgres -n -M prepared \
+            -D mid="$MID" -D debit="$DEBIT" -D credit="$CREDIT" -f "$SCRIPT" \
+            -c "$CLIENTS" -j 1 -T "$1" kopek >"$out" 2>&1 || { cat "$out"; exit 1; }
+        after="$(ticks "$pm" tree)"
+        echo "$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out") $((after - before))" \
+            "$(awk -v hz="$hz" '{printf "%d", ($1 + $2) * hz}' "$WORK/pgbench.time")"
+    }
+    concurrent 5 >/dev/null   # warm: plans, caches
+    read -r n pg pb <<<"$(concurrent "$secs")"
+    awk -v n="$n" -v pg="$pg" -v pb="$pb" -v hz="$hz" -v s="$secs" -v c="$CLIENTS" 'BEGIN {
+        printf "SCRIPT_K clients=%d payments/s=%.0f cpu_ms_per_payment postgres=%.3f pgbench=%.3f\n",
+            c, n / s, 1000 * pg / hz / n, 1000 * pb / hz / n }'
+    exit 0
+fi
 "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null
 
 # The same cluster under callgrind (every process; a forked backend writes its own file when it exits).

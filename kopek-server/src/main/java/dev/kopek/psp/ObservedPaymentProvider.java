@@ -7,7 +7,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -27,6 +29,8 @@ public final class ObservedPaymentProvider implements PaymentProvider {
     private final MeterRegistry meters;
     private final PspCallLog callLog;
     private final Clock clock;
+    /** By operation and outcome: a builder and a registry lookup per call showed in the payment path's profile. */
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
     public ObservedPaymentProvider(PaymentProvider adapter, MeterRegistry meters, PspCallLog callLog, Clock clock) {
         this.adapter = adapter;
@@ -153,9 +157,10 @@ public final class ObservedPaymentProvider implements PaymentProvider {
     }
 
     private Timer timer(String operation, String outcome) {
-        return Timer.builder("kopek.psp.calls").description("PSP calls by adapter, operation and outcome")
+        return timers.computeIfAbsent(operation + ' ' + outcome, key -> Timer.builder("kopek.psp.calls")
+                .description("PSP calls by adapter, operation and outcome")
                 .tag("adapter", name()).tag("operation", operation).tag("outcome", outcome)
-                .serviceLevelObjectives(BUCKETS).register(meters);
+                .serviceLevelObjectives(BUCKETS).register(meters));
     }
 
     private static String reference(ChargeOutcome outcome) {
