@@ -122,7 +122,12 @@ public class Disputes {
                 .param("psp", n.objectId()).param("merchant", holder.get().merchant())
                 .query(Disputes::map).optional();
         if (closed.isEmpty()) {
-            return NotificationResult.IGNORED;
+            // Decided already: the same outcome again is late or repeated; the other one contradicts the money Kopek
+            // moved on the first (a chargeback withdrawn, or returned), so it is a conflict for a person, not noise.
+            DisputeStatus held = DisputeStatus.valueOf(
+                    jdbc.sql("SELECT status FROM disputes WHERE psp_dispute_id = :psp").param("psp", n.objectId())
+                            .query(String.class).single());
+            return held.isFinal() && held != next ? NotificationResult.CONFLICT : NotificationResult.IGNORED;
         }
         Dispute d = closed.get();
         // The payment's row lock first: two disputes closing at once then count each other's outcome.

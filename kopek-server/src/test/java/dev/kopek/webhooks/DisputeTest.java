@@ -86,6 +86,31 @@ class DisputeTest extends IntegrationTest {
                 MoneyMovement.Kind.CHARGEBACK_WITHDRAWN);
     }
 
+    @Test
+    void theOtherOutcomeOfADecidedDisputeIsAConflictAndMovesNoMoney() throws Exception {
+        Api api = newMerchant();
+        Api.Response paid = api.pay(Api.newKey(), Api.payment(newReference(), 4_000, "EUR", "pm_ok"));
+        String dispute = SIMULATOR.openDispute(paid.text("psp_reference"), null, "fraudulent");
+        String charge = paid.text("psp_reference");
+        for (String[] event : new String[][] {{"evt_o_", "dispute.opened"}, {"evt_l_", "dispute.lost"},
+                {"evt_l2_", "dispute.lost"}, {"evt_w_", "dispute.won"}}) {
+            String body = disputeEvent(event[0] + dispute, event[1], dispute, charge);
+            assertThat(inbox.receive(sign(body), body)).isEqualTo(NotificationInbox.Receipt.ACCEPTED);
+        }
+
+        assertThat(outcome("evt_l_" + dispute)).isEqualTo("applied");
+        assertThat(outcome("evt_l2_" + dispute)).as("the same outcome again").isEqualTo("ignored");
+        assertThat(outcome("evt_w_" + dispute)).as("won after lost contradicts the chargeback").isEqualTo("conflict");
+        assertThat(api.get("/v1/payments/" + paid.text("id")).text("status")).isEqualTo("charged_back");
+        assertThat(kinds(paid.text("id"))).containsExactly(MoneyMovement.Kind.CAPTURED,
+                MoneyMovement.Kind.CHARGEBACK_WITHDRAWN);
+    }
+
+    private String outcome(String eventId) {
+        return jdbc.sql("SELECT outcome FROM psp_notifications WHERE event_id = :e").param("e", eventId)
+                .query(String.class).single();
+    }
+
     private String disputeEvent(String eventId, String type, String dispute, String charge) {
         return "{\"id\":\"" + eventId + "\",\"type\":\"" + type + "\",\"created\":" + clock.instant().getEpochSecond()
                 + ",\"data\":{\"id\":\"" + dispute + "\",\"object\":\"dispute\",\"charge_id\":\"" + charge
