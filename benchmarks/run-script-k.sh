@@ -15,13 +15,14 @@
 #   BENCH_LOCK=/tmp/kopek-mvn.lock: held while Kopek migrates (a JVM); callgrind runs at nice 19, one process.
 #   CLIENTS=10      instead of callgrind: SECONDS_RUN (20) of Script K from CLIENTS sessions at once; prints
 #                   payments/s and CPU ms per payment (PostgreSQL, pgbench): costs only concurrency shows
+#   SCRIPT_K_PHASE1=FILE.sql  transaction 1 of Script K replaced by FILE (another statement shape, same parameters)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 export PATH="$JAVA_HOME/bin:$PATH"
 KOPEK_JAR="${KOPEK_JAR:-$(ls "$ROOT"/kopek-server/target/kopek-server-*-SNAPSHOT.jar | head -1)}"
 PAYMENTS="${PAYMENTS:-100}"
-SCRIPT="${SCRIPT_K_FILE:-$ROOT/benchmarks/script-k.sql}"   # another script of the same parameters, to compare statement shapes
+SCRIPT="$ROOT/benchmarks/script-k.sql"
 LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
 API_KEY="sk_test_bench_0123456789abcdef"
 command -v valgrind >/dev/null || { echo "valgrind is missing (apt-get install valgrind)"; exit 1; }
@@ -91,6 +92,16 @@ echo "schema: migrations up to V$(psql_k -c "SELECT max(version::int) FROM flywa
 DEBIT="$(psql_k -c "SELECT id FROM ledger_accounts WHERE type = 'PSP_RECEIVABLE' AND currency = 'EUR'")"
 CREDIT="$(psql_k -c "SELECT id FROM ledger_accounts WHERE merchant_id = '$MID' AND type = 'MERCHANT_PAYABLE'")"
 for f in "$@"; do echo "applying $f"; psql_k -f "$f" >/dev/null; done
+if [[ -n "${SCRIPT_K_PHASE1:-}" ]]; then   # another shape of transaction 1, same parameters
+    python3 - "$SCRIPT" "$SCRIPT_K_PHASE1" "$WORK/script.sql" <<'PY'
+import sys
+k, phase1, out = (open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3])
+start, end = k.index('BEGIN;\n-- transaction 1'), k.index('BEGIN;\n-- transaction 2')
+open(out, 'w').write(k[:start] + phase1 + k[end:])
+PY
+    SCRIPT="$WORK/script.sql"
+    echo "transaction 1 from $SCRIPT_K_PHASE1"
+fi
 # bench N: N payments through Script K in one pgbench session; stops the script unless all N went through.
 bench() {
     local out="$WORK/pgbench-$1.txt"
