@@ -6,12 +6,15 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.platform.Db;
 import dev.kopek.platform.LogContext;
+import dev.kopek.platform.SqlPart;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -120,19 +123,41 @@ public class IdempotencyKeys {
     }
 
     private boolean insert(ClientKey ck, String requestHash, UUID resourceId, Instant now) {
-        return jdbc.sql("""
-                INSERT INTO idempotency_keys (merchant_id, operation, idempotency_key, request_hash, status, attempt,
-                                              lease_until, expires_at, resource_id, created_at, updated_at)
-                VALUES (:merchant, :operation, :key, :hash, 'IN_PROGRESS', 1, :leaseUntil, :expiresAt, :resource,
-                        :now, :now)
-                ON CONFLICT (merchant_id, operation, idempotency_key) DO NOTHING
-                """)
-                .param("merchant", ck.merchant().value()).param("operation", ck.operation())
-                .param("key", ck.key()).param("hash", requestHash)
-                .param("leaseUntil", Db.at(now.plus(properties.lease())))
-                .param("expiresAt", Db.at(now.plus(properties.retention())))
-                .param("resource", resourceId).param("now", Db.at(now))
-                .update() == 1;
+        return jdbc.sql(CLAIM).params(claimParams(ck, requestHash, resourceId, now)).update() == 1;
+    }
+
+    /**
+     * Phase 1's claim of a new key as a CTE named {@code claimed} of the caller's statement: one row (the key's
+     * resource) when this statement claimed the key, none when the key exists (then {@link #claim} decides). For a
+     * statement that also inserts the resource and its event, in autocommit: one round trip for all of phase 1.
+     */
+    public SqlPart claimPart(ClientKey ck, String requestHash, UUID resourceId, Instant now) {
+        LogContext.put(LogContext.MERCHANT, ck.merchant());
+        LogContext.put(LogContext.KEY_HASH, ck.hash());
+        return new SqlPart("claimed AS (" + CLAIM + " RETURNING resource_id)",
+                claimParams(ck, requestHash, resourceId, now));
+    }
+
+    private static final String CLAIM = """
+            INSERT INTO idempotency_keys (merchant_id, operation, idempotency_key, request_hash, status, attempt,
+                                          lease_until, expires_at, resource_id, created_at, updated_at)
+            VALUES (CAST(:key_merchant AS uuid), :key_operation, :key_key, :key_hash, 'IN_PROGRESS', 1,
+                    CAST(:key_lease AS timestamptz), CAST(:key_expires AS timestamptz), CAST(:key_resource AS uuid),
+                    CAST(:key_now AS timestamptz), CAST(:key_now AS timestamptz))
+            ON CONFLICT (merchant_id, operation, idempotency_key) DO NOTHING
+            """;
+
+    private Map<String, Object> claimParams(ClientKey ck, String requestHash, UUID resourceId, Instant now) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("key_merchant", ck.merchant().value());
+        params.put("key_operation", ck.operation());
+        params.put("key_key", ck.key());
+        params.put("key_hash", requestHash);
+        params.put("key_lease", Db.at(now.plus(properties.lease())));
+        params.put("key_expires", Db.at(now.plus(properties.retention())));
+        params.put("key_resource", resourceId);
+        params.put("key_now", Db.at(now));
+        return params;
     }
 
     /**

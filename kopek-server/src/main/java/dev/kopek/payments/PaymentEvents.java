@@ -2,6 +2,7 @@ package dev.kopek.payments;
 
 import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.MoneyMovement;
+import dev.kopek.events.RecordedEvent;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
@@ -40,6 +41,20 @@ class PaymentEvents {
     void changed(Payment payment, String what, String rendered) {
         publisher.publishEvent(new BusinessEvent("payment." + what, "payment", payment.id().value(),
                 payment.id().toString(), payment.merchant(), payment.version(), rendered, clock.instant()));
+    }
+
+    /**
+     * {@code payment.created} for an attempt about to be inserted, for a statement that writes it with the attempt
+     * ({@link dev.kopek.events.EventStatements}); not published: see {@link #recorded}.
+     */
+    BusinessEvent created(Payment pending) {
+        return new BusinessEvent("payment.created", "payment", pending.id().value(), pending.id().toString(),
+                pending.merchant(), pending.version(), PaymentJson.render(pending), clock.instant());
+    }
+
+    /** Tells in-process observers of an event its own statement wrote (the outbox has it already). */
+    void recorded(BusinessEvent event) {
+        publisher.publishEvent(new RecordedEvent(event));
     }
 
     void changed(Payment payment) {

@@ -1,5 +1,7 @@
 package dev.kopek.payments;
 
+import dev.kopek.events.BusinessEvent;
+import dev.kopek.events.EventStatements;
 import dev.kopek.idempotency.Claim;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
@@ -32,8 +34,9 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Creates payments in three phases: a short transaction claims the key and inserts the PENDING attempt; the
- * PSP is called with no transaction and no connection held (L3); a fenced transaction records the outcome.
+ * Creates payments in three phases: one statement claims the key and inserts the PENDING attempt with its event (a
+ * short transaction when the key exists already); the PSP is called with no transaction and no connection held (L3);
+ * a fenced transaction records the outcome.
  */
 @Service
 public class PaymentService {
@@ -49,10 +52,11 @@ public class PaymentService {
     private final PaymentEvents events;
     private final Clock clock;
     private final ConnectionWait connectionWait;
+    private final EventStatements eventStatements;
 
     PaymentService(IdempotencyKeys keys, PaymentStore payments, PaymentRecorder recorder, AttemptRunner runner,
             PaymentProviders psps, TransactionTemplate tx, PaymentEvents events, Clock clock,
-            ConnectionWait connectionWait) {
+            ConnectionWait connectionWait, EventStatements eventStatements) {
         this.keys = keys;
         this.payments = payments;
         this.recorder = recorder;
@@ -62,6 +66,7 @@ public class PaymentService {
         this.events = events;
         this.clock = clock;
         this.connectionWait = connectionWait;
+        this.eventStatements = eventStatements;
     }
 
     public PaymentAnswer create(MerchantId merchant, String idempotencyKey, PaymentRequest request) {
@@ -72,6 +77,31 @@ public class PaymentService {
             return stored.get();
         }
         PaymentId newId = new PaymentId(TimeOrderedIds.next(clock));
+        // A new key, the usual case: all of phase 1 in one statement, one round trip in autocommit.
+        Optional<Payment> fresh;
+        try {
+            fresh = connectionWait.patiently(() -> {
+                BusinessEvent[] created = new BusinessEvent[1];
+                Optional<Payment> inserted = payments.claimAndInsertPending(
+                        keys.claimPart(ck, fingerprint, newId.value(), clock.instant()), newId, merchant, request,
+                        idempotencyKey, ck.providerKey(newId.value()), pending -> {
+                            created[0] = events.created(pending);
+                            return eventStatements.append(created[0], "payment");
+                        });
+                inserted.ifPresent(p -> events.recorded(created[0]));
+                return inserted;
+            });
+        } catch (DuplicateKeyException e) {
+            if (ConstraintNames.of(e).equals(PaymentStore.LIVE_ATTEMPT_INDEX)) {
+                return new PaymentAnswer.LiveAttemptExists(request.reference());
+            }
+            throw e;
+        }
+        if (fresh.isPresent()) {
+            IdempotencyKeys.logContext(ck, 1, newId.value());
+            return runner.start(attempt(fresh.get()), ck, 1);
+        }
+        // The key exists: what it allows is decided on its committed state, as before.
         PhaseOne phaseOne;
         try {
             phaseOne = connectionWait.patiently(() -> tx.execute(status -> {

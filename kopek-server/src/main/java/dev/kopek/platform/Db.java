@@ -12,6 +12,11 @@ public final class Db {
     private Db() {
     }
 
+    /** {@code instant} as PostgreSQL keeps it (microseconds), so a value rendered before it is stored reads the same. */
+    public static Instant micros(Instant instant) {
+        return instant.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    }
+
     public static OffsetDateTime at(Instant instant) {
         return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
     }

@@ -84,6 +84,9 @@ public class MerchantPspStore implements SealedRows {
                 .param("keyId", sealed == null ? null : sealed.keyId())
                 .param("sealed", sealed == null ? null : sealed.bytes()).param("now", Db.at(now))
                 .query(Integer.class).single();
+        // Where new payments go, on the row a payment's phase 1 locks (V166): this provider once it has credentials.
+        jdbc.sql("UPDATE merchants SET psp_account = :account WHERE id = :merchant")
+                .param("account", sealed == null ? null : provider).param("merchant", merchant.value()).update();
         return new MerchantPsp(merchant, provider, credentials, version, now);
     }
 

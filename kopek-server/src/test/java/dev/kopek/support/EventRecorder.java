@@ -2,6 +2,7 @@ package dev.kopek.support;
 
 import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.MoneyMovement;
+import dev.kopek.events.RecordedEvent;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -16,6 +17,11 @@ public final class EventRecorder {
     @EventListener
     void on(BusinessEvent event) {
         events.add(event);
+    }
+
+    @EventListener
+    void on(RecordedEvent recorded) {
+        events.add(recorded.event());
     }
 
     @EventListener

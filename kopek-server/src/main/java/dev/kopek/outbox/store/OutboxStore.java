@@ -3,10 +3,13 @@ package dev.kopek.outbox.store;
 import dev.kopek.events.BusinessEvent;
 import dev.kopek.money.MerchantId;
 import dev.kopek.platform.Db;
+import dev.kopek.platform.SqlPart;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -29,29 +32,50 @@ public class OutboxStore {
      * Delivery ids are UUID version 7 made from the event's time (Kopek's clock), as {@code TimeOrderedIds} would.
      */
     void insert(UUID id, BusinessEvent event, String envelope) {
-        jdbc.sql("""
-                WITH event AS (
-                    INSERT INTO outbox (id, event_type, resource_type, resource_id, public_id, sequence, merchant_id,
-                                        envelope, created_at)
-                    VALUES (:id, :type, :resourceType, :resourceId, :publicId, :sequence, :merchant, :envelope, :at)
-                    RETURNING id
-                )
-                INSERT INTO webhook_deliveries (id, endpoint_id, merchant_id, event_id, status, next_attempt_at,
-                                                created_at, updated_at)
-                SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
-                                  PLACING substring(int8send((extract(epoch FROM CAST(:at AS timestamptz)) * 1000)::bigint)
-                                                    FROM 3)
-                                  FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid,
-                       e.id, e.merchant_id, event.id, 'PENDING', :at, :at, :at
-                  FROM webhook_endpoints e, event
-                 WHERE e.merchant_id = :merchant AND e.status = 'ENABLED'
-                   AND (:type = ANY (e.event_types) OR '*' = ANY (e.event_types))
-                """)
-                .param("id", id).param("type", event.type()).param("resourceType", event.resourceType())
-                .param("resourceId", event.resourceId()).param("publicId", event.publicId())
-                .param("sequence", event.sequence()).param("merchant", event.merchant().value())
-                .param("envelope", envelope).param("at", Db.at(event.occurredAt()))
-                .update();
+        jdbc.sql("WITH event AS (" + EVENT.formatted("VALUES (" + EVENT_VALUES + ")") + ")\n" + DELIVERIES)
+                .params(params(id, event, envelope)).update();
+    }
+
+    /** {@link #insert}'s two writes as CTEs of another statement, once for each row of its CTE {@code source}. */
+    SqlPart appendPart(UUID id, BusinessEvent event, String envelope, String source) {
+        return new SqlPart("event AS (" + EVENT.formatted("SELECT " + EVENT_VALUES + " FROM " + source)
+                + "), event_deliveries AS (" + DELIVERIES + ")", params(id, event, envelope));
+    }
+
+    private static final String EVENT = """
+            INSERT INTO outbox (id, event_type, resource_type, resource_id, public_id, sequence, merchant_id,
+                                envelope, created_at)
+            %s
+            RETURNING id
+            """;
+    private static final String EVENT_VALUES = "CAST(:ev_id AS uuid), :ev_type, :ev_resourceType, "
+            + "CAST(:ev_resourceId AS uuid), :ev_publicId, :ev_sequence, CAST(:ev_merchant AS uuid), :ev_envelope, "
+            + "CAST(:ev_at AS timestamptz)";
+    private static final String DELIVERIES = """
+            INSERT INTO webhook_deliveries (id, endpoint_id, merchant_id, event_id, status, next_attempt_at,
+                                            created_at, updated_at)
+            SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+                              PLACING substring(int8send((extract(epoch FROM CAST(:ev_at AS timestamptz)) * 1000)::bigint)
+                                                FROM 3)
+                              FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid,
+                   e.id, e.merchant_id, event.id, 'PENDING', :ev_at, :ev_at, :ev_at
+              FROM webhook_endpoints e, event
+             WHERE e.merchant_id = :ev_merchant AND e.status = 'ENABLED'
+               AND (:ev_type = ANY (e.event_types) OR '*' = ANY (e.event_types))
+            """;
+
+    private static Map<String, Object> params(UUID id, BusinessEvent event, String envelope) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("ev_id", id);
+        params.put("ev_type", event.type());
+        params.put("ev_resourceType", event.resourceType());
+        params.put("ev_resourceId", event.resourceId());
+        params.put("ev_publicId", event.publicId());
+        params.put("ev_sequence", event.sequence());
+        params.put("ev_merchant", event.merchant().value());
+        params.put("ev_envelope", envelope);
+        params.put("ev_at", Db.at(event.occurredAt()));
+        return params;
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.kopek.outbox.store;
 
 import dev.kopek.events.BusinessEvent;
+import dev.kopek.events.EventStatements;
+import dev.kopek.platform.SqlPart;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.outbox.EventTypes;
 import java.time.Clock;
@@ -19,7 +21,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * talks to Kafka or HTTP.
  */
 @Component
-public class OutboxWriter {
+public class OutboxWriter implements EventStatements {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxWriter.class);
 
@@ -43,12 +45,23 @@ public class OutboxWriter {
             throw new IllegalStateException("business event " + event.type() + " for " + event.publicId()
                     + " published outside a transaction; it must be written with the change it reports (L9)");
         }
-        if (!EventTypes.isKnown(event.type()) && warnedTypes.add(event.type())) {
-            log.warn("event type {} is not in EventTypes; only '*' webhook endpoints will receive it", event.type());
-        }
+        warnIfUnknown(event);
         UUID id = TimeOrderedIds.next(clock);
         String envelope = Envelope.render(id, event);
         store.insert(id, event, envelope); // with its webhook deliveries, in one statement
         return id;
+    }
+
+    @Override
+    public SqlPart append(BusinessEvent event, String source) {
+        warnIfUnknown(event);
+        UUID id = TimeOrderedIds.next(clock);
+        return store.appendPart(id, event, Envelope.render(id, event), source);
+    }
+
+    private void warnIfUnknown(BusinessEvent event) {
+        if (!EventTypes.isKnown(event.type()) && warnedTypes.add(event.type())) {
+            log.warn("event type {} is not in EventTypes; only '*' webhook endpoints will receive it", event.type());
+        }
     }
 }

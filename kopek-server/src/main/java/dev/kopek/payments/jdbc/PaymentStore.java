@@ -8,14 +8,21 @@ import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentRequest;
 import dev.kopek.payments.domain.PaymentStatus;
 import dev.kopek.platform.Db;
+import dev.kopek.platform.SqlPart;
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -48,31 +55,94 @@ public class PaymentStore {
 
     /**
      * Inserts the PENDING attempt; the partial unique index refuses a second live attempt for the intent (L2). It
-     * records the PSP account the merchant is on now ({@code psp_account}, V141): the caller claimed the key first in
-     * this transaction, and that insert's foreign-key check holds the merchant's row, so a change of the merchant's
-     * PSP either committed before this statement began or waits for this transaction and then sees the payment.
+     * records the PSP account the merchant's new payments go to now ({@code psp_account}, V141, kept on the merchant's
+     * row by V166): the caller claimed the key first in this transaction, and that insert's foreign-key check holds
+     * the merchant's row, so a change of the merchant's PSP either committed before this statement began or waits
+     * for this transaction and then sees the payment.
      */
     public Payment insertPending(PaymentId id, MerchantId merchant, PaymentRequest request, String idempotencyKey,
             String providerKey) {
-        Instant now = clock.instant();
-        return jdbc.sql("""
-                INSERT INTO payments (id, merchant_id, reference, idempotency_key, provider_key, amount, currency,
-                                      payment_method, capture_method, description, metadata, status,
-                                      created_at, updated_at, psp_account)
-                VALUES (:id, :merchant, :reference, :key, :providerKey, :amount, :currency, :method, :capture,
-                        :description, CAST(:metadata AS JSONB), 'PENDING', :now, :now,
-                        (SELECT provider FROM merchant_psp
-                          WHERE merchant_id = :merchant AND credentials_sealed IS NOT NULL))
-                RETURNING *
-                """)
-                .param("id", id.value()).param("merchant", merchant.value()).param("reference", request.reference())
-                .param("key", idempotencyKey).param("providerKey", providerKey)
-                .param("amount", request.amount().minor()).param("currency", request.amount().currency().code())
-                .param("method", request.paymentMethod()).param("capture", request.captureMethod())
-                .param("description", request.description())
-                .param("metadata", request.metadata() == null ? null : JSON.writeValueAsString(request.metadata()))
-                .param("now", Db.at(now))
+        return jdbc.sql(PENDING.formatted("VALUES (" + PENDING_VALUES.formatted("(SELECT psp_account FROM merchants"
+                        + " WHERE id = :merchant)") + ")") + " RETURNING *")
+                .params(pendingParams(id, merchant, request, idempotencyKey, providerKey, Db.micros(clock.instant())))
                 .query(PaymentStore::map).single();
+    }
+
+    /**
+     * All of phase 1 in one statement, for autocommit: the key's claim ({@code claim}, a CTE named {@code claimed}),
+     * the PENDING attempt and its {@code payment.created} event ({@code created}, given the attempt as it will be
+     * stored), each only if the claim inserted the key. Empty when the key exists: nothing was written, and the
+     * caller decides with the key's state. A second live attempt of the intent (L2) fails the whole statement.
+     *
+     * <p>The PSP account is read from the merchant's row locked {@code FOR KEY SHARE}: a statement reads its tables
+     * in a snapshot taken when it began, but a row it locks after waiting for a concurrent writer is the row as that
+     * writer left it (READ COMMITTED). A change of the merchant's PSP locks that row {@code FOR UPDATE} and writes
+     * the account to it ({@code MerchantPspStore}), so it either committed before this lock (and the payment records
+     * the new account) or waits for this statement and then sees the payment.
+     */
+    public Optional<Payment> claimAndInsertPending(SqlPart claim, PaymentId id, MerchantId merchant,
+            PaymentRequest request, String idempotencyKey, String providerKey,
+            Function<Payment, SqlPart> created) {
+        Instant now = Db.micros(clock.instant());
+        String metadata = request.metadata() == null ? null : JSON.writeValueAsString(inJsonbOrder(request.metadata()));
+        Payment pending = new Payment(id, merchant, request.reference(), idempotencyKey, providerKey, request.amount(),
+                new Payment.Amounts(0, 0, 0, 0, 0, 0, 0), request.paymentMethod(), request.captureMethod(),
+                request.description(), metadata, PaymentStatus.PENDING, 0, null, null, null, null, false, now, now,
+                null, null);
+        SqlPart event = created.apply(pending);
+        Map<String, Object> params = new HashMap<>(pendingParams(id, merchant, request, idempotencyKey, providerKey,
+                now));
+        params.putAll(claim.params());
+        params.putAll(event.params());
+        return jdbc.sql("WITH " + claim.sql() + """
+                , account AS MATERIALIZED (SELECT psp_account FROM merchants WHERE id = :merchant FOR KEY SHARE),
+                payment AS (
+                """ + PENDING.formatted("SELECT " + PENDING_VALUES.formatted("(SELECT psp_account FROM account)")
+                        + " FROM claimed") + """
+                    RETURNING *
+                ), """ + event.sql() + "\nSELECT * FROM payment")
+                .params(params).query(PaymentStore::map).optional();
+    }
+
+    private static final String PENDING = """
+            INSERT INTO payments (id, merchant_id, reference, idempotency_key, provider_key, amount, currency,
+                                  payment_method, capture_method, description, metadata, status,
+                                  created_at, updated_at, psp_account)
+            %s
+            """;
+    private static final String PENDING_VALUES = """
+            CAST(:id AS uuid), CAST(:merchant AS uuid), :reference, :key, :providerKey, :amount, :currency, :method,
+            :capture, :description, CAST(:metadata AS JSONB), 'PENDING', CAST(:now AS timestamptz),
+            CAST(:now AS timestamptz), %s""";
+
+    private static Map<String, Object> pendingParams(PaymentId id, MerchantId merchant, PaymentRequest request,
+            String idempotencyKey, String providerKey, Instant now) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("id", id.value());
+        params.put("merchant", merchant.value());
+        params.put("reference", request.reference());
+        params.put("key", idempotencyKey);
+        params.put("providerKey", providerKey);
+        params.put("amount", request.amount().minor());
+        params.put("currency", request.amount().currency().code());
+        params.put("method", request.paymentMethod());
+        params.put("capture", request.captureMethod());
+        params.put("description", request.description());
+        params.put("metadata", request.metadata() == null ? null : JSON.writeValueAsString(request.metadata()));
+        params.put("now", Db.at(now));
+        return params;
+    }
+
+    /**
+     * Metadata's keys as {@code jsonb} stores and returns them (shorter keys first, then by their UTF-8 bytes), so the
+     * attempt rendered before its insert shows its metadata as every later read of the row will.
+     */
+    static Map<String, String> inJsonbOrder(Map<String, String> metadata) {
+        Map<String, String> ordered = new TreeMap<>(Comparator
+                .comparingInt((String key) -> key.getBytes(StandardCharsets.UTF_8).length)
+                .thenComparing(key -> key.getBytes(StandardCharsets.UTF_8), java.util.Arrays::compareUnsigned));
+        ordered.putAll(metadata);
+        return ordered;
     }
 
     /** What phase 3 of a payment writes beside its status. */

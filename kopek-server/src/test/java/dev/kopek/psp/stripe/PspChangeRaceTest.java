@@ -10,8 +10,15 @@ import dev.kopek.support.Race;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Issue 15: a merchant's first payments race an admin's change of its PSP (simulator → its own Stripe account). Each
@@ -25,6 +32,8 @@ class PspChangeRaceTest extends MerchantsOnStripe {
 
     @Autowired
     MerchantPspStore store;
+    @Autowired
+    PlatformTransactionManager transactions;
 
     @Test
     void firstPaymentsRacingAPspChangeStayAtThePspTheyWereSentTo() throws Exception {
@@ -54,6 +63,66 @@ class PspChangeRaceTest extends MerchantsOnStripe {
                 assertThat(change == 409 ? chargesAtPsp(reference) : STRIPE.chargedIntents(reference))
                         .as("round %d payment %d: charged where it says", round, i).isEqualTo(1);
             }
+        }
+    }
+
+    /**
+     * The order the race above leaves to chance, made certain: the change holds the merchant's row when the first
+     * payment's one-statement phase 1 begins (its snapshot is older than the change's commit). The payment waits for
+     * the row, reads the account the change left on it, and is charged at Stripe, once.
+     */
+    @Test
+    void aFirstPaymentWaitingForAPspChangeRecordsTheNewAccount() throws Exception {
+        Merchant merchant = merchant();
+        MerchantId id = MerchantId.parse(merchant.id()).orElseThrow();
+        String reference = newReference();
+        CountDownLatch changed = new CountDownLatch(1);
+        CountDownLatch commit = new CountDownLatch(1);
+        TransactionTemplate tx = new TransactionTemplate(transactions);
+        // Threads of their own: the common pool may have a single worker, and the change blocks it on purpose.
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        CompletableFuture<Void> change = CompletableFuture.runAsync(() -> tx.executeWithoutResult(status -> {
+            store.lockMerchant(id);
+            assertThat(store.hasPayments(id)).isFalse();
+            store.save(id, "stripe", new MerchantPsp.Credentials(StripeStub.SECRET_KEY,
+                    List.of(StripeStub.WEBHOOK_SECRET)), clock.instant());
+            changed.countDown();
+            await(commit);
+        }), threads);
+        await(changed);
+        CompletableFuture<Api.Response> paid = CompletableFuture.supplyAsync(
+                () -> merchant.api().pay(Api.newKey(), payment(reference, 1_500, "pm_ok", "automatic")), threads);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (waitingForARowLock() == 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(waitingForARowLock()).as("the payment waits for the merchant's row; sessions: %s", jdbc.sql("""
+                SELECT string_agg(state || ' ' || coalesce(wait_event_type, '-') || ' ' || left(query, 60), ' | ')
+                  FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+                """).query(String.class).single()).isPositive();
+        commit.countDown();
+        change.get(10, TimeUnit.SECONDS);
+
+        assertThat(paid.get(10, TimeUnit.SECONDS).text("status")).isEqualTo("captured");
+        threads.shutdown();
+        assertThat(account(reference)).isEqualTo("stripe");
+        assertThat(STRIPE.chargedIntents(reference)).isEqualTo(1);
+        assertThat(chargesAtPsp(reference)).isZero();
+    }
+
+    private long waitingForARowLock() {
+        return jdbc.sql("""
+                SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                 WHERE NOT l.granted AND a.query LIKE '%account AS MATERIALIZED%'
+                """).query(Long.class).single();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
