@@ -14,29 +14,32 @@ SELECT u AS pid, 'pay_' || replace(u::text, '-', '') AS pubid, gen_random_uuid()
        replace('{"id"="evt_01a2482ce68572a2a5824d3770e425d5","object"="event","type"="payment.captured","created_at"="2026-12-05T21=47=11.876945304Z","merchant"="mer_01a2482cd70d7a71943c3083dc7f5f52","resource"={"type"="payment","id"="pay_01a2482ce6647d4cb2d21665648231b7","sequence"=1},"data"={"id"="pay_01a2482ce6647d4cb2d21665648231b7","object"="payment","reference"="ref-4","status"="captured","amount"=1000,"currency"="EUR","amount_authorized"=1000,"amount_captured"=1000,"amount_refunded"=0,"amount_capturable"=0,"amount_refund_pending"=0,"amount_disputed"=0,"capture_method"="automatic","capture_before"=null,"payment_method"="pm_ok","description"=null,"metadata"={},"psp_reference"="ch_7hcLPfFYXW7glHDhZRBqmiBT","decline_code"=null,"failure_reason"=null,"next_action"=null,"created_at"="2026-12-05T21=47=11.846380Z","updated_at"="2026-12-05T21=47=11.860667Z"}}', '=', ':') AS env2
   FROM gen_random_uuid() AS u
 \gset
-BEGIN;
--- transaction 1: claim the key, insert the pending payment, its event
+-- transaction 1: one statement in autocommit (PaymentStore.claimAndInsertPending): the claim, the account from the
+-- merchant's row locked FOR KEY SHARE, the pending insert, its event
+WITH claim AS (
 INSERT INTO idempotency_keys (merchant_id, operation, idempotency_key, request_hash, status, attempt,
                               lease_until, expires_at, resource_id, created_at, updated_at)
 VALUES (CAST(:mid AS uuid), 'payment.create', CAST(:key AS varchar), 'bb0d66feea521469086bc24a30f41a1268c41abc35a426f52f7972c392a78dc2',
         'IN_PROGRESS', 1, CAST(:lease AS timestamptz), CAST(:expires AS timestamptz), CAST(:pid AS uuid), CAST(:ts AS timestamptz), CAST(:ts AS timestamptz))
-ON CONFLICT (merchant_id, operation, idempotency_key) DO NOTHING;
+ON CONFLICT (merchant_id, operation, idempotency_key) DO NOTHING RETURNING 1
+), account AS MATERIALIZED (SELECT psp_account FROM merchants WHERE id = CAST(:mid AS uuid) FOR KEY SHARE
+), pay AS (
 INSERT INTO payments (id, merchant_id, reference, idempotency_key, provider_key, amount, currency,
                       payment_method, capture_method, description, metadata, status,
                       created_at, updated_at, psp_account)
-VALUES (CAST(:pid AS uuid), CAST(:mid AS uuid), CAST(:ref AS varchar), CAST(:key AS varchar), CAST(:pkey AS varchar), 1000, 'EUR', 'pm_ok', 'automatic',
+SELECT CAST(:pid AS uuid), CAST(:mid AS uuid), CAST(:ref AS varchar), CAST(:key AS varchar), CAST(:pkey AS varchar), 1000, 'EUR', 'pm_ok', 'automatic',
         NULL, CAST(NULL AS JSONB), 'PENDING', CAST(:ts AS timestamptz), CAST(:ts AS timestamptz),
-        (SELECT provider FROM merchant_psp
-          WHERE merchant_id = CAST(:mid AS uuid) AND credentials_sealed IS NOT NULL))
-RETURNING *;
-WITH event AS (
+        (SELECT psp_account FROM account)
+  FROM claim
+RETURNING *
+), event AS (
     INSERT INTO outbox (id, event_type, resource_type, resource_id, public_id, sequence, merchant_id,
                         envelope, created_at)
-    VALUES (CAST(:e1 AS uuid), 'payment.created', 'payment', CAST(:pid AS uuid), CAST(:pubid AS varchar), 0, CAST(:mid AS uuid),
+    SELECT CAST(:e1 AS uuid), 'payment.created', 'payment', CAST(:pid AS uuid), CAST(:pubid AS varchar), 0, CAST(:mid AS uuid),
             CAST(:env1 AS text),
-            CAST(:ts AS timestamptz))
+            CAST(:ts AS timestamptz) FROM pay
     RETURNING id
-)
+), deliveries AS (
 INSERT INTO webhook_deliveries (id, endpoint_id, merchant_id, event_id, status, next_attempt_at,
                                 created_at, updated_at)
 SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
@@ -47,8 +50,9 @@ SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
        CAST(:ts AS timestamptz)
   FROM webhook_endpoints e, event
  WHERE e.merchant_id = CAST(:mid AS uuid) AND e.status = 'ENABLED'
-   AND ('payment.created' = ANY (e.event_types) OR '*' = ANY (e.event_types));
-COMMIT;
+   AND ('payment.created' = ANY (e.event_types) OR '*' = ANY (e.event_types))
+)
+SELECT * FROM pay;
 BEGIN;
 -- transaction 2: the fenced update, the key's completion, the event, fee and holds, the journal posting
 WITH fence AS MATERIALIZED (
