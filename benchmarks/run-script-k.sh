@@ -137,6 +137,11 @@ if [[ -n "${CLIENTS:-}" ]]; then
         /usr/bin/time -f "%U %S" -o "$WORK/pgbench.time" pgbench -h 127.0.0.1 -p "$PORT" -U postgres -n -M prepared \
             -D mid="$MID" -D debit="$DEBIT" -D credit="$CREDIT" -f "$SCRIPT" \
             -c "$CLIENTS" -j 1 -T "$1" kopek >"$out" 2>&1 || { cat "$out"; exit 1; }
+        # pgbench's backends exit with it; their CPU reaches the postmaster's cutime only once it has reaped them.
+        for _ in $(seq 1 100); do
+            [[ -z "$(ps --ppid "$pm" -o args= | grep 'postgres: postgres kopek')" ]] && break
+            sleep 0.05
+        done
         after="$(ticks "$pm" tree)"
         echo "$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out") $((after - before))" \
             "$(awk -v hz="$hz" '{printf "%d", ($1 + $2) * hz}' "$WORK/pgbench.time")"

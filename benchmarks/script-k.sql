@@ -54,7 +54,8 @@ SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
 )
 SELECT * FROM pay;
 BEGIN;
--- transaction 2: the fenced update, the key's completion, the event, fee and holds, the journal posting
+-- transaction 2: the fenced update, the key's completion with its event (one statement), fee and holds, the journal
+-- posting
 WITH fence AS MATERIALIZED (
     SELECT lease_until FROM idempotency_keys
      WHERE merchant_id = CAST(:mid AS uuid) AND operation = 'payment.create'
@@ -71,19 +72,21 @@ UPDATE payments
        decline_code = NULL, failure_reason = NULL
  WHERE id = CAST(:pid AS uuid) AND status IN ('PENDING', 'UNKNOWN', 'AUTHORIZED', 'DISPUTED') AND EXISTS (SELECT 1 FROM fence)
 RETURNING *, (SELECT lease_until FROM fence) AS fence_lease_until;
+WITH completed AS (
 UPDATE idempotency_keys
    SET status = 'COMPLETED', response_code = 201, response_body = CAST(:resp AS text),
        expires_at = CAST(:expires AS timestamptz), updated_at = CAST(:ts AS timestamptz)
  WHERE merchant_id = CAST(:mid AS uuid) AND operation = 'payment.create' AND idempotency_key = CAST(:key AS varchar)
-   AND attempt = 1 AND status <> 'COMPLETED';
-WITH event AS (
+   AND attempt = 1 AND status <> 'COMPLETED'
+RETURNING 1
+), event AS (
     INSERT INTO outbox (id, event_type, resource_type, resource_id, public_id, sequence, merchant_id,
                         envelope, created_at)
-    VALUES (CAST(:e2 AS uuid), 'payment.captured', 'payment', CAST(:pid AS uuid), CAST(:pubid AS varchar), 1, CAST(:mid AS uuid),
+    SELECT CAST(:e2 AS uuid), 'payment.captured', 'payment', CAST(:pid AS uuid), CAST(:pubid AS varchar), 1, CAST(:mid AS uuid),
             CAST(:env2 AS text),
-            CAST(:ts AS timestamptz))
+            CAST(:ts AS timestamptz) FROM completed
     RETURNING id
-)
+), event_deliveries AS (
 INSERT INTO webhook_deliveries (id, endpoint_id, merchant_id, event_id, status, next_attempt_at,
                                 created_at, updated_at)
 SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
@@ -94,7 +97,9 @@ SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
        CAST(:ts AS timestamptz)
   FROM webhook_endpoints e, event
  WHERE e.merchant_id = CAST(:mid AS uuid) AND e.status = 'ENABLED'
-   AND ('payment.captured' = ANY (e.event_types) OR '*' = ANY (e.event_types));
+   AND ('payment.captured' = ANY (e.event_types) OR '*' = ANY (e.event_types))
+)
+SELECT count(*) FROM completed;
 SELECT f.bps, f.fixed_minor, h.currencies
   FROM (SELECT 1) AS one
   LEFT JOIN ledger_merchant_fees f ON f.merchant_id = CAST(:mid AS uuid) AND f.currency = 'EUR'

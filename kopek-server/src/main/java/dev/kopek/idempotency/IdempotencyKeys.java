@@ -271,19 +271,38 @@ public class IdempotencyKeys {
 
     /** Stores the final answer. Only the current attempt can; a stale owner changes nothing. */
     public boolean complete(ClientKey ck, int attempt, int responseCode, String responseBody) {
+        return jdbc.sql(COMPLETE).params(completeParams(ck, attempt, responseCode, responseBody)).update() == 1;
+    }
+
+    /**
+     * {@link #complete} as a CTE named {@code completed} of the caller's statement: one row when this attempt stored
+     * the answer, none when it is stale (then nothing that reads {@code completed} is written either).
+     */
+    public SqlPart completePart(ClientKey ck, int attempt, int responseCode, String responseBody) {
+        return new SqlPart("completed AS (" + COMPLETE + " RETURNING 1)",
+                completeParams(ck, attempt, responseCode, responseBody));
+    }
+
+    private static final String COMPLETE = """
+            UPDATE idempotency_keys
+               SET status = 'COMPLETED', response_code = :done_code, response_body = :done_body,
+                   expires_at = CAST(:done_expires AS timestamptz), updated_at = CAST(:done_now AS timestamptz)
+             WHERE merchant_id = CAST(:done_merchant AS uuid) AND operation = :done_operation
+               AND idempotency_key = :done_key AND attempt = :done_attempt AND status <> 'COMPLETED'
+            """;
+
+    private Map<String, Object> completeParams(ClientKey ck, int attempt, int responseCode, String responseBody) {
         Instant now = clock.instant();
-        return jdbc.sql("""
-                UPDATE idempotency_keys
-                   SET status = 'COMPLETED', response_code = :code, response_body = :body,
-                       expires_at = :expiresAt, updated_at = :now
-                 WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
-                   AND attempt = :attempt AND status <> 'COMPLETED'
-                """)
-                .param("code", responseCode).param("body", responseBody)
-                .param("expiresAt", Db.at(now.plus(properties.retention()))).param("now", Db.at(now))
-                .param("merchant", ck.merchant().value()).param("operation", ck.operation())
-                .param("key", ck.key()).param("attempt", attempt)
-                .update() == 1;
+        Map<String, Object> params = new HashMap<>();
+        params.put("done_code", responseCode);
+        params.put("done_body", responseBody);
+        params.put("done_expires", Db.at(now.plus(properties.retention())));
+        params.put("done_now", Db.at(now));
+        params.put("done_merchant", ck.merchant().value());
+        params.put("done_operation", ck.operation());
+        params.put("done_key", ck.key());
+        params.put("done_attempt", attempt);
+        return params;
     }
 
     /** An unknown outcome: reconciliation may take the key after the grace period, longer after each try. */

@@ -39,8 +39,16 @@ class PaymentEvents {
 
     /** With the representation already rendered for the answer, so the hot path renders it once. */
     void changed(Payment payment, String what, String rendered) {
-        publisher.publishEvent(new BusinessEvent("payment." + what, "payment", payment.id().value(),
-                payment.id().toString(), payment.merchant(), payment.version(), rendered, clock.instant()));
+        publisher.publishEvent(event(payment, what, rendered));
+    }
+
+    /**
+     * {@code payment.<what>} for a statement that writes it with its change ({@link dev.kopek.events.EventStatements});
+     * not published: see {@link #recorded}.
+     */
+    BusinessEvent event(Payment payment, String what, String rendered) {
+        return new BusinessEvent("payment." + what, "payment", payment.id().value(), payment.id().toString(),
+                payment.merchant(), payment.version(), rendered, clock.instant());
     }
 
     /**
@@ -48,8 +56,7 @@ class PaymentEvents {
      * ({@link dev.kopek.events.EventStatements}); not published: see {@link #recorded}.
      */
     BusinessEvent created(Payment pending) {
-        return new BusinessEvent("payment.created", "payment", pending.id().value(), pending.id().toString(),
-                pending.merchant(), pending.version(), PaymentJson.render(pending), clock.instant());
+        return event(pending, "created", PaymentJson.render(pending));
     }
 
     /** Tells in-process observers of an event its own statement wrote (the outbox has it already). */

@@ -2,6 +2,8 @@ package dev.kopek.payments;
 
 import dev.kopek.platform.ConnectionWait;
 import dev.kopek.platform.LogContext;
+import dev.kopek.events.BusinessEvent;
+import dev.kopek.events.EventStatements;
 import dev.kopek.events.MoneyMovement;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
@@ -34,10 +36,11 @@ class PaymentRecorder {
     private final PaymentEvents paymentEvents;
     private final MeterRegistry meters;
     private final ConnectionWait connectionWait;
+    private final EventStatements eventStatements;
 
     PaymentRecorder(IdempotencyKeys keys, PaymentStore payments, TransactionTemplate tx,
             ApplicationEventPublisher events, PaymentEvents paymentEvents, MeterRegistry meters,
-            ConnectionWait connectionWait) {
+            ConnectionWait connectionWait, EventStatements eventStatements) {
         this.keys = keys;
         this.payments = payments;
         this.tx = tx;
@@ -45,6 +48,7 @@ class PaymentRecorder {
         this.paymentEvents = paymentEvents;
         this.meters = meters;
         this.connectionWait = connectionWait;
+        this.eventStatements = eventStatements;
     }
 
     /**
@@ -111,10 +115,14 @@ class PaymentRecorder {
             PaymentStatus next, PaymentStore.Outcome outcome) {
         Payment recorded = moveAsOwner(payment, ck, attempt, charged, next, outcome);
         String body = PaymentJson.render(recorded);
-        if (!keys.complete(ck, attempt, 201, body)) {
+        // The final answer and its event in one statement: one round trip, and neither without the other.
+        BusinessEvent event = paymentEvents.event(recorded, recorded.status().name().toLowerCase(java.util.Locale.ROOT),
+                body);
+        if (!payments.completeWithEvent(keys.completePart(ck, attempt, 201, body),
+                eventStatements.append(event, "completed"))) {
             throw new StaleAttempt(ck, attempt);
         }
-        paymentEvents.changed(recorded, recorded.status().name().toLowerCase(java.util.Locale.ROOT), body);
+        paymentEvents.recorded(event);
         switch (recorded.status()) {
             case CAPTURED -> paymentEvents.moved(recorded.id().value(), MoneyMovement.Kind.CAPTURED, recorded,
                     recorded.amounts().captured());
