@@ -64,7 +64,8 @@ public class PaymentStore {
             String providerKey) {
         return jdbc.sql(PENDING.formatted("VALUES (" + PENDING_VALUES.formatted("(SELECT psp_account FROM merchants"
                         + " WHERE id = :merchant)") + ")") + " RETURNING *")
-                .params(pendingParams(id, merchant, request, idempotencyKey, providerKey, Db.micros(clock.instant())))
+                .params(pendingParams(id, merchant, request, idempotencyKey, providerKey, Db.micros(clock.instant()),
+                        metadataJson(request)))
                 .query(PaymentStore::map).single();
     }
 
@@ -84,14 +85,13 @@ public class PaymentStore {
             PaymentRequest request, String idempotencyKey, String providerKey,
             Function<Payment, SqlPart> created) {
         Instant now = Db.micros(clock.instant());
-        String metadata = request.metadata() == null ? null : JSON.writeValueAsString(inJsonbOrder(request.metadata()));
+        String metadata = metadataJson(request);
         Payment pending = new Payment(id, merchant, request.reference(), idempotencyKey, providerKey, request.amount(),
                 new Payment.Amounts(0, 0, 0, 0, 0, 0, 0), request.paymentMethod(), request.captureMethod(),
                 request.description(), metadata, PaymentStatus.PENDING, 0, null, null, null, null, false, now, now,
                 null, null);
         SqlPart event = created.apply(pending);
-        Map<String, Object> params = new HashMap<>(pendingParams(id, merchant, request, idempotencyKey, providerKey,
-                now));
+        Map<String, Object> params = pendingParams(id, merchant, request, idempotencyKey, providerKey, now, metadata);
         params.putAll(claim.params());
         params.putAll(event.params());
         return jdbc.sql("WITH " + claim.sql() + """
@@ -128,7 +128,7 @@ public class PaymentStore {
             CAST(:now AS timestamptz), %s""";
 
     private static Map<String, Object> pendingParams(PaymentId id, MerchantId merchant, PaymentRequest request,
-            String idempotencyKey, String providerKey, Instant now) {
+            String idempotencyKey, String providerKey, Instant now, String metadataJson) {
         Map<String, Object> params = new HashMap<>();
         params.put("id", id.value());
         params.put("merchant", merchant.value());
@@ -140,9 +140,14 @@ public class PaymentStore {
         params.put("method", request.paymentMethod());
         params.put("capture", request.captureMethod());
         params.put("description", request.description());
-        params.put("metadata", request.metadata() == null ? null : JSON.writeValueAsString(request.metadata()));
+        params.put("metadata", metadataJson);
         params.put("now", Db.at(now));
         return params;
+    }
+
+    /** The request's metadata as JSON, its keys in the order jsonb keeps them; null without metadata. */
+    private static String metadataJson(PaymentRequest request) {
+        return request.metadata() == null ? null : JSON.writeValueAsString(inJsonbOrder(request.metadata()));
     }
 
     /**
