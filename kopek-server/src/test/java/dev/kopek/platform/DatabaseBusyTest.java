@@ -23,6 +23,7 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 class DatabaseBusyTest {
 
     @Test
+    @SuppressWarnings("try") // the two connections are held, never used, to empty the pool
     void noConnectionIsA503ToRetryAndTheRetryChargesOnce() throws Exception {
         var simulator = SharedSimulator.get();
         try (var kopek = new SpringApplicationBuilder(KopekApplication.class).run(

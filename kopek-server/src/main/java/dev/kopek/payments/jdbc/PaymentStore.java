@@ -100,7 +100,7 @@ public class PaymentStore {
                 """ + PENDING.formatted("SELECT " + PENDING_VALUES.formatted("(SELECT psp_account FROM account)")
                         + " FROM claimed") + """
                     RETURNING *
-                ), """ + event.sql() + "\nSELECT * FROM payment")
+                ),""" + event.sql() + "\nSELECT * FROM payment")
                 .params(params).query(PaymentStore::map).optional();
     }
 

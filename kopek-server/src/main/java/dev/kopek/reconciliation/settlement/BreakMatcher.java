@@ -219,7 +219,7 @@ class BreakMatcher {
                                   THEN EXCLUDED.updated_at ELSE recon_breaks.reported_at END,
                reported_run = CASE WHEN recon_breaks.status = 'CANDIDATE' AND :promote
                                    THEN EXCLUDED.last_seen_run ELSE recon_breaks.reported_run END
-            """;
+        """;
 
     /** The matching statement for Kopek's configured account, and for one merchant's own account. */
     private static final String MATCH_CONFIGURED = scoped("%s.psp_account IS NULL");

@@ -134,6 +134,7 @@ class WebhookSenderTest {
         private final ServerSocket socket;
         private final AtomicInteger accepted = new AtomicInteger();
 
+        @SuppressWarnings("try") // the accepted socket is only closed
         CountingListener() throws IOException {
             socket = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
             Thread.ofVirtual().start(() -> {

@@ -86,7 +86,7 @@ class SettlementController {
         settlementAudit.recordRun(actor, day, result);
         return switch (result) {
             case RunResult.Completed completed -> SettlementJson.run(completed);
-            case RunResult.DateNotClosed notClosed -> throw ApiProblem.of(HttpStatus.UNPROCESSABLE_ENTITY,
+            case RunResult.DateNotClosed notClosed -> throw ApiProblem.of(HttpStatus.UNPROCESSABLE_CONTENT,
                     "date_not_closed", "The file of " + notClosed.date() + " is not final until that day has ended"
                             + " (UTC); the latest date that can be run is " + notClosed.latestClosed() + ".");
             case RunResult.FileUnavailable failed -> throw ApiProblem.of(HttpStatus.BAD_GATEWAY,
