@@ -28,28 +28,44 @@ class ArchitectureTest {
 
     @Test
     void timeComesOnlyFromTheInjectedClock() {
-        ArchRule rule = noClasses().should().callMethod(Instant.class, "now")
-                .orShould().callMethod(LocalDateTime.class, "now")
-                .orShould().callMethod(LocalDate.class, "now")
-                .orShould().callMethod(OffsetDateTime.class, "now")
-                .orShould().callMethod(ZonedDateTime.class, "now")
-                .orShould().callMethod(System.class, "currentTimeMillis")
+        ArchRule rule = noClasses()
+                .should()
+                .callMethod(Instant.class, "now")
+                .orShould()
+                .callMethod(LocalDateTime.class, "now")
+                .orShould()
+                .callMethod(LocalDate.class, "now")
+                .orShould()
+                .callMethod(OffsetDateTime.class, "now")
+                .orShould()
+                .callMethod(ZonedDateTime.class, "now")
+                .orShould()
+                .callMethod(System.class, "currentTimeMillis")
                 .because("tests move an injected Clock instead of sleeping");
         rule.check(KOPEK);
     }
 
     @Test
     void domainLogicIsFreeOfSpringAndJdbc() {
-        noClasses().that().resideInAPackage("..domain..").and().doNotHaveSimpleName("package-info")
-                .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "java.sql..",
-                        "tools.jackson..", "jakarta..")
+        noClasses()
+                .that()
+                .resideInAPackage("..domain..")
+                .and()
+                .doNotHaveSimpleName("package-info")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.springframework..", "java.sql..", "tools.jackson..", "jakarta..")
                 .check(KOPEK);
     }
 
     @Test
     void webLayerNeverTouchesSqlDirectly() {
-        noClasses().that().resideInAPackage("..web..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.springframework.jdbc..", "java.sql..")
+        noClasses()
+                .that()
+                .resideInAPackage("..web..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.springframework.jdbc..", "java.sql..")
                 .check(KOPEK);
     }
 }

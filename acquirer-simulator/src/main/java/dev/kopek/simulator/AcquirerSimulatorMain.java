@@ -13,14 +13,13 @@ import java.util.concurrent.CountDownLatch;
 public final class AcquirerSimulatorMain {
     static final int DEFAULT_PORT = 9090;
     static final String DEFAULT_BIND = "127.0.0.1";
-    private static final String USAGE = "usage: acquirer-simulator [--bind ADDRESS] [--port N] [--key-window-seconds S]";
+    private static final String USAGE =
+            "usage: acquirer-simulator [--bind ADDRESS] [--port N] [--key-window-seconds S]";
 
-    private AcquirerSimulatorMain() {
-    }
+    private AcquirerSimulatorMain() {}
 
     /** Parsed command line. */
-    record Options(String bind, int port, Long keyWindowSeconds) {
-    }
+    record Options(String bind, int port, Long keyWindowSeconds) {}
 
     public static void main(String[] args) throws InterruptedException {
         Options options;
@@ -38,10 +37,13 @@ public final class AcquirerSimulatorMain {
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            simulator.close();
-            stopped.countDown();
-        }, "acquirer-sim-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            simulator.close();
+                            stopped.countDown();
+                        },
+                        "acquirer-sim-shutdown"));
         System.out.println("Acquirer simulator listening on " + simulator.baseUri());
         stopped.await();
     }

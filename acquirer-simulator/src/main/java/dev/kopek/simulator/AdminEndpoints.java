@@ -25,7 +25,9 @@ final class AdminEndpoints {
     }
 
     private Answer charges(Request request) {
-        var charges = simulation.books().ledger()
+        var charges = simulation
+                .books()
+                .ledger()
                 .charges(request.queryParam("idempotency_key"), request.queryParam("reference"));
         return new Answer.Reply(200, Json.chargeRecords(charges));
     }
@@ -82,7 +84,10 @@ final class AdminEndpoints {
         } catch (IllegalArgumentException e) {
             throw new BadRequest("invalid_request", e.getMessage());
         }
-        return Json.ok(Json.object().put("operation", operation).put("charge_id", chargeId).put("fault", fault)
+        return Json.ok(Json.object()
+                .put("operation", operation)
+                .put("charge_id", chargeId)
+                .put("fault", fault)
                 .put("times", times));
     }
 
@@ -95,7 +100,8 @@ final class AdminEndpoints {
     }
 
     private Answer movements(Request request) {
-        return Json.reply(200, Json.movements(simulation.books().movements().movements(request.queryParam("charge_id"))));
+        return Json.reply(
+                200, Json.movements(simulation.books().movements().movements(request.queryParam("charge_id"))));
     }
 
     private Answer reset(Request request) {
@@ -106,8 +112,7 @@ final class AdminEndpoints {
     private Answer advanceClock(Request request) {
         JsonNode body = Json.parse(request.body());
         JsonNode seconds = body == null ? null : body.get("seconds");
-        if (seconds == null || !seconds.isIntegralNumber() || !seconds.canConvertToLong()
-                || seconds.longValue() < 0) {
+        if (seconds == null || !seconds.isIntegralNumber() || !seconds.canConvertToLong() || seconds.longValue() < 0) {
             throw new BadRequest("invalid_request", "seconds must be a non-negative integer");
         }
         Instant now;

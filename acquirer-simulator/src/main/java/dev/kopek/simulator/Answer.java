@@ -22,6 +22,5 @@ sealed interface Answer permits Answer.Reply, Answer.Drop {
     }
 
     /** Marker for {@link #DROP}. */
-    record Drop() implements Answer {
-    }
+    record Drop() implements Answer {}
 }

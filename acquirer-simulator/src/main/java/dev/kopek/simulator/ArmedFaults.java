@@ -13,8 +13,7 @@ final class ArmedFaults {
     /** The most one arming may queue; a fault queue is a test aid, not a load generator. */
     static final int MAX_TIMES = 10_000;
 
-    private record Target(Operation operation, String chargeId) {
-    }
+    private record Target(Operation operation, String chargeId) {}
 
     private final Map<Target, Deque<ArmedFault>> queues = new HashMap<>();
 

@@ -12,7 +12,11 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ChargeAccount {
     /** Where the charge stands in its creation: still processing (asynchronous), or decided. */
-    enum Phase { PROCESSING, SUCCEEDED, DECLINED }
+    enum Phase {
+        PROCESSING,
+        SUCCEEDED,
+        DECLINED
+    }
 
     /**
      * The outcome of a charge once decided: the record the charge ledger keeps, and the result body as a
@@ -25,10 +29,22 @@ final class ChargeAccount {
     }
 
     /** The charge's current state, as {@code GET /charges/{id}} shows it. */
-    record View(String id, String status, String declineCode, long amount, long amountCapturable, long amountCaptured,
-            long amountRefunded, String currency, String paymentMethod, String reference, String idempotencyKey,
-            Instant createdAt, Instant expiresAt, boolean voided, Dispute dispute) {
-    }
+    record View(
+            String id,
+            String status,
+            String declineCode,
+            long amount,
+            long amountCapturable,
+            long amountCaptured,
+            long amountRefunded,
+            String currency,
+            String paymentMethod,
+            String reference,
+            String idempotencyKey,
+            Instant createdAt,
+            Instant expiresAt,
+            boolean voided,
+            Dispute dispute) {}
 
     private final String id;
     private final String idempotencyKey;
@@ -44,6 +60,7 @@ final class ChargeAccount {
     private long refunded;
     /** No more captures: captured when made, a final capture, everything captured, or voided. */
     private boolean captureClosed;
+
     private boolean voided;
     private Dispute dispute;
 
@@ -104,10 +121,19 @@ final class ChargeAccount {
         if (phase != Phase.PROCESSING) {
             throw new IllegalStateException("charge " + id + " is already decided");
         }
-        String status = code != null ? ChargeRecord.DECLINED
+        String status = code != null
+                ? ChargeRecord.DECLINED
                 : request.capture() ? ChargeRecord.SUCCEEDED : ChargeRecord.AUTHORIZED;
-        ChargeRecord record = new ChargeRecord(id, idempotencyKey, request.amount(), request.currency(),
-                request.paymentMethod(), request.reference(), status, code, createdAt);
+        ChargeRecord record = new ChargeRecord(
+                id,
+                idempotencyKey,
+                request.amount(),
+                request.currency(),
+                request.paymentMethod(),
+                request.reference(),
+                status,
+                code,
+                createdAt);
         declineCode = code;
         phase = code == null ? Phase.SUCCEEDED : Phase.DECLINED;
         if (code == null && request.capture()) {
@@ -123,14 +149,28 @@ final class ChargeAccount {
 
     /** What a lookup by the charge's key shows: processing until decided, then the decided result. */
     synchronized byte[] lookupBody() {
-        return resultBody != null ? resultBody
+        return resultBody != null
+                ? resultBody
                 : Json.bytes(Json.processingNode(id, idempotencyKey, request, createdAt));
     }
 
     synchronized View view(Instant now) {
-        return new View(id, status(now), declineCode, request.amount(), capturable(now), captured, refunded,
-                request.currency(), request.paymentMethod(), request.reference(), idempotencyKey, createdAt,
-                expiresAt, voided, dispute);
+        return new View(
+                id,
+                status(now),
+                declineCode,
+                request.amount(),
+                capturable(now),
+                captured,
+                refunded,
+                request.currency(),
+                request.paymentMethod(),
+                request.reference(),
+                idempotencyKey,
+                createdAt,
+                expiresAt,
+                voided,
+                dispute);
     }
 
     // ---- The methods below expect the caller to hold the monitor (see atomically). ----

@@ -18,13 +18,14 @@ final class ChargeLedger {
     private final LongAdder totalMovements = new LongAdder();
 
     /** Counts and totals as the admin endpoint reports them. */
-    record Stats(long moneyMovements, long lookups, long chargeRequests) {
-    }
+    record Stats(long moneyMovements, long lookups, long chargeRequests) {}
 
     void record(ChargeRecord charge) {
         charges.add(charge);
         if (charge.movedMoney()) {
-            movementsPerKey.computeIfAbsent(charge.idempotencyKey(), k -> new AtomicLong()).incrementAndGet();
+            movementsPerKey
+                    .computeIfAbsent(charge.idempotencyKey(), k -> new AtomicLong())
+                    .incrementAndGet();
             totalMovements.increment();
         }
     }

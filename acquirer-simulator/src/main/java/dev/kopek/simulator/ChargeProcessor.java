@@ -20,10 +20,16 @@ final class ChargeProcessor {
         Simulation.Books books = simulation.books();
         SimulatorConfig config = simulation.config();
         if (FaultToken.of(request.paymentMethod()) == FaultToken.RESET_THEN_REFUSED
-                && lookup(key) instanceof Answer.Reply stored && stored.status() == 200) {
+                && lookup(key) instanceof Answer.Reply stored
+                && stored.status() == 200) {
             return RETRY_REFUSED;
         }
-        return KeyedRun.run(books.scope(Operation.CHARGE), key, request, simulation, config,
+        return KeyedRun.run(
+                books.scope(Operation.CHARGE),
+                key,
+                request,
+                simulation,
+                config,
                 () -> perform(books, config, key, request));
     }
 
@@ -43,13 +49,20 @@ final class ChargeProcessor {
             return new Outcome.Released(token.rejection());
         }
         Delivery delivery = fault.delivery() != null ? fault.delivery() : token.delivery();
-        ChargeAccount account = new ChargeAccount(Ids.next("ch_"), key, request, simulation.now(),
-                config.authorizationTtlSeconds());
+        ChargeAccount account =
+                new ChargeAccount(Ids.next("ch_"), key, request, simulation.now(), config.authorizationTtlSeconds());
         if (token.asynchronous()) {
             books.accounts().put(account.id(), account);
             Answer.Reply processing = new Answer.Reply(202, account.lookupBody());
-            return new Outcome.Stored(processing, account::lookupBody, delivery,
-                    () -> decideLater(books, account, token.declineCode(), config.webhooks().delayMillis()));
+            return new Outcome.Stored(
+                    processing,
+                    account::lookupBody,
+                    delivery,
+                    () -> decideLater(
+                            books,
+                            account,
+                            token.declineCode(),
+                            config.webhooks().delayMillis()));
         }
         ChargeAccount.Decided decided = decide(books, account, token.declineCode(), config);
         Answer.Reply result = new Answer.Reply(decided.declined() ? 402 : 201, decided.bytes());
@@ -60,8 +73,8 @@ final class ChargeProcessor {
      * Decides the charge and records it everywhere the oracle looks: the account (so captures and lookups
      * see it), the charge ledger and the movement ledger.
      */
-    private ChargeAccount.Decided decide(Simulation.Books books, ChargeAccount account, String declineCode,
-            SimulatorConfig config) {
+    private ChargeAccount.Decided decide(
+            Simulation.Books books, ChargeAccount account, String declineCode, SimulatorConfig config) {
         ChargeAccount.Decided decided = account.decide(declineCode);
         ChargeRecord record = decided.record();
         books.accounts().put(account.id(), account);
@@ -69,8 +82,18 @@ final class ChargeProcessor {
         String type = account.authorization() ? MovementRecord.AUTHORIZATION : MovementRecord.CHARGE;
         String status = decided.declined() ? MovementRecord.DECLINED : MovementRecord.SUCCEEDED;
         Instant now = simulation.now();
-        books.movements().record(new MovementRecord(account.id(), account.id(), type, record.amount(),
-                record.currency(), record.idempotencyKey(), status, now), config.feeBps());
+        books.movements()
+                .record(
+                        new MovementRecord(
+                                account.id(),
+                                account.id(),
+                                type,
+                                record.amount(),
+                                record.currency(),
+                                record.idempotencyKey(),
+                                status,
+                                now),
+                        config.feeBps());
         return decided;
     }
 
@@ -95,7 +118,9 @@ final class ChargeProcessor {
 
     /** Lookup by key: the stored result whatever its status, 409 while running, else 404. */
     Answer lookup(String key) {
-        return simulation.books().scope(Operation.CHARGE)
+        return simulation
+                .books()
+                .scope(Operation.CHARGE)
                 .lookup(key, simulation.now(), simulation.config().keyWindowSeconds(), fingerprint -> true);
     }
 }

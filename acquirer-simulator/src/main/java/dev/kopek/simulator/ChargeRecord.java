@@ -10,8 +10,16 @@ import java.time.Instant;
  * @param declineCode why a declined charge was declined; {@code null} when it succeeded
  * @param reference   the client's optional reference; {@code null} when it sent none
  */
-public record ChargeRecord(String id, String idempotencyKey, long amount, String currency, String paymentMethod,
-        String reference, String status, String declineCode, Instant createdAt) {
+public record ChargeRecord(
+        String id,
+        String idempotencyKey,
+        long amount,
+        String currency,
+        String paymentMethod,
+        String reference,
+        String status,
+        String declineCode,
+        Instant createdAt) {
 
     public static final String SUCCEEDED = "succeeded";
     public static final String DECLINED = "declined";

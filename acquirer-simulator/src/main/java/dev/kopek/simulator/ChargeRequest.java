@@ -21,8 +21,11 @@ record ChargeRequest(long amount, String currency, String paymentMethod, String 
         if (root == null || !root.isObject()) {
             throw new BadRequest("invalid_request", "body must be a JSON object");
         }
-        return new ChargeRequest(amount(root.get("amount")), currency(root.get("currency")),
-                paymentMethod(root.get("payment_method")), reference(root.get("reference")),
+        return new ChargeRequest(
+                amount(root.get("amount")),
+                currency(root.get("currency")),
+                paymentMethod(root.get("payment_method")),
+                reference(root.get("reference")),
                 capture(root.get("capture")));
     }
 
@@ -45,7 +48,9 @@ record ChargeRequest(long amount, String currency, String paymentMethod, String 
     }
 
     static String currency(JsonNode node) {
-        if (node == null || !node.isString() || !CURRENCY.matcher(node.stringValue()).matches()) {
+        if (node == null
+                || !node.isString()
+                || !CURRENCY.matcher(node.stringValue()).matches()) {
             throw new BadRequest("invalid_request", "currency must be three upper-case letters");
         }
         return node.stringValue();

@@ -29,7 +29,10 @@ final class ConfigPatch {
 
     /** The JSON type each field must have. */
     private enum Kind {
-        INTEGER("an integer"), NUMBER("a number"), BOOLEAN("true or false"), STRING("a string"),
+        INTEGER("an integer"),
+        NUMBER("a number"),
+        BOOLEAN("true or false"),
+        STRING("a string"),
         STRING_OR_NULL("a string or null");
 
         private final String description;
@@ -86,16 +89,25 @@ final class ConfigPatch {
     /** The current config with this patch applied; throws IllegalArgumentException when the result is invalid. */
     SimulatorConfig applyTo(SimulatorConfig c) {
         WebhookSettings w = c.webhooks();
-        WebhookSettings webhooks = new WebhookSettings(urlOr(w.url()), stringOr(WEBHOOK_SECRET, w.secret()),
-                doubleOr(WEBHOOK_DUPLICATE_RATE, w.duplicateRate()), longOr(WEBHOOK_DELAY, w.delayMillis()),
+        WebhookSettings webhooks = new WebhookSettings(
+                urlOr(w.url()),
+                stringOr(WEBHOOK_SECRET, w.secret()),
+                doubleOr(WEBHOOK_DUPLICATE_RATE, w.duplicateRate()),
+                longOr(WEBHOOK_DELAY, w.delayMillis()),
                 booleanOr(WEBHOOK_REORDER, w.reorder()));
         return new SimulatorConfig(
-                longOr(LATENCY_MIN, c.latencyMinMillis()), longOr(LATENCY_MAX, c.latencyMaxMillis()),
-                longOr(SLOW_MIN, c.slowMinMillis()), longOr(SLOW_MAX, c.slowMaxMillis()),
-                longOr(TIMEOUT_HANG, c.timeoutHangMillis()), longOr(KEY_WINDOW, c.keyWindowSeconds()),
-                doubleOr(FAIL_BEFORE, c.failBeforeChargeRate()), doubleOr(FAIL_AFTER, c.failAfterChargeRate()),
+                longOr(LATENCY_MIN, c.latencyMinMillis()),
+                longOr(LATENCY_MAX, c.latencyMaxMillis()),
+                longOr(SLOW_MIN, c.slowMinMillis()),
+                longOr(SLOW_MAX, c.slowMaxMillis()),
+                longOr(TIMEOUT_HANG, c.timeoutHangMillis()),
+                longOr(KEY_WINDOW, c.keyWindowSeconds()),
+                doubleOr(FAIL_BEFORE, c.failBeforeChargeRate()),
+                doubleOr(FAIL_AFTER, c.failAfterChargeRate()),
                 doubleOr(TIMEOUT_AFTER, c.timeoutAfterChargeRate()),
-                longOr(AUTHORIZATION_TTL, c.authorizationTtlSeconds()), longOr(FEE_BPS, c.feeBps()), webhooks);
+                longOr(AUTHORIZATION_TTL, c.authorizationTtlSeconds()),
+                longOr(FEE_BPS, c.feeBps()),
+                webhooks);
     }
 
     private long longOr(String name, long current) {

@@ -7,8 +7,8 @@ import java.time.Instant;
  *
  * @param status {@code open}, {@code won} (the money comes back) or {@code lost}
  */
-record Dispute(String id, String chargeId, long amount, String currency, String reason, String status,
-        Instant createdAt) {
+record Dispute(
+        String id, String chargeId, long amount, String currency, String reason, String status, Instant createdAt) {
 
     static final String OPEN = "open";
     static final String WON = "won";

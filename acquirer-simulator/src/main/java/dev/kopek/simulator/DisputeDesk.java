@@ -32,12 +32,28 @@ final class DisputeDesk {
                 throw ApiRefusal.conflict(refusal);
             }
             Instant now = simulation.now();
-            Dispute opened = new Dispute(Ids.next("dp_"), chargeId, disputed, account.currency(),
-                    reason == null ? DEFAULT_REASON : reason, Dispute.OPEN, now);
+            Dispute opened = new Dispute(
+                    Ids.next("dp_"),
+                    chargeId,
+                    disputed,
+                    account.currency(),
+                    reason == null ? DEFAULT_REASON : reason,
+                    Dispute.OPEN,
+                    now);
             account.dispute(opened);
             books.disputes().put(opened.id(), account);
-            books.movements().record(new MovementRecord(opened.id(), chargeId, MovementRecord.CHARGEBACK, disputed,
-                    account.currency(), null, MovementRecord.SUCCEEDED, now), 0);
+            books.movements()
+                    .record(
+                            new MovementRecord(
+                                    opened.id(),
+                                    chargeId,
+                                    MovementRecord.CHARGEBACK,
+                                    disputed,
+                                    account.currency(),
+                                    null,
+                                    MovementRecord.SUCCEEDED,
+                                    now),
+                            0);
             return opened;
         });
         simulation.publish(books, "dispute.opened", Json.disputeNode(dispute));
@@ -63,9 +79,18 @@ final class DisputeDesk {
             Dispute resolved = current.resolved(won);
             account.dispute(resolved);
             if (won) {
-                books.movements().record(new MovementRecord(resolved.id(), resolved.chargeId(),
-                        MovementRecord.CHARGEBACK_REVERSAL, resolved.amount(), resolved.currency(), null,
-                        MovementRecord.SUCCEEDED, simulation.now()), 0);
+                books.movements()
+                        .record(
+                                new MovementRecord(
+                                        resolved.id(),
+                                        resolved.chargeId(),
+                                        MovementRecord.CHARGEBACK_REVERSAL,
+                                        resolved.amount(),
+                                        resolved.currency(),
+                                        null,
+                                        MovementRecord.SUCCEEDED,
+                                        simulation.now()),
+                                0);
             }
             return resolved;
         });

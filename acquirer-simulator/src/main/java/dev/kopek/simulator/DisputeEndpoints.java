@@ -19,10 +19,13 @@ final class DisputeEndpoints {
         JsonNode body = Json.parseObjectOrEmpty(request.body());
         JsonNode amount = body.get("amount");
         JsonNode reason = body.get("reason");
-        if (reason != null && !reason.isNull() && (!reason.isString() || reason.stringValue().isBlank())) {
+        if (reason != null
+                && !reason.isNull()
+                && (!reason.isString() || reason.stringValue().isBlank())) {
             throw new BadRequest("invalid_request", "reason must be a non-blank string");
         }
-        Dispute dispute = desk.open(request.pathParam("id"),
+        Dispute dispute = desk.open(
+                request.pathParam("id"),
                 amount == null || amount.isNull() ? null : ChargeRequest.amount(amount),
                 reason == null || reason.isNull() ? null : reason.stringValue());
         return Json.reply(201, Json.disputeNode(dispute));
@@ -30,7 +33,8 @@ final class DisputeEndpoints {
 
     private Answer resolve(Request request) {
         JsonNode outcome = Json.parseObjectOrEmpty(request.body()).get("outcome");
-        if (outcome == null || !outcome.isString()
+        if (outcome == null
+                || !outcome.isString()
                 || !(Dispute.WON.equals(outcome.stringValue()) || Dispute.LOST.equals(outcome.stringValue()))) {
             throw new BadRequest("invalid_request", "outcome must be won or lost");
         }

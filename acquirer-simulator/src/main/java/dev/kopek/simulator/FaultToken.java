@@ -32,8 +32,8 @@ enum FaultToken {
     /** As pm_webhook_only, but the charge is declined. */
     WEBHOOK_ONLY_DECLINED("pm_webhook_only_declined", false, null, "card_declined", Delivery.NORMAL);
 
-    private static final Map<String, FaultToken> BY_TOKEN = Arrays.stream(values())
-            .collect(Collectors.toUnmodifiableMap(t -> t.token, Function.identity()));
+    private static final Map<String, FaultToken> BY_TOKEN =
+            Arrays.stream(values()).collect(Collectors.toUnmodifiableMap(t -> t.token, Function.identity()));
 
     private final String token;
     private final boolean slow;

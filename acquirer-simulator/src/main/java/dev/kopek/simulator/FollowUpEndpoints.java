@@ -29,8 +29,8 @@ final class FollowUpEndpoints {
 
     private Answer voidAuthorization(Request request) throws InterruptedException {
         String key = requestedKey(Operation.VOID, request);
-        return processor.voidAuthorization(key,
-                FollowUpRequest.VoidAuthorization.parse(request.pathParam("id"), request.body()));
+        return processor.voidAuthorization(
+                key, FollowUpRequest.VoidAuthorization.parse(request.pathParam("id"), request.body()));
     }
 
     private Answer refund(Request request) throws InterruptedException {

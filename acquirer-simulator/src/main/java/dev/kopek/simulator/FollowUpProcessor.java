@@ -18,8 +18,7 @@ final class FollowUpProcessor {
     private static final Answer.Reply CHARGE_NOT_FOUND = Json.error(404, "charge_not_found");
 
     /** What an operation did, to store, record and announce. */
-    private record Effect(int status, ObjectNode body, MovementRecord movement, String eventType) {
-    }
+    private record Effect(int status, ObjectNode body, MovementRecord movement, String eventType) {}
 
     /** The rules of one operation; both methods run under the charge's monitor. */
     private interface Step<R extends FollowUpRequest> {
@@ -44,19 +43,31 @@ final class FollowUpProcessor {
             }
 
             @Override
-            public Effect apply(ChargeAccount account, FollowUpRequest.Capture r, String k, boolean declined,
-                    Instant now) {
+            public Effect apply(
+                    ChargeAccount account, FollowUpRequest.Capture r, String k, boolean declined, Instant now) {
                 long amount = amount(account, r, now);
                 String id = Ids.next("cap_");
                 if (declined) {
-                    return new Effect(402, Json.captureNode(id, account, amount, MovementRecord.DECLINED,
-                            "capture_declined", account.capturable(now), false, k, now),
+                    return new Effect(
+                            402,
+                            Json.captureNode(
+                                    id,
+                                    account,
+                                    amount,
+                                    MovementRecord.DECLINED,
+                                    "capture_declined",
+                                    account.capturable(now),
+                                    false,
+                                    k,
+                                    now),
                             movement(id, account, MovementRecord.CAPTURE, amount, k, MovementRecord.DECLINED, now),
                             "capture.declined");
                 }
                 long remaining = account.capture(amount, r.last(), now);
-                return new Effect(201, Json.captureNode(id, account, amount, MovementRecord.SUCCEEDED, null,
-                        remaining, remaining == 0, k, now),
+                return new Effect(
+                        201,
+                        Json.captureNode(
+                                id, account, amount, MovementRecord.SUCCEEDED, null, remaining, remaining == 0, k, now),
                         movement(id, account, MovementRecord.CAPTURE, amount, k, MovementRecord.SUCCEEDED, now),
                         "capture.succeeded");
             }
@@ -75,16 +86,24 @@ final class FollowUpProcessor {
             }
 
             @Override
-            public Effect apply(ChargeAccount account, FollowUpRequest.VoidAuthorization r, String k,
-                    boolean declined, Instant now) {
+            public Effect apply(
+                    ChargeAccount account,
+                    FollowUpRequest.VoidAuthorization r,
+                    String k,
+                    boolean declined,
+                    Instant now) {
                 String id = Ids.next("void_");
                 if (declined) {
-                    return new Effect(402, Json.voidNode(id, account, MovementRecord.DECLINED, "void_declined", 0, k, now),
+                    return new Effect(
+                            402,
+                            Json.voidNode(id, account, MovementRecord.DECLINED, "void_declined", 0, k, now),
                             movement(id, account, MovementRecord.VOID, 0, k, MovementRecord.DECLINED, now),
                             "void.declined");
                 }
                 long released = account.voidAuthorization();
-                return new Effect(200, Json.voidNode(id, account, MovementRecord.SUCCEEDED, null, released, k, now),
+                return new Effect(
+                        200,
+                        Json.voidNode(id, account, MovementRecord.SUCCEEDED, null, released, k, now),
                         movement(id, account, MovementRecord.VOID, released, k, MovementRecord.SUCCEEDED, now),
                         "void.succeeded");
             }
@@ -99,18 +118,21 @@ final class FollowUpProcessor {
             }
 
             @Override
-            public Effect apply(ChargeAccount account, FollowUpRequest.Refund r, String k, boolean declined,
-                    Instant now) {
+            public Effect apply(
+                    ChargeAccount account, FollowUpRequest.Refund r, String k, boolean declined, Instant now) {
                 long amount = amount(account, r);
                 String id = Ids.next("re_");
                 if (declined || FaultToken.of(account.paymentMethod()) == FaultToken.REFUND_DECLINED) {
-                    return new Effect(402, Json.refundNode(id, account, amount, MovementRecord.DECLINED,
-                            "refund_declined", k, now),
+                    return new Effect(
+                            402,
+                            Json.refundNode(id, account, amount, MovementRecord.DECLINED, "refund_declined", k, now),
                             movement(id, account, MovementRecord.REFUND, amount, k, MovementRecord.DECLINED, now),
                             "refund.declined");
                 }
                 account.refund(amount);
-                return new Effect(201, Json.refundNode(id, account, amount, MovementRecord.SUCCEEDED, null, k, now),
+                return new Effect(
+                        201,
+                        Json.refundNode(id, account, amount, MovementRecord.SUCCEEDED, null, k, now),
                         movement(id, account, MovementRecord.REFUND, amount, k, MovementRecord.SUCCEEDED, now),
                         "refund.succeeded");
             }
@@ -123,10 +145,16 @@ final class FollowUpProcessor {
 
     /** Lookup by key in an operation's scope, limited to requests about {@code chargeId} when it is non-null. */
     Answer lookup(Operation operation, String key, String chargeId) {
-        return simulation.books().scope(operation).lookup(key, simulation.now(),
-                simulation.config().keyWindowSeconds(),
-                fingerprint -> chargeId == null
-                        || fingerprint instanceof FollowUpRequest r && r.chargeId().equals(chargeId));
+        return simulation
+                .books()
+                .scope(operation)
+                .lookup(
+                        key,
+                        simulation.now(),
+                        simulation.config().keyWindowSeconds(),
+                        fingerprint -> chargeId == null
+                                || fingerprint instanceof FollowUpRequest r
+                                        && r.chargeId().equals(chargeId));
     }
 
     private <R extends FollowUpRequest> Answer run(Operation operation, String key, R request, Step<R> step)
@@ -143,8 +171,14 @@ final class FollowUpProcessor {
         });
     }
 
-    private <R extends FollowUpRequest> Outcome perform(Simulation.Books books, SimulatorConfig config,
-            Operation operation, ChargeAccount account, R request, String key, Step<R> step) {
+    private <R extends FollowUpRequest> Outcome perform(
+            Simulation.Books books,
+            SimulatorConfig config,
+            Operation operation,
+            ChargeAccount account,
+            R request,
+            String key,
+            Step<R> step) {
         Instant now = simulation.now();
         ArmedFault next = books.faults().peek(operation, account.id());
         if (next != null && next.rejection() != null) {
@@ -160,12 +194,11 @@ final class FollowUpProcessor {
         books.movements().record(effect.movement(), config.feeBps());
         Answer.Reply result = new Answer.Reply(effect.status(), Json.bytes(effect.body()));
         Delivery delivery = fault == null ? Delivery.NORMAL : fault.delivery();
-        return new Outcome.Stored(result, delivery,
-                () -> simulation.publish(books, effect.eventType(), effect.body()));
+        return new Outcome.Stored(result, delivery, () -> simulation.publish(books, effect.eventType(), effect.body()));
     }
 
-    private static MovementRecord movement(String id, ChargeAccount account, String type, long amount, String key,
-            String status, Instant now) {
+    private static MovementRecord movement(
+            String id, ChargeAccount account, String type, long amount, String key, String status, Instant now) {
         return new MovementRecord(id, account.id(), type, amount, account.currency(), key, status, now);
     }
 }

@@ -38,7 +38,9 @@ sealed interface FollowUpRequest extends Fingerprint
         static Refund parse(byte[] body) {
             JsonNode root = Json.parseObjectOrEmpty(body);
             JsonNode chargeId = root.get("charge_id");
-            if (chargeId == null || !chargeId.isString() || chargeId.stringValue().isBlank()) {
+            if (chargeId == null
+                    || !chargeId.isString()
+                    || chargeId.stringValue().isBlank()) {
                 throw new BadRequest("invalid_request", "charge_id is required");
             }
             return new Refund(chargeId.stringValue(), optionalAmount(root.get("amount")));

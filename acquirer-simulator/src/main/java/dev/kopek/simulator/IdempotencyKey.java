@@ -7,8 +7,7 @@ final class IdempotencyKey {
     static final String HEADER = "Idempotency-Key";
     private static final int MAX_LENGTH = 255;
 
-    private IdempotencyKey() {
-    }
+    private IdempotencyKey() {}
 
     /** From a header: exactly one value, else the client's intent is ambiguous. */
     static String fromHeader(List<String> values) {

@@ -15,8 +15,10 @@ final class IdempotencyKeys {
     /** Atomically claims the key, or reports why the request may not run. */
     Claim claim(String key, Fingerprint request, Instant now, long windowSeconds) {
         KeyEntry.InFlight candidate = new KeyEntry.InFlight(request, now);
-        KeyEntry winner = entries.compute(key, (k, existing) ->
-                existing == null || KeyEntry.expired(existing, now, windowSeconds) ? candidate : existing);
+        KeyEntry winner = entries.compute(
+                key,
+                (k, existing) ->
+                        existing == null || KeyEntry.expired(existing, now, windowSeconds) ? candidate : existing);
         if (winner == candidate) {
             return new Claim.Claimed(candidate);
         }

@@ -13,8 +13,7 @@ final class Ids {
     private static final String ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     private static final int LENGTH = 24;
 
-    private Ids() {
-    }
+    private Ids() {}
 
     static String next(String prefix) {
         ThreadLocalRandom random = ThreadLocalRandom.current();

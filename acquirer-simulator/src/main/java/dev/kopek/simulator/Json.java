@@ -20,8 +20,7 @@ final class Json {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    private Json() {
-    }
+    private Json() {}
 
     /** Parses a request body; any syntax error is the client's, so it becomes a 400. */
     static JsonNode parse(byte[] body) {
@@ -72,9 +71,7 @@ final class Json {
 
     /** The body a client gets for a charge captured when made or declined, and later its replay and lookup. */
     static ObjectNode chargeNode(ChargeRecord charge) {
-        ObjectNode node = MAPPER.createObjectNode()
-                .put("id", charge.id())
-                .put("status", charge.status());
+        ObjectNode node = MAPPER.createObjectNode().put("id", charge.id()).put("status", charge.status());
         if (charge.declineCode() != null) {
             node.put("decline_code", charge.declineCode());
         }
@@ -132,14 +129,24 @@ final class Json {
                 .put("reference", view.reference())
                 .put("idempotency_key", view.idempotencyKey())
                 .put("created_at", view.createdAt().toString())
-                .put("expires_at", view.expiresAt() == null ? null : view.expiresAt().toString())
+                .put(
+                        "expires_at",
+                        view.expiresAt() == null ? null : view.expiresAt().toString())
                 .put("voided", view.voided());
         node.set("dispute", view.dispute() == null ? MAPPER.nullNode() : disputeNode(view.dispute()));
         return node;
     }
 
-    static ObjectNode captureNode(String id, ChargeAccount account, long amount, String status, String declineCode,
-            long capturable, boolean last, String key, Instant createdAt) {
+    static ObjectNode captureNode(
+            String id,
+            ChargeAccount account,
+            long amount,
+            String status,
+            String declineCode,
+            long capturable,
+            boolean last,
+            String key,
+            Instant createdAt) {
         ObjectNode node = MAPPER.createObjectNode()
                 .put("id", id)
                 .put("object", "capture")
@@ -156,8 +163,14 @@ final class Json {
                 .put("created_at", createdAt.toString());
     }
 
-    static ObjectNode voidNode(String id, ChargeAccount account, String status, String declineCode, long released,
-            String key, Instant createdAt) {
+    static ObjectNode voidNode(
+            String id,
+            ChargeAccount account,
+            String status,
+            String declineCode,
+            long released,
+            String key,
+            Instant createdAt) {
         ObjectNode node = MAPPER.createObjectNode()
                 .put("id", id)
                 .put("object", "void")
@@ -172,8 +185,14 @@ final class Json {
                 .put("created_at", createdAt.toString());
     }
 
-    static ObjectNode refundNode(String id, ChargeAccount account, long amount, String status, String declineCode,
-            String key, Instant createdAt) {
+    static ObjectNode refundNode(
+            String id,
+            ChargeAccount account,
+            long amount,
+            String status,
+            String declineCode,
+            String key,
+            Instant createdAt) {
         ObjectNode node = MAPPER.createObjectNode()
                 .put("id", id)
                 .put("object", "refund")
@@ -184,8 +203,7 @@ final class Json {
         if (declineCode != null) {
             node.put("decline_code", declineCode);
         }
-        return node.put("idempotency_key", key)
-                .put("created_at", createdAt.toString());
+        return node.put("idempotency_key", key).put("created_at", createdAt.toString());
     }
 
     static ObjectNode disputeNode(Dispute dispute) {
@@ -239,7 +257,8 @@ final class Json {
         ObjectNode root = MAPPER.createObjectNode();
         ArrayNode eventArray = root.putArray("events");
         for (WebhookEvent event : events) {
-            ObjectNode node = eventArray.addObject()
+            ObjectNode node = eventArray
+                    .addObject()
                     .put("id", event.id())
                     .put("type", event.type())
                     .put("charge_id", event.chargeId())
@@ -248,7 +267,8 @@ final class Json {
         }
         ArrayNode deliveryArray = root.putArray("deliveries");
         for (WebhookDelivery d : deliveries) {
-            deliveryArray.addObject()
+            deliveryArray
+                    .addObject()
                     .put("event_id", d.eventId())
                     .put("type", d.type())
                     .put("copy", d.copy())
@@ -276,7 +296,9 @@ final class Json {
                 .put(ConfigPatch.TIMEOUT_AFTER, config.timeoutAfterChargeRate())
                 .put(ConfigPatch.AUTHORIZATION_TTL, config.authorizationTtlSeconds())
                 .put(ConfigPatch.FEE_BPS, config.feeBps())
-                .put(ConfigPatch.WEBHOOK_URL, webhooks.url() == null ? null : webhooks.url().toString())
+                .put(
+                        ConfigPatch.WEBHOOK_URL,
+                        webhooks.url() == null ? null : webhooks.url().toString())
                 .put(ConfigPatch.WEBHOOK_SECRET, webhooks.secret())
                 .put(ConfigPatch.WEBHOOK_DUPLICATE_RATE, webhooks.duplicateRate())
                 .put(ConfigPatch.WEBHOOK_DELAY, webhooks.delayMillis())

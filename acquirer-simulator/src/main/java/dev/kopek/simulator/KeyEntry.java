@@ -43,8 +43,7 @@ sealed interface KeyEntry permits KeyEntry.InFlight, KeyEntry.Finished {
      *                   asynchronous charge, whose lookup follows the charge from processing to its outcome
      */
     record Finished(Fingerprint fingerprint, Instant claimedAt, Answer.Reply result, Supplier<byte[]> lookupBody)
-            implements KeyEntry {
-    }
+            implements KeyEntry {}
 
     /**
      * Only finished keys expire. An in-flight claim never does: the request holding it still has to

@@ -25,7 +25,8 @@ record KeyScope(IdempotencyKeys keys, RequestCounters counters) {
         }
         return switch (entry) {
             case KeyEntry.InFlight ignored -> Replies.IN_PROGRESS;
-            case KeyEntry.Finished finished -> new Answer.Reply(200, finished.lookupBody().get());
+            case KeyEntry.Finished finished ->
+                new Answer.Reply(200, finished.lookupBody().get());
         };
     }
 }

@@ -12,11 +12,11 @@ final class KeyedRun {
         Outcome perform() throws InterruptedException;
     }
 
-    private KeyedRun() {
-    }
+    private KeyedRun() {}
 
-    static Answer run(KeyScope scope, String key, Fingerprint request, Simulation simulation, SimulatorConfig config,
-            Work work) throws InterruptedException {
+    static Answer run(
+            KeyScope scope, String key, Fingerprint request, Simulation simulation, SimulatorConfig config, Work work)
+            throws InterruptedException {
         IdempotencyKeys keys = scope.keys();
         Claim claim = keys.claim(key, request, simulation.now(), config.keyWindowSeconds());
         return switch (claim) {
@@ -28,8 +28,9 @@ final class KeyedRun {
     }
 
     /** Runs a request that owns the key; the key is released unless a result got stored. */
-    private static Answer runClaimed(IdempotencyKeys keys, String key, KeyEntry.InFlight claim,
-            SimulatorConfig config, Work work) throws InterruptedException {
+    private static Answer runClaimed(
+            IdempotencyKeys keys, String key, KeyEntry.InFlight claim, SimulatorConfig config, Work work)
+            throws InterruptedException {
         boolean stored = false;
         try {
             return switch (work.perform()) {

@@ -15,8 +15,7 @@ final class MovementLedger {
     private static final BigDecimal BPS_PER_UNIT = BigDecimal.valueOf(10_000);
 
     /** A movement and its fee in minor units (0 for anything that is not a succeeded capture). */
-    record Entry(MovementRecord movement, long fee) {
-    }
+    record Entry(MovementRecord movement, long fee) {}
 
     private final ConcurrentLinkedQueue<Entry> entries = new ConcurrentLinkedQueue<>();
 
@@ -27,8 +26,10 @@ final class MovementLedger {
     }
 
     static long fee(long amount, long feeBps) {
-        return BigDecimal.valueOf(amount).multiply(BigDecimal.valueOf(feeBps))
-                .divide(BPS_PER_UNIT, 0, RoundingMode.HALF_UP).longValueExact();
+        return BigDecimal.valueOf(amount)
+                .multiply(BigDecimal.valueOf(feeBps))
+                .divide(BPS_PER_UNIT, 0, RoundingMode.HALF_UP)
+                .longValueExact();
     }
 
     List<Entry> entries() {

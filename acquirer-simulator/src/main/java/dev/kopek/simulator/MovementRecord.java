@@ -14,8 +14,15 @@ import java.time.Instant;
  * @param status         {@code succeeded} or {@code declined}
  * @param createdAt      when it happened on the simulator clock; its UTC date is the settlement value date
  */
-public record MovementRecord(String id, String chargeId, String type, long amount, String currency,
-        String idempotencyKey, String status, Instant createdAt) {
+public record MovementRecord(
+        String id,
+        String chargeId,
+        String type,
+        long amount,
+        String currency,
+        String idempotencyKey,
+        String status,
+        Instant createdAt) {
 
     public static final String CHARGE = "charge";
     public static final String AUTHORIZATION = "authorization";

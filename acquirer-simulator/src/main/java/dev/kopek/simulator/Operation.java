@@ -27,7 +27,7 @@ enum Operation {
         return Arrays.stream(values())
                 .filter(op -> op.wireName.equals(name))
                 .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("unknown operation " + name
-                        + " (charge, capture, void or refund)"));
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "unknown operation " + name + " (charge, capture, void or refund)"));
     }
 }

@@ -6,8 +6,7 @@ import java.util.function.Supplier;
 sealed interface Outcome {
 
     /** Nothing happened: the key is released and this reply goes out as it is. */
-    record Released(Answer.Reply reply) implements Outcome {
-    }
+    record Released(Answer.Reply reply) implements Outcome {}
 
     /**
      * A result to store under the key and then deliver.

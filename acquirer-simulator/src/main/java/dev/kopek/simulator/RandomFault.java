@@ -20,8 +20,7 @@ enum RandomFault {
 
     /** One roll for all three so each configured rate is the exact share of requests it hits. */
     static RandomFault roll(SimulatorConfig config) {
-        double total = config.failBeforeChargeRate() + config.failAfterChargeRate()
-                + config.timeoutAfterChargeRate();
+        double total = config.failBeforeChargeRate() + config.failAfterChargeRate() + config.timeoutAfterChargeRate();
         if (total == 0.0) {
             return NONE;
         }

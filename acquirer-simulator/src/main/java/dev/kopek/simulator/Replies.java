@@ -9,9 +9,8 @@ final class Replies {
     static final Answer.Reply IN_PROGRESS = Json.error(409, "request_in_progress");
     static final Answer.Reply KEY_REUSED = Json.error(422, "idempotency_key_reused");
     static final Answer.Reply NOT_FOUND = Json.error(404, "not_found");
-    static final Answer.Reply RATE_LIMITED = new Answer.Reply(429,
-            Json.error(429, "rate_limited").body(), Map.of("Retry-After", "1"));
+    static final Answer.Reply RATE_LIMITED =
+            new Answer.Reply(429, Json.error(429, "rate_limited").body(), Map.of("Retry-After", "1"));
 
-    private Replies() {
-    }
+    private Replies() {}
 }

@@ -14,8 +14,13 @@ import java.util.Map;
  * @param query      decoded query parameters; the first value wins when a name repeats
  * @param pathParams the {@code {name}} segments of the route template that matched
  */
-record Request(String method, String path, Map<String, List<String>> headers, Map<String, String> query,
-        byte[] body, Map<String, String> pathParams) {
+record Request(
+        String method,
+        String path,
+        Map<String, List<String>> headers,
+        Map<String, String> query,
+        byte[] body,
+        Map<String, String> pathParams) {
 
     Request(String method, String path, Map<String, List<String>> headers, Map<String, String> query, byte[] body) {
         this(method, path, headers, query, body, Map.of());

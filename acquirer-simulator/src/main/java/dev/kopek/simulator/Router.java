@@ -71,8 +71,7 @@ final class Router implements HttpHandler {
     }
 
     /** The endpoints of one path and the parameters taken from it. */
-    private record Match(Map<String, Endpoint> byMethod, Map<String, String> params) {
-    }
+    private record Match(Map<String, Endpoint> byMethod, Map<String, String> params) {}
 
     Router route(String method, String path, Endpoint endpoint) {
         if (path.contains("{")) {
@@ -120,7 +119,9 @@ final class Router implements HttpHandler {
             Map<String, Endpoint> byMethod = match.byMethod();
             Endpoint endpoint = byMethod.get(exchange.getRequestMethod());
             if (endpoint == null) {
-                return new Answer.Reply(405, Json.error(405, "method_not_allowed").body(),
+                return new Answer.Reply(
+                        405,
+                        Json.error(405, "method_not_allowed").body(),
                         Map.of("Allow", String.join(", ", byMethod.keySet())));
             }
             trail.record(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), exchange.getRequestHeaders());
@@ -128,9 +129,13 @@ final class Router implements HttpHandler {
             if (body == null) {
                 return Json.error(413, "payload_too_large");
             }
-            return endpoint.handle(new Request(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
-                    exchange.getRequestHeaders(), Request.parseQuery(exchange.getRequestURI().getRawQuery()),
-                    body, match.params()));
+            return endpoint.handle(new Request(
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().getPath(),
+                    exchange.getRequestHeaders(),
+                    Request.parseQuery(exchange.getRequestURI().getRawQuery()),
+                    body,
+                    match.params()));
         } catch (BadRequest e) {
             return Json.error(400, e.code(), e.getMessage());
         } catch (ApiRefusal e) {
@@ -140,8 +145,10 @@ final class Router implements HttpHandler {
             Thread.currentThread().interrupt();
             return Answer.DROP;
         } catch (RuntimeException | Error e) {
-            LOG.log(System.Logger.Level.ERROR, "handler failed for " + exchange.getRequestMethod() + " "
-                    + exchange.getRequestURI(), e);
+            LOG.log(
+                    System.Logger.Level.ERROR,
+                    "handler failed for " + exchange.getRequestMethod() + " " + exchange.getRequestURI(),
+                    e);
             return HANDLER_FAILED;
         }
     }

@@ -14,8 +14,8 @@ import java.util.Map;
  * @param wrongAmount reference to the amount its non-fee rows show instead
  * @param nextDay     references whose rows appear in the following day's file, with that day as value date
  */
-public record SettlementDiscrepancies(List<String> missing, List<SettlementRow> extra, Map<String, Long> wrongAmount,
-        List<String> nextDay) {
+public record SettlementDiscrepancies(
+        List<String> missing, List<SettlementRow> extra, Map<String, Long> wrongAmount, List<String> nextDay) {
 
     public SettlementDiscrepancies {
         missing = missing == null ? List.of() : List.copyOf(missing);

@@ -29,8 +29,8 @@ final class SettlementEndpoints {
 
     private Answer file(Request request) {
         String csv = Settlements.csv(simulation.settlementRows(date(request)));
-        return new Answer.Reply(200, csv.getBytes(StandardCharsets.UTF_8),
-                Map.of("Content-Type", "text/csv; charset=utf-8"));
+        return new Answer.Reply(
+                200, csv.getBytes(StandardCharsets.UTF_8), Map.of("Content-Type", "text/csv; charset=utf-8"));
     }
 
     private Answer addDiscrepancies(Request request) {
@@ -43,8 +43,8 @@ final class SettlementEndpoints {
         });
         SettlementDiscrepancies discrepancies;
         try {
-            discrepancies = new SettlementDiscrepancies(strings(body, "missing"), extraRows(body, date),
-                    wrongAmounts(body), strings(body, "next_day"));
+            discrepancies = new SettlementDiscrepancies(
+                    strings(body, "missing"), extraRows(body, date), wrongAmounts(body), strings(body, "next_day"));
             simulation.addSettlementDiscrepancies(date, discrepancies);
         } catch (IllegalArgumentException | DateTimeException e) {
             throw new BadRequest("invalid_request", e.getMessage());
@@ -115,8 +115,12 @@ final class SettlementEndpoints {
                 throw new BadRequest("invalid_request", "an extra row needs an integer amount (minor units)");
             }
             JsonNode valueDate = object.get("value_date");
-            rows.add(new SettlementRow(text(object, "psp_reference"), text(object, "type"), amount.longValue(),
-                    text(object, "currency"), valueDate == null ? date : LocalDate.parse(text(object, "value_date"))));
+            rows.add(new SettlementRow(
+                    text(object, "psp_reference"),
+                    text(object, "type"),
+                    amount.longValue(),
+                    text(object, "currency"),
+                    valueDate == null ? date : LocalDate.parse(text(object, "value_date"))));
         }
         return rows;
     }

@@ -17,6 +17,7 @@ public record SettlementRow(String pspReference, String type, long amount, Strin
 
     /** Printable ASCII without comma, quote or space, so a row never needs CSV quoting. */
     private static final Pattern FIELD = Pattern.compile("[!#-+\\--~]+");
+
     private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
 
     public SettlementRow {

@@ -25,8 +25,14 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class Simulation {
     /** Everything that must be reset together. */
-    record Books(Map<Operation, KeyScope> scopes, ChargeLedger ledger, Map<String, ChargeAccount> accounts,
-            Map<String, ChargeAccount> disputes, MovementLedger movements, ArmedFaults faults, WebhookSender webhooks,
+    record Books(
+            Map<Operation, KeyScope> scopes,
+            ChargeLedger ledger,
+            Map<String, ChargeAccount> accounts,
+            Map<String, ChargeAccount> disputes,
+            MovementLedger movements,
+            ArmedFaults faults,
+            WebhookSender webhooks,
             Settlements settlements) {
 
         static Books empty(WebhookSender webhooks) {
@@ -34,8 +40,15 @@ final class Simulation {
             for (Operation operation : Operation.values()) {
                 scopes.put(operation, KeyScope.empty());
             }
-            return new Books(Map.copyOf(scopes), new ChargeLedger(), new ConcurrentHashMap<>(),
-                    new ConcurrentHashMap<>(), new MovementLedger(), new ArmedFaults(), webhooks, new Settlements());
+            return new Books(
+                    Map.copyOf(scopes),
+                    new ChargeLedger(),
+                    new ConcurrentHashMap<>(),
+                    new ConcurrentHashMap<>(),
+                    new MovementLedger(),
+                    new ArmedFaults(),
+                    webhooks,
+                    new Settlements());
         }
 
         KeyScope scope(Operation operation) {
@@ -57,6 +70,7 @@ final class Simulation {
     /** Webhook deliveries and asynchronous outcomes; one virtual thread each, interrupted on close. */
     private final ExecutorService background = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("acquirer-sim-background-", 0).factory());
+
     private final WebhookTransport transport = new WebhookTransport();
     private volatile Books books;
 
@@ -119,15 +133,17 @@ final class Simulation {
     ChargeLedger.Stats stats(String idempotencyKey) {
         Books current = books;
         RequestCounters counters = current.scope(Operation.CHARGE).counters();
-        return new ChargeLedger.Stats(current.ledger().moneyMovements(idempotencyKey),
-                counters.lookups(idempotencyKey), counters.requests(idempotencyKey));
+        return new ChargeLedger.Stats(
+                current.ledger().moneyMovements(idempotencyKey),
+                counters.lookups(idempotencyKey),
+                counters.requests(idempotencyKey));
     }
 
     ChargeLedger.Stats totals() {
         Books current = books;
         RequestCounters counters = current.scope(Operation.CHARGE).counters();
-        return new ChargeLedger.Stats(current.ledger().totalMoneyMovements(), counters.totalLookups(),
-                counters.totalRequests());
+        return new ChargeLedger.Stats(
+                current.ledger().totalMoneyMovements(), counters.totalLookups(), counters.totalRequests());
     }
 
     /**

@@ -24,16 +24,26 @@ import java.util.Objects;
  *                                shows as fee rows in the settlement file
  * @param webhooks                where and how signed webhooks are sent; off by default
  */
-public record SimulatorConfig(long latencyMinMillis, long latencyMaxMillis, long slowMinMillis, long slowMaxMillis,
-        long timeoutHangMillis, long keyWindowSeconds, double failBeforeChargeRate, double failAfterChargeRate,
-        double timeoutAfterChargeRate, long authorizationTtlSeconds, long feeBps, WebhookSettings webhooks) {
+public record SimulatorConfig(
+        long latencyMinMillis,
+        long latencyMaxMillis,
+        long slowMinMillis,
+        long slowMaxMillis,
+        long timeoutHangMillis,
+        long keyWindowSeconds,
+        double failBeforeChargeRate,
+        double failAfterChargeRate,
+        double timeoutAfterChargeRate,
+        long authorizationTtlSeconds,
+        long feeBps,
+        WebhookSettings webhooks) {
 
     /** Seven days, a common card-network authorization lifetime. */
     static final long DEFAULT_AUTHORIZATION_TTL_SECONDS = 604_800;
+
     private static final long MAX_FEE_BPS = 10_000;
 
-    private static final SimulatorConfig DEFAULTS =
-            new SimulatorConfig(0, 0, 3_000, 8_000, 10_000, 86_400, 0, 0, 0);
+    private static final SimulatorConfig DEFAULTS = new SimulatorConfig(0, 0, 3_000, 8_000, 10_000, 86_400, 0, 0, 0);
 
     /** Validates eagerly so an invalid config can never be installed, whichever way it arrives. */
     public SimulatorConfig {
@@ -63,12 +73,29 @@ public record SimulatorConfig(long latencyMinMillis, long latencyMaxMillis, long
      * The original nine-field config; the newer fields take their defaults (authorizations live 7 days,
      * no fee, webhooks off).
      */
-    public SimulatorConfig(long latencyMinMillis, long latencyMaxMillis, long slowMinMillis, long slowMaxMillis,
-            long timeoutHangMillis, long keyWindowSeconds, double failBeforeChargeRate, double failAfterChargeRate,
+    public SimulatorConfig(
+            long latencyMinMillis,
+            long latencyMaxMillis,
+            long slowMinMillis,
+            long slowMaxMillis,
+            long timeoutHangMillis,
+            long keyWindowSeconds,
+            double failBeforeChargeRate,
+            double failAfterChargeRate,
             double timeoutAfterChargeRate) {
-        this(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis, timeoutHangMillis, keyWindowSeconds,
-                failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate, DEFAULT_AUTHORIZATION_TTL_SECONDS,
-                0, WebhookSettings.defaults());
+        this(
+                latencyMinMillis,
+                latencyMaxMillis,
+                slowMinMillis,
+                slowMaxMillis,
+                timeoutHangMillis,
+                keyWindowSeconds,
+                failBeforeChargeRate,
+                failAfterChargeRate,
+                timeoutAfterChargeRate,
+                DEFAULT_AUTHORIZATION_TTL_SECONDS,
+                0,
+                WebhookSettings.defaults());
     }
 
     /**
@@ -80,51 +107,131 @@ public record SimulatorConfig(long latencyMinMillis, long latencyMaxMillis, long
     }
 
     public SimulatorConfig withLatency(long minMillis, long maxMillis) {
-        return new SimulatorConfig(minMillis, maxMillis, slowMinMillis, slowMaxMillis, timeoutHangMillis,
-                keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate,
-                authorizationTtlSeconds, feeBps, webhooks);
+        return new SimulatorConfig(
+                minMillis,
+                maxMillis,
+                slowMinMillis,
+                slowMaxMillis,
+                timeoutHangMillis,
+                keyWindowSeconds,
+                failBeforeChargeRate,
+                failAfterChargeRate,
+                timeoutAfterChargeRate,
+                authorizationTtlSeconds,
+                feeBps,
+                webhooks);
     }
 
     public SimulatorConfig withSlow(long minMillis, long maxMillis) {
-        return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, minMillis, maxMillis, timeoutHangMillis,
-                keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate,
-                authorizationTtlSeconds, feeBps, webhooks);
+        return new SimulatorConfig(
+                latencyMinMillis,
+                latencyMaxMillis,
+                minMillis,
+                maxMillis,
+                timeoutHangMillis,
+                keyWindowSeconds,
+                failBeforeChargeRate,
+                failAfterChargeRate,
+                timeoutAfterChargeRate,
+                authorizationTtlSeconds,
+                feeBps,
+                webhooks);
     }
 
     public SimulatorConfig withTimeoutHangMillis(long millis) {
-        return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis, millis,
-                keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate,
-                authorizationTtlSeconds, feeBps, webhooks);
+        return new SimulatorConfig(
+                latencyMinMillis,
+                latencyMaxMillis,
+                slowMinMillis,
+                slowMaxMillis,
+                millis,
+                keyWindowSeconds,
+                failBeforeChargeRate,
+                failAfterChargeRate,
+                timeoutAfterChargeRate,
+                authorizationTtlSeconds,
+                feeBps,
+                webhooks);
     }
 
     public SimulatorConfig withKeyWindowSeconds(long seconds) {
-        return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis,
-                timeoutHangMillis, seconds, failBeforeChargeRate, failAfterChargeRate, timeoutAfterChargeRate,
-                authorizationTtlSeconds, feeBps, webhooks);
+        return new SimulatorConfig(
+                latencyMinMillis,
+                latencyMaxMillis,
+                slowMinMillis,
+                slowMaxMillis,
+                timeoutHangMillis,
+                seconds,
+                failBeforeChargeRate,
+                failAfterChargeRate,
+                timeoutAfterChargeRate,
+                authorizationTtlSeconds,
+                feeBps,
+                webhooks);
     }
 
     public SimulatorConfig withFaultRates(double failBefore, double failAfter, double timeoutAfter) {
-        return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis,
-                timeoutHangMillis, keyWindowSeconds, failBefore, failAfter, timeoutAfter,
-                authorizationTtlSeconds, feeBps, webhooks);
+        return new SimulatorConfig(
+                latencyMinMillis,
+                latencyMaxMillis,
+                slowMinMillis,
+                slowMaxMillis,
+                timeoutHangMillis,
+                keyWindowSeconds,
+                failBefore,
+                failAfter,
+                timeoutAfter,
+                authorizationTtlSeconds,
+                feeBps,
+                webhooks);
     }
 
     public SimulatorConfig withAuthorizationTtlSeconds(long seconds) {
-        return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis,
-                timeoutHangMillis, keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate,
-                timeoutAfterChargeRate, seconds, feeBps, webhooks);
+        return new SimulatorConfig(
+                latencyMinMillis,
+                latencyMaxMillis,
+                slowMinMillis,
+                slowMaxMillis,
+                timeoutHangMillis,
+                keyWindowSeconds,
+                failBeforeChargeRate,
+                failAfterChargeRate,
+                timeoutAfterChargeRate,
+                seconds,
+                feeBps,
+                webhooks);
     }
 
     public SimulatorConfig withFeeBps(long bps) {
-        return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis,
-                timeoutHangMillis, keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate,
-                timeoutAfterChargeRate, authorizationTtlSeconds, bps, webhooks);
+        return new SimulatorConfig(
+                latencyMinMillis,
+                latencyMaxMillis,
+                slowMinMillis,
+                slowMaxMillis,
+                timeoutHangMillis,
+                keyWindowSeconds,
+                failBeforeChargeRate,
+                failAfterChargeRate,
+                timeoutAfterChargeRate,
+                authorizationTtlSeconds,
+                bps,
+                webhooks);
     }
 
     public SimulatorConfig withWebhooks(WebhookSettings settings) {
-        return new SimulatorConfig(latencyMinMillis, latencyMaxMillis, slowMinMillis, slowMaxMillis,
-                timeoutHangMillis, keyWindowSeconds, failBeforeChargeRate, failAfterChargeRate,
-                timeoutAfterChargeRate, authorizationTtlSeconds, feeBps, settings);
+        return new SimulatorConfig(
+                latencyMinMillis,
+                latencyMaxMillis,
+                slowMinMillis,
+                slowMaxMillis,
+                timeoutHangMillis,
+                keyWindowSeconds,
+                failBeforeChargeRate,
+                failAfterChargeRate,
+                timeoutAfterChargeRate,
+                authorizationTtlSeconds,
+                feeBps,
+                settings);
     }
 
     /** Shorthand for {@code withWebhooks(webhooks().withUrl(url))}; {@code null} switches webhooks off. */

@@ -12,8 +12,7 @@ import java.util.Map;
 final class TraceTrail {
 
     /** One request's correlation headers; absent headers are null. */
-    record Seen(String method, String path, String idempotencyKey, String traceparent, String requestId) {
-    }
+    record Seen(String method, String path, String idempotencyKey, String traceparent, String requestId) {}
 
     private static final int LIMIT = 2_000;
     private final Deque<Seen> seen = new ArrayDeque<>();
@@ -22,7 +21,11 @@ final class TraceTrail {
         if (seen.size() == LIMIT) {
             seen.removeFirst();
         }
-        seen.addLast(new Seen(method, path, first(headers, "Idempotency-key"), first(headers, "Traceparent"),
+        seen.addLast(new Seen(
+                method,
+                path,
+                first(headers, "Idempotency-key"),
+                first(headers, "Traceparent"),
                 first(headers, "X-request-id")));
     }
 

@@ -12,8 +12,15 @@ import java.time.Instant;
  * @param signature the {@code Simulator-Signature} header that was sent
  * @param sentAt    when it was sent, on the simulator clock
  */
-public record WebhookDelivery(String eventId, String type, int copy, int attempt, int status, String error,
-        String signature, Instant sentAt) {
+public record WebhookDelivery(
+        String eventId,
+        String type,
+        int copy,
+        int attempt,
+        int status,
+        String error,
+        String signature,
+        Instant sentAt) {
 
     /** The receiver answered 2xx. */
     public boolean delivered() {

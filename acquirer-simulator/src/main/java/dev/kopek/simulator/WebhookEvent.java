@@ -9,5 +9,4 @@ import java.time.Instant;
  * @param created  when it was created on the simulator clock; {@code created} in the payload is its epoch second
  * @param payload  the exact JSON body every delivery of it sends
  */
-public record WebhookEvent(String id, String type, String chargeId, Instant created, String payload) {
-}
+public record WebhookEvent(String id, String type, String chargeId, Instant created, String payload) {}

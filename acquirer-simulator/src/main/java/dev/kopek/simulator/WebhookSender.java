@@ -23,8 +23,7 @@ final class WebhookSender {
     private static final long[] RETRY_BACKOFF_MILLIS = {50, 100, 200};
 
     /** One copy of an event to deliver with the settings that were current when it was created. */
-    private record Job(WebhookEvent event, WebhookSettings settings, int copy) {
-    }
+    private record Job(WebhookEvent event, WebhookSettings settings, int copy) {}
 
     private final Executor executor;
     private final WebhookTransport transport;
@@ -154,8 +153,8 @@ final class WebhookSender {
             } catch (IOException e) {
                 error = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
             }
-            WebhookDelivery delivery = new WebhookDelivery(event.id(), event.type(), job.copy(), attempt, status, error,
-                    signature, now);
+            WebhookDelivery delivery =
+                    new WebhookDelivery(event.id(), event.type(), job.copy(), attempt, status, error, signature, now);
             deliveries.add(delivery);
             if (delivery.delivered() || attempt > RETRY_BACKOFF_MILLIS.length) {
                 return;

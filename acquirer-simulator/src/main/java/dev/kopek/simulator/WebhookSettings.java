@@ -18,8 +18,10 @@ public record WebhookSettings(URI url, String secret, double duplicateRate, long
     private static final WebhookSettings DEFAULTS = new WebhookSettings(null, "whsec_simulator", 0, 0, false);
 
     public WebhookSettings {
-        if (url != null && (!url.isAbsolute() || url.getHost() == null
-                || !("http".equals(url.getScheme()) || "https".equals(url.getScheme())))) {
+        if (url != null
+                && (!url.isAbsolute()
+                        || url.getHost() == null
+                        || !("http".equals(url.getScheme()) || "https".equals(url.getScheme())))) {
             throw new IllegalArgumentException("webhook_url must be an absolute http or https URL");
         }
         Objects.requireNonNull(secret, "webhook_secret");

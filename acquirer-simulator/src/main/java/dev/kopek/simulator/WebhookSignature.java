@@ -15,8 +15,7 @@ public final class WebhookSignature {
     public static final String HEADER = "Simulator-Signature";
     private static final String ALGORITHM = "HmacSHA256";
 
-    private WebhookSignature() {
-    }
+    private WebhookSignature() {}
 
     /** The header value for a body signed at {@code timestamp} (unix seconds). */
     public static String header(String secret, long timestamp, String body) {

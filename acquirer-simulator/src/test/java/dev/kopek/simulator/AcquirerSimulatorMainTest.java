@@ -18,8 +18,8 @@ class AcquirerSimulatorMainTest {
 
     @Test
     void parsesPortAndKeyWindow() {
-        assertThat(AcquirerSimulatorMain.parse(new String[] {"--bind", "0.0.0.0", "--port", "0",
-                "--key-window-seconds", "30"}))
+        assertThat(AcquirerSimulatorMain.parse(
+                        new String[] {"--bind", "0.0.0.0", "--port", "0", "--key-window-seconds", "30"}))
                 .isEqualTo(new AcquirerSimulatorMain.Options("0.0.0.0", 0, 30L));
     }
 
@@ -39,8 +39,8 @@ class AcquirerSimulatorMainTest {
 
     @Test
     void startsWithTheRequestedKeyWindow() {
-        try (AcquirerSimulator simulator = AcquirerSimulatorMain.start(new AcquirerSimulatorMain.Options("127.0.0.1", 0,
-                30L))) {
+        try (AcquirerSimulator simulator =
+                AcquirerSimulatorMain.start(new AcquirerSimulatorMain.Options("127.0.0.1", 0, 30L))) {
             assertThat(simulator.config().keyWindowSeconds()).isEqualTo(30);
             assertThat(simulator.port()).isPositive();
             assertThat(simulator.baseUri().toString()).isEqualTo("http://127.0.0.1:" + simulator.port());
@@ -50,8 +50,8 @@ class AcquirerSimulatorMainTest {
     /** Another address of this machine's loopback range stands in for a container's network address. */
     @Test
     void listensOnlyOnTheAddressItWasToldToBind() throws Exception {
-        try (AcquirerSimulator simulator = AcquirerSimulatorMain.start(new AcquirerSimulatorMain.Options("127.0.0.2", 0,
-                null))) {
+        try (AcquirerSimulator simulator =
+                AcquirerSimulatorMain.start(new AcquirerSimulatorMain.Options("127.0.0.2", 0, null))) {
             assertThat(simulator.baseUri().toString()).isEqualTo("http://127.0.0.2:" + simulator.port());
             try (Socket socket = new Socket(InetAddress.getByName("127.0.0.2"), simulator.port())) {
                 assertThat(socket.isConnected()).isTrue();
@@ -63,8 +63,8 @@ class AcquirerSimulatorMainTest {
 
     @Test
     void onEveryAddressItIsReachedThroughLoopback() {
-        try (AcquirerSimulator simulator = AcquirerSimulatorMain.start(new AcquirerSimulatorMain.Options("0.0.0.0", 0,
-                null))) {
+        try (AcquirerSimulator simulator =
+                AcquirerSimulatorMain.start(new AcquirerSimulatorMain.Options("0.0.0.0", 0, null))) {
             assertThat(simulator.baseUri().toString()).isEqualTo("http://127.0.0.1:" + simulator.port());
         }
     }

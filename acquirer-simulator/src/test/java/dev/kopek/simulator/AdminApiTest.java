@@ -31,7 +31,10 @@ class AdminApiTest extends RunningSimulator {
         assertThat(declined.get("amount").longValue()).isEqualTo(200);
         assertThat(declined.get("payment_method").stringValue()).isEqualTo("pm_declined");
         assertThat(declined.get("created_at").stringValue()).endsWith("Z");
-        assertThat(byRef).singleElement().satisfies(c -> assertThat(c.get("idempotency_key").stringValue()).isEqualTo("a"));
+        assertThat(byRef)
+                .singleElement()
+                .satisfies(
+                        c -> assertThat(c.get("idempotency_key").stringValue()).isEqualTo("a"));
         assertThat(all.get(2).get("reference").isNull()).isTrue();
     }
 
@@ -59,21 +62,30 @@ class AdminApiTest extends RunningSimulator {
         assertThat(defaults.get("slow_min_ms").longValue()).isEqualTo(3_000);
         assertThat(defaults.get("key_window_seconds").longValue()).isEqualTo(86_400);
 
-        HttpResponse<String> updated = client.post("/_sim/config",
-                "{\"latency_min_ms\": 5, \"latency_max_ms\": 10, \"fail_after_charge_rate\": 0.25}");
+        HttpResponse<String> updated = client.post(
+                "/_sim/config", "{\"latency_min_ms\": 5, \"latency_max_ms\": 10, \"fail_after_charge_rate\": 0.25}");
 
         assertThat(updated.statusCode()).isEqualTo(200);
         assertThat(json(updated).get("latency_max_ms").longValue()).isEqualTo(10);
         assertThat(json(updated).get("timeout_hang_ms").longValue()).isEqualTo(10_000);
-        assertThat(simulator.config()).isEqualTo(SimulatorConfig.defaults().withLatency(5, 10)
-                .withFaultRates(0, 0.25, 0));
+        assertThat(simulator.config())
+                .isEqualTo(SimulatorConfig.defaults().withLatency(5, 10).withFaultRates(0, 0.25, 0));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{\"latency_min_ms\": -1}", "{\"slow_min_ms\": 10, \"slow_max_ms\": 5}",
-            "{\"fail_before_charge_rate\": 1.5}", "{\"timeout_after_charge_rate\": -0.1}",
-            "{\"fail_before_charge_rate\": 0.6, \"fail_after_charge_rate\": 0.6}", "{\"latency_ms\": 1}",
-            "{\"latency_min_ms\": \"5\"}", "{\"latency_min_ms\": 1.5}", "[]", "not json"})
+    @ValueSource(
+            strings = {
+                "{\"latency_min_ms\": -1}",
+                "{\"slow_min_ms\": 10, \"slow_max_ms\": 5}",
+                "{\"fail_before_charge_rate\": 1.5}",
+                "{\"timeout_after_charge_rate\": -0.1}",
+                "{\"fail_before_charge_rate\": 0.6, \"fail_after_charge_rate\": 0.6}",
+                "{\"latency_ms\": 1}",
+                "{\"latency_min_ms\": \"5\"}",
+                "{\"latency_min_ms\": 1.5}",
+                "[]",
+                "not json"
+            })
     void invalidConfigIsRejectedAndChangesNothing(String patch) throws Exception {
         HttpResponse<String> response = client.post("/_sim/config", patch);
 
@@ -104,18 +116,21 @@ class AdminApiTest extends RunningSimulator {
 
     @Test
     void clockAdvanceValidatesItsInput() throws Exception {
-        assertThat(client.post("/_sim/clock/advance", "{\"seconds\": -1}").statusCode()).isEqualTo(400);
-        assertThat(client.post("/_sim/clock/advance", "{}").statusCode()).isEqualTo(400);
-        assertThat(client.post("/_sim/clock/advance", "{\"seconds\": 9223372036854775807}").statusCode())
+        assertThat(client.post("/_sim/clock/advance", "{\"seconds\": -1}").statusCode())
                 .isEqualTo(400);
-        assertThat(client.post("/_sim/clock/advance", "{\"seconds\": 1}").statusCode()).isEqualTo(200);
+        assertThat(client.post("/_sim/clock/advance", "{}").statusCode()).isEqualTo(400);
+        assertThat(client.post("/_sim/clock/advance", "{\"seconds\": 9223372036854775807}")
+                        .statusCode())
+                .isEqualTo(400);
+        assertThat(client.post("/_sim/clock/advance", "{\"seconds\": 1}").statusCode())
+                .isEqualTo(200);
     }
 
     @Test
     void unknownPathIs404AndWrongMethodIs405() throws Exception {
         HttpResponse<String> unknown = client.get("/nope");
-        HttpResponse<String> wrongMethod = client.send(HttpRequest.newBuilder(client.uri("/charges"))
-                .method("DELETE", HttpRequest.BodyPublishers.noBody()));
+        HttpResponse<String> wrongMethod = client.send(
+                HttpRequest.newBuilder(client.uri("/charges")).method("DELETE", HttpRequest.BodyPublishers.noBody()));
 
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(json(unknown).get("error").stringValue()).isEqualTo("not_found");

@@ -32,11 +32,13 @@ class ArmedFaultTest extends RunningSimulator {
     @Test
     void resetAfterSuccessRefundsThenDropsTheConnection() throws Exception {
         String charge = client.sale("sale", 1000);
-        client.post("/_sim/faults", "{\"operation\": \"refund\", \"charge_id\": \"" + charge
-                + "\", \"fault\": \"reset_after_success\"}");
+        client.post(
+                "/_sim/faults",
+                "{\"operation\": \"refund\", \"charge_id\": \"" + charge + "\", \"fault\": \"reset_after_success\"}");
 
         assertThatThrownBy(() -> client.refund(charge, "r", 100))
-                .isInstanceOf(IOException.class).isNotInstanceOf(HttpTimeoutException.class);
+                .isInstanceOf(IOException.class)
+                .isNotInstanceOf(HttpTimeoutException.class);
 
         assertThat(simulator.refundedTotal(charge)).isEqualTo(100);
         assertThat(client.get("/refunds?idempotency_key=r").statusCode()).isEqualTo(200);
@@ -54,7 +56,9 @@ class ArmedFaultTest extends RunningSimulator {
                 .isInstanceOf(HttpTimeoutException.class);
 
         assertThat(client.voidCharge(charge, "v").statusCode()).isEqualTo(200);
-        assertThat(simulator.movements(charge)).filteredOn(m -> m.type().equals("void")).hasSize(1);
+        assertThat(simulator.movements(charge))
+                .filteredOn(m -> m.type().equals("void"))
+                .hasSize(1);
     }
 
     @Test
@@ -64,7 +68,9 @@ class ArmedFaultTest extends RunningSimulator {
         simulator.armFault("capture", charge, "429", 1);
 
         assertRefused(client.capture(charge, "c", amountJson(100)), 503, "service_unavailable");
-        assertThat(client.get("/charges/" + charge + "/captures?idempotency_key=c").statusCode()).isEqualTo(404);
+        assertThat(client.get("/charges/" + charge + "/captures?idempotency_key=c")
+                        .statusCode())
+                .isEqualTo(404);
         assertRefused(client.capture(charge, "c", amountJson(100)), 503, "service_unavailable");
         HttpResponse<String> limited = client.capture(charge, "c", amountJson(200));
         assertRefused(limited, 429, "rate_limited");
@@ -87,7 +93,9 @@ class ArmedFaultTest extends RunningSimulator {
         assertThat(json(declined).get("decline_code").stringValue()).isEqualTo("capture_declined");
         assertThat(client.capture(charge, "c1", amountJson(100)).body()).isEqualTo(declined.body());
         assertThat(simulator.capturedTotal(charge)).isZero();
-        assertThat(client.capture(charge, "c2", amountJson(100)).statusCode()).as("fault used up").isEqualTo(201);
+        assertThat(client.capture(charge, "c2", amountJson(100)).statusCode())
+                .as("fault used up")
+                .isEqualTo(201);
     }
 
     @Test
@@ -124,16 +132,31 @@ class ArmedFaultTest extends RunningSimulator {
     void armingIsValidatedAndResetClearsIt() throws Exception {
         String charge = client.authorize("auth", 1000);
 
-        assertThat(client.post("/_sim/faults", "{\"operation\": \"capture\", \"charge_id\": \"" + charge
-                + "\", \"fault\": \"explode\"}").statusCode()).isEqualTo(400);
-        assertThat(client.post("/_sim/faults", "{\"operation\": \"charge\", \"charge_id\": \"" + charge
-                + "\", \"fault\": \"429\"}").statusCode()).isEqualTo(400);
-        assertThat(client.post("/_sim/faults", "{\"operation\": \"capture\", \"charge_id\": \"" + charge
-                + "\", \"fault\": \"429\", \"times\": 0}").statusCode()).isEqualTo(400);
-        assertRefused(client.post("/_sim/faults",
-                "{\"operation\": \"capture\", \"charge_id\": \"ch_nope\", \"fault\": \"429\"}"), 404, "charge_not_found");
+        assertThat(client.post(
+                                "/_sim/faults",
+                                "{\"operation\": \"capture\", \"charge_id\": \"" + charge
+                                        + "\", \"fault\": \"explode\"}")
+                        .statusCode())
+                .isEqualTo(400);
+        assertThat(client.post(
+                                "/_sim/faults",
+                                "{\"operation\": \"charge\", \"charge_id\": \"" + charge + "\", \"fault\": \"429\"}")
+                        .statusCode())
+                .isEqualTo(400);
+        assertThat(client.post(
+                                "/_sim/faults",
+                                "{\"operation\": \"capture\", \"charge_id\": \"" + charge
+                                        + "\", \"fault\": \"429\", \"times\": 0}")
+                        .statusCode())
+                .isEqualTo(400);
+        assertRefused(
+                client.post(
+                        "/_sim/faults", "{\"operation\": \"capture\", \"charge_id\": \"ch_nope\", \"fault\": \"429\"}"),
+                404,
+                "charge_not_found");
         assertThatThrownBy(() -> simulator.armFault("capture", "ch_nope", "429", 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("charge_not_found");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("charge_not_found");
         assertThatThrownBy(() -> simulator.armFault("refund", charge, "nope", 1))
                 .isInstanceOf(IllegalArgumentException.class);
 

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 class AuthorizationTest {
-    private static final String AUTH = "{\"amount\": 1000, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\", "
-            + "\"capture\": false}";
+    private static final String AUTH =
+            "{\"amount\": 1000, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\", " + "\"capture\": false}";
 
     private AcquirerSimulator simulator;
     private SimClient client;
@@ -64,13 +64,17 @@ class AuthorizationTest {
     @Test
     void theCaptureFlagIsPartOfTheFingerprint() throws Exception {
         HttpResponse<String> sale = client.charge("flag", chargeJson(1000, "EUR", "pm_ok", null));
-        String explicitTrue = "{\"amount\": 1000, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\", \"capture\": true}";
+        String explicitTrue =
+                "{\"amount\": 1000, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\", \"capture\": true}";
 
-        assertThat(client.charge("flag", explicitTrue).body()).as("absent means true").isEqualTo(sale.body());
+        assertThat(client.charge("flag", explicitTrue).body())
+                .as("absent means true")
+                .isEqualTo(sale.body());
         HttpResponse<String> auth = client.charge("flag", AUTH);
         assertThat(auth.statusCode()).isEqualTo(422);
         assertThat(error(auth)).isEqualTo("idempotency_key_reused");
-        assertThat(client.charge("flag2", AUTH.replace("false", "\"no\"")).statusCode()).isEqualTo(400);
+        assertThat(client.charge("flag2", AUTH.replace("false", "\"no\"")).statusCode())
+                .isEqualTo(400);
     }
 
     @Test
@@ -93,7 +97,10 @@ class AuthorizationTest {
 
     @Test
     void theTtlComesFromTheConfig() throws Exception {
-        assertThat(json(client.get("/_sim/config")).get("authorization_ttl_seconds").longValue()).isEqualTo(604_800);
+        assertThat(json(client.get("/_sim/config"))
+                        .get("authorization_ttl_seconds")
+                        .longValue())
+                .isEqualTo(604_800);
         client.post("/_sim/config", "{\"authorization_ttl_seconds\": 60}");
 
         JsonNode body = json(client.charge("short", AUTH));
@@ -101,7 +108,8 @@ class AuthorizationTest {
         assertThat(simulator.config().authorizationTtlSeconds()).isEqualTo(60);
         assertThat(Instant.parse(body.get("expires_at").stringValue()))
                 .isEqualTo(Instant.parse(body.get("created_at").stringValue()).plusSeconds(60));
-        assertThat(SimulatorConfig.defaults().withAuthorizationTtlSeconds(5).authorizationTtlSeconds()).isEqualTo(5);
+        assertThat(SimulatorConfig.defaults().withAuthorizationTtlSeconds(5).authorizationTtlSeconds())
+                .isEqualTo(5);
     }
 
     @Test
@@ -143,6 +151,7 @@ class AuthorizationTest {
         String auth = client.authorize("a", 1000);
         simulator.advanceClock(Duration.ofDays(7));
 
-        assertThat(json(client.get("/charges/" + auth)).get("status").stringValue()).isEqualTo("expired");
+        assertThat(json(client.get("/charges/" + auth)).get("status").stringValue())
+                .isEqualTo("expired");
     }
 }

@@ -45,7 +45,8 @@ class CaptureTest extends RunningSimulator {
         JsonNode state = json(client.get("/charges/" + charge));
         assertThat(state.get("status").stringValue()).isEqualTo("captured");
         assertThat(state.get("amount_captured").longValue()).isEqualTo(500);
-        assertThat(simulator.movements(charge)).extracting(MovementRecord::type)
+        assertThat(simulator.movements(charge))
+                .extracting(MovementRecord::type)
                 .containsExactly("authorization", "capture", "capture");
     }
 
@@ -74,10 +75,15 @@ class CaptureTest extends RunningSimulator {
         assertRefused(client.capture(sale, "k2", "{}"), 409, "already_captured");
         assertRefused(client.capture(voided, "k3", "{}"), 409, "authorization_voided");
         assertRefused(client.capture(auth, "k4", amountJson(1001)), 409, "amount_exceeds_capturable");
-        assertThat(client.get("/charges/" + auth + "/captures?idempotency_key=k4").statusCode()).isEqualTo(404);
-        assertThat(client.capture(auth, "k4", amountJson(1000)).statusCode()).as("key released").isEqualTo(201);
+        assertThat(client.get("/charges/" + auth + "/captures?idempotency_key=k4")
+                        .statusCode())
+                .isEqualTo(404);
+        assertThat(client.capture(auth, "k4", amountJson(1000)).statusCode())
+                .as("key released")
+                .isEqualTo(201);
         assertThat(simulator.capturedTotal(auth)).isEqualTo(1000);
-        assertThat(simulator.movements()).extracting(MovementRecord::type)
+        assertThat(simulator.movements())
+                .extracting(MovementRecord::type)
                 .containsExactly("authorization", "charge", "authorization", "void", "capture");
     }
 
@@ -86,7 +92,8 @@ class CaptureTest extends RunningSimulator {
         simulator.configure(SimulatorConfig.defaults().withAuthorizationTtlSeconds(3_600));
         String charge = client.authorize("auth", 1000);
         simulator.advanceClock(Duration.ofSeconds(3_599));
-        assertThat(client.capture(charge, "early", amountJson(100)).statusCode()).isEqualTo(201);
+        assertThat(client.capture(charge, "early", amountJson(100)).statusCode())
+                .isEqualTo(201);
 
         simulator.advanceClock(Duration.ofSeconds(1));
 
@@ -113,7 +120,9 @@ class CaptureTest extends RunningSimulator {
         assertThat(client.get(path + "?idempotency_key=never").statusCode()).isEqualTo(404);
         assertThat(simulator.capturedTotal(charge)).isEqualTo(100);
         assertThat(simulator.lookups("capture", "cap-key")).isEqualTo(1);
-        assertThat(simulator.lookups("cap-key")).as("charge lookups are another scope").isZero();
+        assertThat(simulator.lookups("cap-key"))
+                .as("charge lookups are another scope")
+                .isZero();
         assertThat(simulator.requests("capture", "cap-key")).isEqualTo(3);
         assertThat(client.capture(charge, null, "{}").statusCode()).isEqualTo(400);
         assertThat(client.get(path).statusCode()).isEqualTo(400);
@@ -124,10 +133,14 @@ class CaptureTest extends RunningSimulator {
         String charge = client.authorize("shared", 1000);
         String other = client.authorize("other", 1000);
 
-        assertThat(client.capture(charge, "shared", amountJson(500)).statusCode()).isEqualTo(201);
+        assertThat(client.capture(charge, "shared", amountJson(500)).statusCode())
+                .isEqualTo(201);
         assertThat(client.refund(charge, "shared", 100).statusCode()).isEqualTo(201);
-        assertThat(client.capture(other, "shared", amountJson(500)).statusCode()).isEqualTo(422);
-        assertThat(client.get("/charges/" + other + "/captures?idempotency_key=shared").statusCode()).isEqualTo(404);
+        assertThat(client.capture(other, "shared", amountJson(500)).statusCode())
+                .isEqualTo(422);
+        assertThat(client.get("/charges/" + other + "/captures?idempotency_key=shared")
+                        .statusCode())
+                .isEqualTo(404);
         assertThat(simulator.capturedTotal(charge)).isEqualTo(500);
         assertThat(simulator.refundedTotal(charge)).isEqualTo(100);
     }
@@ -178,7 +191,10 @@ class CaptureTest extends RunningSimulator {
             assertThat(statuses).filteredOn(s -> s == 409).hasSize(14);
         }
         assertThat(simulator.capturedTotal(charge)).isEqualTo(900);
-        assertThat(json(client.get("/charges/" + charge)).get("amount_capturable").longValue()).isEqualTo(100);
+        assertThat(json(client.get("/charges/" + charge))
+                        .get("amount_capturable")
+                        .longValue())
+                .isEqualTo(100);
     }
 
     static void assertRefused(HttpResponse<String> response, int status, String code) {

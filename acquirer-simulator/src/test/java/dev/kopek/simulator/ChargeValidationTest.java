@@ -25,9 +25,12 @@ class ChargeValidationTest extends RunningSimulator {
 
     @Test
     void keysMustBePrintableAsciiUpTo255Characters() throws Exception {
-        assertThat(client.charge("k".repeat(256), chargeJson("pm_ok")).statusCode()).isEqualTo(400);
-        assertThat(client.charge("k".repeat(255), chargeJson("pm_ok")).statusCode()).isEqualTo(201);
-        assertThat(client.charge("a key with spaces~!", chargeJson("pm_ok")).statusCode()).isEqualTo(201);
+        assertThat(client.charge("k".repeat(256), chargeJson("pm_ok")).statusCode())
+                .isEqualTo(400);
+        assertThat(client.charge("k".repeat(255), chargeJson("pm_ok")).statusCode())
+                .isEqualTo(201);
+        assertThat(client.charge("a key with spaces~!", chargeJson("pm_ok")).statusCode())
+                .isEqualTo(201);
     }
 
     @Test
@@ -35,7 +38,8 @@ class ChargeValidationTest extends RunningSimulator {
         // HttpClient refuses to send such a header, so speak raw HTTP/1.1.
         String body = chargeJson("pm_ok");
         byte[] head = ("POST /charges HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-                + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\nIdempotency-Key: ")
+                        + "Content-Type: application/json\r\nContent-Length: " + body.length()
+                        + "\r\nIdempotency-Key: ")
                 .getBytes(StandardCharsets.US_ASCII);
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), simulator.port())) {
             OutputStream out = socket.getOutputStream();
@@ -50,21 +54,27 @@ class ChargeValidationTest extends RunningSimulator {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "not json", "[1]", "{\"amount\": 1}",
-            "{\"amount\": 0, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"}",
-            "{\"amount\": -5, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"}",
-            "{\"amount\": 10.5, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"}",
-            "{\"amount\": 10.0, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"}",
-            "{\"amount\": \"10\", \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"}",
-            "{\"amount\": 99999999999999999999, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"}",
-            "{\"amount\": 10, \"currency\": \"eur\", \"payment_method\": \"pm_ok\"}",
-            "{\"amount\": 10, \"currency\": \"EURO\", \"payment_method\": \"pm_ok\"}",
-            "{\"amount\": 10, \"payment_method\": \"pm_ok\"}",
-            "{\"amount\": 10, \"currency\": \"EUR\"}",
-            "{\"amount\": 10, \"currency\": \"EUR\", \"payment_method\": \"  \"}",
-            "{\"amount\": 10, \"currency\": \"EUR\", \"payment_method\": 7}",
-            "{\"amount\": 10, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\", \"reference\": 5}",
-            "{\"amount\": 10, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"} trailing"})
+    @ValueSource(
+            strings = {
+                "",
+                "not json",
+                "[1]",
+                "{\"amount\": 1}",
+                "{\"amount\": 0, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"}",
+                "{\"amount\": -5, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"}",
+                "{\"amount\": 10.5, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"}",
+                "{\"amount\": 10.0, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"}",
+                "{\"amount\": \"10\", \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"}",
+                "{\"amount\": 99999999999999999999, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"}",
+                "{\"amount\": 10, \"currency\": \"eur\", \"payment_method\": \"pm_ok\"}",
+                "{\"amount\": 10, \"currency\": \"EURO\", \"payment_method\": \"pm_ok\"}",
+                "{\"amount\": 10, \"payment_method\": \"pm_ok\"}",
+                "{\"amount\": 10, \"currency\": \"EUR\"}",
+                "{\"amount\": 10, \"currency\": \"EUR\", \"payment_method\": \"  \"}",
+                "{\"amount\": 10, \"currency\": \"EUR\", \"payment_method\": 7}",
+                "{\"amount\": 10, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\", \"reference\": 5}",
+                "{\"amount\": 10, \"currency\": \"EUR\", \"payment_method\": \"pm_ok\"} trailing"
+            })
     void invalidBodiesAreRejectedAndStoreNothing(String body) throws Exception {
         HttpResponse<String> response = client.charge("invalid", body);
 

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,9 +23,11 @@ class FaultTokenTest extends RunningSimulator {
     @Test
     void readmeListsEveryTokenAndEveryArmableFault() throws IOException {
         String readme = Files.readString(Path.of("README.md"));
-        assertThat(AcquirerSimulator.paymentMethodTokens()).hasSize(FaultToken.values().length)
+        assertThat(AcquirerSimulator.paymentMethodTokens())
+                .hasSize(FaultToken.values().length)
                 .allSatisfy(token -> assertThat(readme).contains("| `" + token + "`"));
-        assertThat(AcquirerSimulator.armableFaults()).hasSize(ArmedFault.values().length)
+        assertThat(AcquirerSimulator.armableFaults())
+                .hasSize(ArmedFault.values().length)
                 .allSatisfy(fault -> assertThat(readme).contains("| `" + fault + "` |"));
     }
 
@@ -42,21 +44,27 @@ class FaultTokenTest extends RunningSimulator {
         assertThat(replay.body()).isEqualTo(first.body());
         assertThat(client.lookup("decl").body()).isEqualTo(first.body());
         assertThat(simulator.moneyMovements("decl")).isZero();
-        assertThat(simulator.charges()).singleElement()
+        assertThat(simulator.charges())
+                .singleElement()
                 .satisfies(c -> assertThat(c.status()).isEqualTo("declined"))
                 .satisfies(c -> assertThat(c.declineCode()).isEqualTo(declineCode));
     }
 
     @ParameterizedTest
-    @CsvSource({"pm_invalid, 400, invalid_payment_method", "pm_5xx_no_charge, 503, service_unavailable",
-            "pm_429, 429, rate_limited"})
+    @CsvSource({
+        "pm_invalid, 400, invalid_payment_method",
+        "pm_5xx_no_charge, 503, service_unavailable",
+        "pm_429, 429, rate_limited"
+    })
     void refusalsStoreNothingAndReleaseTheKey(String token, int status, String error) throws Exception {
         HttpResponse<String> response = client.charge("refused", chargeJson(token));
 
         assertThat(response.statusCode()).isEqualTo(status);
         assertThat(json(response).get("error").stringValue()).isEqualTo(error);
         assertThat(client.lookup("refused").statusCode()).isEqualTo(404);
-        assertThat(client.charge("refused", chargeJson(token)).statusCode()).as("processed afresh").isEqualTo(status);
+        assertThat(client.charge("refused", chargeJson(token)).statusCode())
+                .as("processed afresh")
+                .isEqualTo(status);
         // Released, not remembered: another body under the same key is a new charge, not a 422.
         assertThat(client.charge("refused", chargeJson("pm_ok")).statusCode()).isEqualTo(201);
         assertThat(simulator.moneyMovements("refused")).isEqualTo(1);
@@ -65,7 +73,8 @@ class FaultTokenTest extends RunningSimulator {
 
     @Test
     void rateLimitingSaysWhenToComeBack() throws Exception {
-        assertThat(client.charge("limited", chargeJson("pm_429")).headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(client.charge("limited", chargeJson("pm_429")).headers().firstValue("Retry-After"))
+                .hasValue("1");
     }
 
     @Test
@@ -102,7 +111,8 @@ class FaultTokenTest extends RunningSimulator {
         HttpResponse<String> lookup = client.lookup("reset");
         assertThat(lookup.statusCode()).isEqualTo(200);
         assertThat(json(lookup).get("status").stringValue()).isEqualTo("succeeded");
-        assertThat(client.charge("reset", chargeJson("pm_reset_after_charge")).statusCode()).isEqualTo(201);
+        assertThat(client.charge("reset", chargeJson("pm_reset_after_charge")).statusCode())
+                .isEqualTo(201);
         assertThat(simulator.moneyMovements("reset")).isEqualTo(1);
     }
 
@@ -132,7 +142,8 @@ class FaultTokenTest extends RunningSimulator {
 
     @Test
     void unknownTokensSimplySucceed() throws Exception {
-        assertThat(client.charge("plain", chargeJson("pm_card_mastercard")).statusCode()).isEqualTo(201);
+        assertThat(client.charge("plain", chargeJson("pm_card_mastercard")).statusCode())
+                .isEqualTo(201);
         assertThat(simulator.moneyMovements("plain")).isEqualTo(1);
     }
 

@@ -41,7 +41,8 @@ class IdempotencyContractTest extends RunningSimulator {
         assertThat(body.get("payment_method").stringValue()).isEqualTo("pm_card_visa");
         assertThat(body.get("reference").stringValue()).isEqualTo("inv-7");
         assertThat(body.get("idempotency_key").stringValue()).isEqualTo("key-shape");
-        assertThat(body.get("created_at").stringValue()).isEqualTo(simulator.charges().getFirst().createdAt().toString());
+        assertThat(body.get("created_at").stringValue())
+                .isEqualTo(simulator.charges().getFirst().createdAt().toString());
         assertThat(body.has("decline_code")).isFalse();
     }
 
@@ -49,9 +50,12 @@ class IdempotencyContractTest extends RunningSimulator {
     void sameKeyWithAnotherBodyIsRejectedAndChargesNothing() throws Exception {
         client.charge("key-2", chargeJson(1_000, "EUR", "pm_ok", "order-1"));
 
-        for (String other : List.of(chargeJson(1_001, "EUR", "pm_ok", "order-1"),
-                chargeJson(1_000, "USD", "pm_ok", "order-1"), chargeJson(1_000, "EUR", "pm_other", "order-1"),
-                chargeJson(1_000, "EUR", "pm_ok", "order-2"), chargeJson(1_000, "EUR", "pm_ok", null))) {
+        for (String other : List.of(
+                chargeJson(1_001, "EUR", "pm_ok", "order-1"),
+                chargeJson(1_000, "USD", "pm_ok", "order-1"),
+                chargeJson(1_000, "EUR", "pm_other", "order-1"),
+                chargeJson(1_000, "EUR", "pm_ok", "order-2"),
+                chargeJson(1_000, "EUR", "pm_ok", null))) {
             HttpResponse<String> response = client.charge("key-2", other);
             assertThat(response.statusCode()).as(other).isEqualTo(422);
             assertThat(json(response).get("error").stringValue()).isEqualTo("idempotency_key_reused");
@@ -131,7 +135,8 @@ class IdempotencyContractTest extends RunningSimulator {
 
         assertThat(advanced.statusCode()).isEqualTo(200);
         assertThat(json(advanced).get("now").stringValue()).endsWith("Z");
-        assertThat(client.charge("short", chargeJson(5, "EUR", "pm_ok", null)).statusCode()).isEqualTo(201);
+        assertThat(client.charge("short", chargeJson(5, "EUR", "pm_ok", null)).statusCode())
+                .isEqualTo(201);
         assertThat(simulator.moneyMovements("short")).isEqualTo(2);
     }
 

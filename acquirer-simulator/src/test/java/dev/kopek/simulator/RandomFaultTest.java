@@ -37,14 +37,17 @@ class RandomFaultTest extends RunningSimulator {
     void afterChargeFaultsKeepADeclineADecline() throws Exception {
         simulator.configure(SimulatorConfig.defaults().withFaultRates(0, 1, 0));
 
-        assertThat(client.charge("declined", chargeJson("pm_declined")).statusCode()).isEqualTo(500);
-        assertThat(client.charge("declined", chargeJson("pm_declined")).statusCode()).isEqualTo(402);
+        assertThat(client.charge("declined", chargeJson("pm_declined")).statusCode())
+                .isEqualTo(500);
+        assertThat(client.charge("declined", chargeJson("pm_declined")).statusCode())
+                .isEqualTo(402);
         assertThat(simulator.moneyMovements("declined")).isZero();
     }
 
     @Test
     void timeoutAfterChargeBehavesLikePmTimeoutAfterCharge() throws Exception {
-        simulator.configure(SimulatorConfig.defaults().withTimeoutHangMillis(2_000).withFaultRates(0, 0, 1));
+        simulator.configure(
+                SimulatorConfig.defaults().withTimeoutHangMillis(2_000).withFaultRates(0, 0, 1));
 
         assertThatThrownBy(() -> client.charge("timeout", chargeJson("pm_ok"), Duration.ofMillis(200)))
                 .isInstanceOf(HttpTimeoutException.class);

@@ -37,7 +37,8 @@ class RefundTest extends RunningSimulator {
         assertThat(json(rest).get("amount").longValue()).isEqualTo(700);
         assertRefused(client.refund(charge, "r4", 1), 409, "amount_exceeds_refundable");
         assertThat(simulator.refundedTotal(charge)).isEqualTo(1000);
-        assertThat(json(client.get("/charges/" + charge)).get("amount_refunded").longValue()).isEqualTo(1000);
+        assertThat(json(client.get("/charges/" + charge)).get("amount_refunded").longValue())
+                .isEqualTo(1000);
     }
 
     @Test
@@ -53,12 +54,16 @@ class RefundTest extends RunningSimulator {
     @Test
     void unknownChargesAndBadBodiesAreRefused() throws Exception {
         assertRefused(client.refund("ch_unknown", "r1", 10), 404, "charge_not_found");
-        assertThat(client.post("/refunds", "r2", "{\"amount\": 10}").statusCode()).isEqualTo(400);
-        assertThat(client.post("/refunds", "r3", "{\"charge_id\": \"ch_x\", \"amount\": 0}").statusCode())
+        assertThat(client.post("/refunds", "r2", "{\"amount\": 10}").statusCode())
                 .isEqualTo(400);
-        assertThat(client.post("/refunds", "r4", "{\"charge_id\": \"ch_x\", \"amount\": 1.5}").statusCode())
+        assertThat(client.post("/refunds", "r3", "{\"charge_id\": \"ch_x\", \"amount\": 0}")
+                        .statusCode())
                 .isEqualTo(400);
-        assertThat(client.post("/refunds", null, refundJson("ch_x", 1)).statusCode()).isEqualTo(400);
+        assertThat(client.post("/refunds", "r4", "{\"charge_id\": \"ch_x\", \"amount\": 1.5}")
+                        .statusCode())
+                .isEqualTo(400);
+        assertThat(client.post("/refunds", null, refundJson("ch_x", 1)).statusCode())
+                .isEqualTo(400);
         assertThat(simulator.movements()).isEmpty();
     }
 
@@ -80,8 +85,10 @@ class RefundTest extends RunningSimulator {
         assertThat(client.get("/refunds?idempotency_key=r1").body()).isEqualTo(declined.body());
         assertThat(another.statusCode()).as("every refund of that charge").isEqualTo(402);
         assertThat(simulator.refundedTotal(charge)).isZero();
-        assertThat(simulator.movements(charge)).filteredOn(m -> m.type().equals("refund"))
-                .extracting(MovementRecord::status).containsExactly("declined", "declined");
+        assertThat(simulator.movements(charge))
+                .filteredOn(m -> m.type().equals("refund"))
+                .extracting(MovementRecord::status)
+                .containsExactly("declined", "declined");
     }
 
     @Test

@@ -23,8 +23,8 @@ class RouterTest {
         server.start();
         try (HttpClient http = HttpClient.newHttpClient()) {
             URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/boom");
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
 
             assertThat(response.statusCode()).isEqualTo(500);
             assertThat(response.body()).isEqualTo("{\"error\":\"internal_error\"}");
@@ -37,7 +37,10 @@ class RouterTest {
     void templatesMatchOneSegmentPerParameter() throws Exception {
         Router router = new Router()
                 .route("GET", "/charges", request -> Json.ok(Json.object().put("exact", true)))
-                .route("GET", "/charges/{id}/captures", request -> Json.ok(Json.object().put("id", request.pathParam("id"))));
+                .route(
+                        "GET",
+                        "/charges/{id}/captures",
+                        request -> Json.ok(Json.object().put("id", request.pathParam("id"))));
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", router);
         server.start();
@@ -45,7 +48,8 @@ class RouterTest {
             String base = "http://127.0.0.1:" + server.getAddress().getPort();
             java.util.function.Function<String, HttpResponse<String>> get = path -> {
                 try {
-                    return http.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
+                    return http.send(
+                            HttpRequest.newBuilder(URI.create(base + path)).build(),
                             HttpResponse.BodyHandlers.ofString());
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
@@ -57,8 +61,11 @@ class RouterTest {
             assertThat(get.apply("/charges//captures").statusCode()).isEqualTo(404);
             assertThat(get.apply("/charges/ch_1/captures/").statusCode()).isEqualTo(404);
             assertThat(get.apply("/charges/ch_1").statusCode()).isEqualTo(404);
-            HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(base + "/charges/x/captures"))
-                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> post = http.send(
+                    HttpRequest.newBuilder(URI.create(base + "/charges/x/captures"))
+                            .POST(HttpRequest.BodyPublishers.noBody())
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(post.statusCode()).isEqualTo(405);
             assertThat(post.headers().firstValue("Allow")).hasValue("GET");
         } finally {

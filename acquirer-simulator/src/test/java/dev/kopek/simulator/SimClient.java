@@ -28,8 +28,8 @@ final class SimClient implements AutoCloseable {
 
     static String chargeJson(long amount, String currency, String paymentMethod, String reference) {
         String ref = reference == null ? "" : ", \"reference\": \"" + reference + "\"";
-        return "{\"amount\": " + amount + ", \"currency\": \"" + currency + "\", \"payment_method\": \""
-                + paymentMethod + "\"" + ref + "}";
+        return "{\"amount\": " + amount + ", \"currency\": \"" + currency + "\", \"payment_method\": \"" + paymentMethod
+                + "\"" + ref + "}";
     }
 
     static String chargeJson(String paymentMethod) {
@@ -70,14 +70,16 @@ final class SimClient implements AutoCloseable {
     }
 
     HttpResponse<String> get(String pathAndQuery) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(base.resolve(pathAndQuery)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(base.resolve(pathAndQuery)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(base.resolve(path))
+        return http.send(
+                HttpRequest.newBuilder(base.resolve(path))
                         .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                        .POST(HttpRequest.BodyPublishers.ofString(json))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -118,8 +120,10 @@ final class SimClient implements AutoCloseable {
     }
 
     String authorize(String key, long amount, String paymentMethod) throws IOException, InterruptedException {
-        HttpResponse<String> response = charge(key, "{\"amount\": " + amount
-                + ", \"currency\": \"EUR\", \"payment_method\": \"" + paymentMethod + "\", \"capture\": false}");
+        HttpResponse<String> response = charge(
+                key,
+                "{\"amount\": " + amount + ", \"currency\": \"EUR\", \"payment_method\": \"" + paymentMethod
+                        + "\", \"capture\": false}");
         return json(response).get("id").stringValue();
     }
 
@@ -129,7 +133,9 @@ final class SimClient implements AutoCloseable {
     }
 
     String sale(String key, long amount, String paymentMethod) throws IOException, InterruptedException {
-        return json(charge(key, chargeJson(amount, "EUR", paymentMethod, null))).get("id").stringValue();
+        return json(charge(key, chargeJson(amount, "EUR", paymentMethod, null)))
+                .get("id")
+                .stringValue();
     }
 
     HttpResponse<String> capture(String chargeId, String key, String json) throws IOException, InterruptedException {

@@ -28,8 +28,10 @@ class VoidTest extends RunningSimulator {
         assertThat(state.get("status").stringValue()).isEqualTo("voided");
         assertThat(state.get("voided").booleanValue()).isTrue();
         assertThat(state.get("amount_capturable").longValue()).isZero();
-        assertThat(simulator.movements(charge)).extracting(MovementRecord::type, MovementRecord::amount)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("authorization", 1000L),
+        assertThat(simulator.movements(charge))
+                .extracting(MovementRecord::type, MovementRecord::amount)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("authorization", 1000L),
                         org.assertj.core.groups.Tuple.tuple("void", 1000L));
         assertThat(simulator.capturedTotal(charge)).isZero();
     }
@@ -48,7 +50,9 @@ class VoidTest extends RunningSimulator {
         HttpResponse<String> lookup = client.get("/charges/" + charge + "/void?idempotency_key=v1");
         assertThat(lookup.statusCode()).isEqualTo(200);
         assertThat(lookup.body()).isEqualTo(first.body());
-        assertThat(simulator.movements(charge)).filteredOn(m -> m.type().equals("void")).hasSize(1);
+        assertThat(simulator.movements(charge))
+                .filteredOn(m -> m.type().equals("void"))
+                .hasSize(1);
         assertThat(simulator.lookups("void", "v1")).isEqualTo(1);
     }
 
@@ -76,9 +80,12 @@ class VoidTest extends RunningSimulator {
     void aVoidTakesNoBodyOrAnEmptyObject() throws Exception {
         String charge = client.authorize("auth", 1000);
 
-        assertThat(client.post("/charges/" + charge + "/void", "v", "[]").statusCode()).isEqualTo(400);
-        assertThat(client.post("/charges/" + charge + "/void", "v", "nope").statusCode()).isEqualTo(400);
-        assertThat(client.post("/charges/" + charge + "/void", null, "").statusCode()).isEqualTo(400);
+        assertThat(client.post("/charges/" + charge + "/void", "v", "[]").statusCode())
+                .isEqualTo(400);
+        assertThat(client.post("/charges/" + charge + "/void", "v", "nope").statusCode())
+                .isEqualTo(400);
+        assertThat(client.post("/charges/" + charge + "/void", null, "").statusCode())
+                .isEqualTo(400);
         assertThat(client.voidCharge(charge, "v").statusCode()).isEqualTo(200);
     }
 }

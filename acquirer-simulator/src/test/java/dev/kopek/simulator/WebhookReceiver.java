@@ -62,7 +62,9 @@ final class WebhookReceiver implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            received.add(new Received(body, exchange.getRequestHeaders().getFirst("Simulator-Signature"),
+            received.add(new Received(
+                    body,
+                    exchange.getRequestHeaders().getFirst("Simulator-Signature"),
                     exchange.getRequestHeaders().getFirst("Content-Type")));
             Integer status = script.poll();
             exchange.sendResponseHeaders(status == null ? 200 : status, -1);

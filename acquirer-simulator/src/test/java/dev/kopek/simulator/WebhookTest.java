@@ -31,7 +31,8 @@ class WebhookTest extends SimulatorWithReceiver {
 
     @Test
     void eachEventIsSignedWithTheDocumentedAlgorithm() throws Exception {
-        simulator.configure(simulator.config().withWebhooks(simulator.config().webhooks().withSecret("whsec_test")));
+        simulator.configure(
+                simulator.config().withWebhooks(simulator.config().webhooks().withSecret("whsec_test")));
         HttpResponse<String> charge = client.charge("k1", chargeJson("pm_ok"));
 
         WebhookReceiver.Received received = receiver.next();
@@ -39,18 +40,23 @@ class WebhookTest extends SimulatorWithReceiver {
         Matcher signature = SIGNATURE.matcher(received.signature());
         assertThat(signature.matches()).as(received.signature()).isTrue();
         assertThat(signature.group(2)).isEqualTo(hmacHex("whsec_test", signature.group(1) + "." + received.body()));
-        assertThat(WebhookSignature.verify("whsec_test", received.signature(), received.body())).isTrue();
-        assertThat(WebhookSignature.verify("whsec_other", received.signature(), received.body())).isFalse();
-        assertThat(WebhookSignature.verify("whsec_test", received.signature(), received.body() + " ")).isFalse();
+        assertThat(WebhookSignature.verify("whsec_test", received.signature(), received.body()))
+                .isTrue();
+        assertThat(WebhookSignature.verify("whsec_other", received.signature(), received.body()))
+                .isFalse();
+        assertThat(WebhookSignature.verify("whsec_test", received.signature(), received.body() + " "))
+                .isFalse();
         assertThat(received.contentType()).isEqualTo("application/json");
         JsonNode event = received.json();
         assertThat(event.get("id").stringValue()).startsWith("evt_");
         assertThat(event.get("type").stringValue()).isEqualTo("charge.succeeded");
         // created is when the event was made, t when this attempt was signed: the same second or the next.
-        assertThat(Long.parseLong(signature.group(1)) - event.get("created").longValue()).isBetween(0L, 1L);
+        assertThat(Long.parseLong(signature.group(1)) - event.get("created").longValue())
+                .isBetween(0L, 1L);
         assertThat(event.get("data")).isEqualTo(json(charge));
         assertThat(event.get("data").get("idempotency_key").stringValue()).isEqualTo("k1");
-        assertThat(simulator.webhookEvents()).singleElement()
+        assertThat(simulator.webhookEvents())
+                .singleElement()
                 .satisfies(e -> assertThat(e.payload()).isEqualTo(received.body()));
     }
 
@@ -65,10 +71,19 @@ class WebhookTest extends SimulatorWithReceiver {
         String declinesRefunds = client.sale("e", 100, "pm_refund_declined");
         client.refund(declinesRefunds, "r2", 100);
 
-        List<String> types = receiver.next(8).stream().map(WebhookReceiver.Received::type).toList();
+        List<String> types =
+                receiver.next(8).stream().map(WebhookReceiver.Received::type).toList();
 
-        assertThat(types).containsExactlyInAnyOrder("charge.authorized", "capture.succeeded", "refund.succeeded",
-                "charge.authorized", "void.succeeded", "charge.declined", "charge.succeeded", "refund.declined");
+        assertThat(types)
+                .containsExactlyInAnyOrder(
+                        "charge.authorized",
+                        "capture.succeeded",
+                        "refund.succeeded",
+                        "charge.authorized",
+                        "void.succeeded",
+                        "charge.declined",
+                        "charge.succeeded",
+                        "refund.declined");
         receiver.assertQuietFor(Duration.ofMillis(100));
     }
 
@@ -79,11 +94,16 @@ class WebhookTest extends SimulatorWithReceiver {
 
         List<WebhookReceiver.Received> attempts = receiver.next(3);
 
-        assertThat(attempts).extracting(WebhookReceiver.Received::body).containsOnly(attempts.getFirst().body());
+        assertThat(attempts)
+                .extracting(WebhookReceiver.Received::body)
+                .containsOnly(attempts.getFirst().body());
         awaitDeliveries(3);
-        assertThat(simulator.webhookDeliveries()).extracting(WebhookDelivery::attempt, WebhookDelivery::status)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(1, 500),
-                        org.assertj.core.groups.Tuple.tuple(2, 503), org.assertj.core.groups.Tuple.tuple(3, 200));
+        assertThat(simulator.webhookDeliveries())
+                .extracting(WebhookDelivery::attempt, WebhookDelivery::status)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1, 500),
+                        org.assertj.core.groups.Tuple.tuple(2, 503),
+                        org.assertj.core.groups.Tuple.tuple(3, 200));
 
         receiver.answer(500, 500, 500, 500, 500);
         simulator.sendWebhook("test.give_up", "{}");
@@ -93,7 +113,8 @@ class WebhookTest extends SimulatorWithReceiver {
 
     @Test
     void withDuplicateRateOneEveryEventArrivesTwice() throws Exception {
-        simulator.configure(simulator.config().withWebhooks(simulator.config().webhooks().withDuplicateRate(1)));
+        simulator.configure(
+                simulator.config().withWebhooks(simulator.config().webhooks().withDuplicateRate(1)));
 
         WebhookEvent event = simulator.sendWebhook("test.duplicate", "{}");
 
@@ -106,16 +127,20 @@ class WebhookTest extends SimulatorWithReceiver {
     @Test
     void reorderingHoldsEventsAndSendsThemShuffled() throws Exception {
         // With reordering, webhook_delay_ms is the batch window; flushing ends it early.
-        simulator.configure(simulator.config().withWebhooks(
-                simulator.config().webhooks().withReorder(true).withDelayMillis(60_000)));
+        simulator.configure(simulator
+                .config()
+                .withWebhooks(simulator.config().webhooks().withReorder(true).withDelayMillis(60_000)));
         List<String> sent = IntStream.range(0, 10)
-                .mapToObj(i -> simulator.sendWebhook("test.order", "{\"n\": " + i + "}").id())
+                .mapToObj(i -> simulator
+                        .sendWebhook("test.order", "{\"n\": " + i + "}")
+                        .id())
                 .toList();
         receiver.assertQuietFor(Duration.ofMillis(100));
 
         simulator.flushWebhooks();
 
-        List<String> arrived = receiver.next(10).stream().map(WebhookReceiver.Received::id).toList();
+        List<String> arrived =
+                receiver.next(10).stream().map(WebhookReceiver.Received::id).toList();
         assertThat(arrived).containsExactlyInAnyOrderElementsOf(sent);
         // 10! orders: the chance a shuffle keeps the original one is below 3e-7.
         assertThat(arrived).isNotEqualTo(sent);
@@ -123,7 +148,8 @@ class WebhookTest extends SimulatorWithReceiver {
 
     @Test
     void aWebhookOnlyChargeIsDecidedLaterAndAnnouncedByWebhook() throws Exception {
-        simulator.configure(simulator.config().withWebhooks(simulator.config().webhooks().withDelayMillis(500)));
+        simulator.configure(
+                simulator.config().withWebhooks(simulator.config().webhooks().withDelayMillis(500)));
 
         HttpResponse<String> accepted = client.charge("async", chargeJson("pm_webhook_only"));
 
@@ -141,7 +167,8 @@ class WebhookTest extends SimulatorWithReceiver {
 
         assertThat(decided.type()).isEqualTo("charge.succeeded");
         assertThat(decided.json().get("data").get("id").stringValue()).isEqualTo(id);
-        assertThat(decided.json().get("data").get("idempotency_key").stringValue()).isEqualTo("async");
+        assertThat(decided.json().get("data").get("idempotency_key").stringValue())
+                .isEqualTo("async");
         HttpResponse<String> late = client.lookup("async");
         assertThat(json(late).get("status").stringValue()).isEqualTo("succeeded");
         assertThat(json(late).get("id").stringValue()).isEqualTo(id);
@@ -166,22 +193,27 @@ class WebhookTest extends SimulatorWithReceiver {
 
     @Test
     void aProcessingChargeCannotBeCapturedOrRefunded() throws Exception {
-        simulator.configure(simulator.config().withWebhooks(simulator.config().webhooks().withDelayMillis(60_000)));
-        String id = json(client.charge("async", chargeJson("pm_webhook_only"))).get("id").stringValue();
+        simulator.configure(
+                simulator.config().withWebhooks(simulator.config().webhooks().withDelayMillis(60_000)));
+        String id = json(client.charge("async", chargeJson("pm_webhook_only")))
+                .get("id")
+                .stringValue();
 
         assertThat(SimClient.error(client.refund(id, "r", 1))).isEqualTo("charge_processing");
-        assertThat(json(client.get("/charges/" + id)).get("status").stringValue()).isEqualTo("processing");
+        assertThat(json(client.get("/charges/" + id)).get("status").stringValue())
+                .isEqualTo("processing");
     }
 
     @Test
     void webhooksCanBeSentListedAndResentOverHttp() throws Exception {
-        HttpResponse<String> sent = client.post("/_sim/webhooks",
-                "{\"type\": \"test.manual\", \"data\": {\"charge_id\": \"ch_x\"}}");
+        HttpResponse<String> sent =
+                client.post("/_sim/webhooks", "{\"type\": \"test.manual\", \"data\": {\"charge_id\": \"ch_x\"}}");
         assertThat(sent.statusCode()).isEqualTo(202);
         String id = json(sent).get("id").stringValue();
         assertThat(receiver.next().id()).isEqualTo(id);
 
-        assertThat(client.post("/_sim/webhooks/" + id + "/resend", "").statusCode()).isEqualTo(202);
+        assertThat(client.post("/_sim/webhooks/" + id + "/resend", "").statusCode())
+                .isEqualTo(202);
         assertThat(receiver.next().id()).isEqualTo(id);
         awaitDeliveries(2);
 
@@ -190,10 +222,13 @@ class WebhookTest extends SimulatorWithReceiver {
             assertThat(e.get("charge_id").stringValue()).isEqualTo("ch_x");
             assertThat(e.get("payload").get("type").stringValue()).isEqualTo("test.manual");
         });
-        assertThat(listed.get("deliveries")).hasSize(2)
+        assertThat(listed.get("deliveries"))
+                .hasSize(2)
                 .allSatisfy(d -> assertThat(d.get("delivered").booleanValue()).isTrue());
-        assertThat(client.post("/_sim/webhooks", "{\"type\": \"x\"}").statusCode()).isEqualTo(400);
-        assertThat(client.post("/_sim/webhooks/evt_nope/resend", "").statusCode()).isEqualTo(404);
+        assertThat(client.post("/_sim/webhooks", "{\"type\": \"x\"}").statusCode())
+                .isEqualTo(400);
+        assertThat(client.post("/_sim/webhooks/evt_nope/resend", "").statusCode())
+                .isEqualTo(404);
     }
 
     @Test
@@ -202,26 +237,40 @@ class WebhookTest extends SimulatorWithReceiver {
         client.charge("k", chargeJson("pm_ok"));
 
         assertThat(simulator.webhookEvents()).isEmpty();
-        assertThatThrownBy(() -> simulator.sendWebhook("x", "{}")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> simulator.sendWebhook("x", "{}"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("webhooks_off");
-        assertThat(client.post("/_sim/webhooks", "{\"type\": \"x\", \"data\": {}}").statusCode()).isEqualTo(409);
+        assertThat(client.post("/_sim/webhooks", "{\"type\": \"x\", \"data\": {}}")
+                        .statusCode())
+                .isEqualTo(409);
         receiver.assertQuietFor(Duration.ofMillis(100));
     }
 
     @Test
     void webhookSettingsAreConfigurableOverHttp() throws Exception {
-        HttpResponse<String> updated = client.post("/_sim/config", "{\"webhook_url\": \"http://127.0.0.1:1/x\", "
-                + "\"webhook_secret\": \"s\", \"webhook_duplicate_rate\": 0.5, \"webhook_delay_ms\": 7, "
-                + "\"webhook_reorder\": true, \"fee_bps\": 30}");
+        HttpResponse<String> updated = client.post(
+                "/_sim/config",
+                "{\"webhook_url\": \"http://127.0.0.1:1/x\", "
+                        + "\"webhook_secret\": \"s\", \"webhook_duplicate_rate\": 0.5, \"webhook_delay_ms\": 7, "
+                        + "\"webhook_reorder\": true, \"fee_bps\": 30}");
 
         assertThat(updated.statusCode()).isEqualTo(200);
-        assertThat(simulator.config().webhooks()).isEqualTo(new WebhookSettings(
-                java.net.URI.create("http://127.0.0.1:1/x"), "s", 0.5, 7, true));
+        assertThat(simulator.config().webhooks())
+                .isEqualTo(new WebhookSettings(java.net.URI.create("http://127.0.0.1:1/x"), "s", 0.5, 7, true));
         assertThat(simulator.config().feeBps()).isEqualTo(30);
-        assertThat(json(client.post("/_sim/config", "{\"webhook_url\": null}")).get("webhook_url").isNull()).isTrue();
-        for (String bad : List.of("{\"webhook_url\": \"not a url\"}", "{\"webhook_url\": \"ftp://x/y\"}",
-                "{\"webhook_secret\": \"\"}", "{\"webhook_duplicate_rate\": 2}", "{\"webhook_reorder\": 1}",
-                "{\"webhook_delay_ms\": -1}", "{\"fee_bps\": 10001}", "{\"authorization_ttl_seconds\": -1}")) {
+        assertThat(json(client.post("/_sim/config", "{\"webhook_url\": null}"))
+                        .get("webhook_url")
+                        .isNull())
+                .isTrue();
+        for (String bad : List.of(
+                "{\"webhook_url\": \"not a url\"}",
+                "{\"webhook_url\": \"ftp://x/y\"}",
+                "{\"webhook_secret\": \"\"}",
+                "{\"webhook_duplicate_rate\": 2}",
+                "{\"webhook_reorder\": 1}",
+                "{\"webhook_delay_ms\": -1}",
+                "{\"fee_bps\": 10001}",
+                "{\"authorization_ttl_seconds\": -1}")) {
             assertThat(client.post("/_sim/config", bad).statusCode()).as(bad).isEqualTo(400);
         }
     }

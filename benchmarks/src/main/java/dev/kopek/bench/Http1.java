@@ -21,8 +21,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class Http1 implements AutoCloseable {
 
     /** A status and a body, as Kopek answered. */
-    record Answer(int status, String body) {
-    }
+    record Answer(int status, String body) {}
 
     private static final int MAX_HEADER_BYTES = 16 * 1024;
     private static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -41,8 +40,13 @@ final class Http1 implements AutoCloseable {
     /** POSTs a JSON body with the given extra header lines ("Name: value"); the answer or an IOException. */
     Answer post(String path, String body, String... headers) throws IOException {
         byte[] content = body.getBytes(StandardCharsets.UTF_8);
-        StringBuilder head = new StringBuilder(256).append("POST ").append(path).append(" HTTP/1.1\r\nHost: ")
-                .append(host).append("\r\nContent-Type: application/json\r\nContent-Length: ").append(content.length)
+        StringBuilder head = new StringBuilder(256)
+                .append("POST ")
+                .append(path)
+                .append(" HTTP/1.1\r\nHost: ")
+                .append(host)
+                .append("\r\nContent-Type: application/json\r\nContent-Length: ")
+                .append(content.length)
                 .append("\r\n");
         for (String header : headers) {
             head.append(header).append("\r\n");
@@ -111,7 +115,8 @@ final class Http1 implements AutoCloseable {
                 String value = header.substring(colon + 1).trim();
                 switch (name) {
                     case "content-length" -> length = Long.parseLong(value);
-                    case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+                    case "transfer-encoding" ->
+                        chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
                     case "connection" -> reusable &= !value.equalsIgnoreCase("close");
                     default -> {
                         // not needed
@@ -151,7 +156,8 @@ final class Http1 implements AutoCloseable {
 
         private byte[] chunked() throws IOException {
             ByteArrayOutputStream body = new ByteArrayOutputStream(1024);
-            for (long size = Long.parseLong(line().split(";")[0].trim(), 16); size > 0;
+            for (long size = Long.parseLong(line().split(";")[0].trim(), 16);
+                    size > 0;
                     size = Long.parseLong(line().split(";")[0].trim(), 16)) {
                 if (body.size() + size > MAX_BODY_BYTES) {
                     throw new IOException("chunked body too large");

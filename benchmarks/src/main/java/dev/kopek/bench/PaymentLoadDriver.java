@@ -44,13 +44,13 @@ public final class PaymentLoadDriver {
 
     private static final PrintStream OUT = System.out;
     private static final Pattern STRING_FIELD = Pattern.compile("\"(status|code)\"\\s*:\\s*\"([^\"]{0,64})\"");
-    private static final Pattern NUMBER_FIELD = Pattern.compile("\"([a-z_.]+)\"\\s*:\\s*(-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)");
+    private static final Pattern NUMBER_FIELD =
+            Pattern.compile("\"([a-z_.]+)\"\\s*:\\s*(-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)");
     private static final Pattern MEASUREMENT =
             Pattern.compile("\"statistic\"\\s*:\\s*\"([A-Z_]+)\"\\s*,\\s*\"value\"\\s*:\\s*(-?[0-9.eE+-]+)");
     private static final long SAMPLE_EVERY_MS = 100;
 
-    private PaymentLoadDriver() {
-    }
+    private PaymentLoadDriver() {}
 
     public static void main(String[] args) throws Exception {
         Options options;
@@ -82,14 +82,27 @@ public final class PaymentLoadDriver {
         Http1 payments = new Http1(o.url, o.timeout);
         // Letters only: Kopek refuses free text holding a card-like digit run (13-19 digits, Luhn-valid, hyphens
         // allowed between groups), and a hex run id that happens to be all digits joins the counter into one.
-        String runId = new Random().ints(8, 'a', 'z' + 1)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        String runId = new Random()
+                .ints(8, 'a', 'z' + 1)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+                .toString();
 
-        OUT.printf(Locale.ROOT, "Kopek payment load: %s, %d payments (+%d warmup), %s, %s %d %s, "
-                        + "simulator latency %d..%d ms, run %s%n", o.url, o.payments, o.warmup,
-                o.openLoop() ? String.format(Locale.ROOT, "open loop at %.1f/s", o.rate)
+        OUT.printf(
+                Locale.ROOT,
+                "Kopek payment load: %s, %d payments (+%d warmup), %s, %s %d %s, "
+                        + "simulator latency %d..%d ms, run %s%n",
+                o.url,
+                o.payments,
+                o.warmup,
+                o.openLoop()
+                        ? String.format(Locale.ROOT, "open loop at %.1f/s", o.rate)
                         : "concurrency " + o.concurrency,
-                o.method, o.amount, o.currency, o.latencyMs, o.latencyMaxMs(), runId);
+                o.method,
+                o.amount,
+                o.currency,
+                o.latencyMs,
+                o.latencyMaxMs(),
+                runId);
 
         if (o.simulatorUrl != null) {
             admin.setLatency(0); // warm up at zero latency whatever the measured run uses
@@ -97,8 +110,13 @@ public final class PaymentLoadDriver {
         if (o.warmup > 0) {
             Phase warm = new Phase("w-" + runId, o.warmup, o, payments, false);
             warm.run();
-            OUT.printf(Locale.ROOT, "  warmup      %d payments in %.1f s (%.0f/s), %d errors, not counted%n",
-                    o.warmup, warm.wallNanos / 1e9, o.warmup / (warm.wallNanos / 1e9), warm.errors.sum());
+            OUT.printf(
+                    Locale.ROOT,
+                    "  warmup      %d payments in %.1f s (%.0f/s), %d errors, not counted%n",
+                    o.warmup,
+                    warm.wallNanos / 1e9,
+                    o.warmup / (warm.wallNanos / 1e9),
+                    warm.errors.sum());
         }
 
         Map<String, Long> before = null;
@@ -146,7 +164,12 @@ public final class PaymentLoadDriver {
         }
     }
 
-    private int report(Options o, Phase p, Map<String, Long> before, Map<String, Long> after, PoolFigures poolBefore,
+    private int report(
+            Options o,
+            Phase p,
+            Map<String, Long> before,
+            Map<String, Long> after,
+            PoolFigures poolBefore,
             PoolFigures poolAfter) {
         long[] sorted = p.answeredLatencies();
         Arrays.sort(sorted);
@@ -161,22 +184,43 @@ public final class PaymentLoadDriver {
         long errors = p.errors.sum();
         long captured = p.captured201.sum();
 
-        OUT.printf(Locale.ROOT, "  throughput  %.1f payments/s captured (201), %.1f answers/s (%d answered in %.2f s)%s%n",
-                captured / seconds, rate, answered, seconds,
-                o.openLoop() ? String.format(Locale.ROOT, ", offered %.1f/s open loop; latency from each payment's "
-                        + "due time; sender fell behind by %.1f ms at most", o.rate, p.maxSendLagNanos / 1e6) : "");
-        OUT.printf(Locale.ROOT, "  latency ms  p50 %.1f  p90 %.1f  p99 %.1f  max %.1f  mean %.1f%n",
-                p50, p90, p99, max, mean);
+        OUT.printf(
+                Locale.ROOT,
+                "  throughput  %.1f payments/s captured (201), %.1f answers/s (%d answered in %.2f s)%s%n",
+                captured / seconds,
+                rate,
+                answered,
+                seconds,
+                o.openLoop()
+                        ? String.format(
+                                Locale.ROOT,
+                                ", offered %.1f/s open loop; latency from each payment's "
+                                        + "due time; sender fell behind by %.1f ms at most",
+                                o.rate,
+                                p.maxSendLagNanos / 1e6)
+                        : "");
+        OUT.printf(
+                Locale.ROOT,
+                "  latency ms  p50 %.1f  p90 %.1f  p99 %.1f  max %.1f  mean %.1f%n",
+                p50,
+                p90,
+                p99,
+                max,
+                mean);
         OUT.println("  http        " + counts(p.byHttpStatus));
         OUT.println("  status      " + counts(p.byBodyStatus));
-        OUT.println("  errors      " + errors + " transport" + (p.errorSamples.isEmpty() ? ""
-                : ", e.g. " + String.join(" | ", p.errorSamples)));
+        OUT.println("  errors      " + errors + " transport"
+                + (p.errorSamples.isEmpty() ? "" : ", e.g. " + String.join(" | ", p.errorSamples)));
         for (String problem : p.problemSamples) {
             OUT.println("  problem     " + problem);
         }
         OUT.println("  cpu         " + p.cpuSummary());
-        OUT.printf(Locale.ROOT, "  in flight   peak %d (sampled every %d ms; exact peak %d)%n",
-                p.sampledPeak.get(), SAMPLE_EVERY_MS, p.exactPeak.get());
+        OUT.printf(
+                Locale.ROOT,
+                "  in flight   peak %d (sampled every %d ms; exact peak %d)%n",
+                p.sampledPeak.get(),
+                SAMPLE_EVERY_MS,
+                p.exactPeak.get());
         if (o.latencyMs > 0 || o.latencyMaxMs() > 0 || o.openLoop()) {
             OUT.println("  timeline    in flight every 100 ms: " + p.timeline());
         }
@@ -191,8 +235,13 @@ public final class PaymentLoadDriver {
             long charges = after.getOrDefault("charge_requests", 0L) - before.getOrDefault("charge_requests", 0L);
             long lookups = after.getOrDefault("lookups", 0L) - before.getOrDefault("lookups", 0L);
             moneyOk = moved == captured;
-            OUT.printf(Locale.ROOT, "  simulator   money movements %d -> %d (+%d) vs %d answers 201 captured: %s%n",
-                    before.get("money_movements"), after.get("money_movements"), moved, captured,
+            OUT.printf(
+                    Locale.ROOT,
+                    "  simulator   money movements %d -> %d (+%d) vs %d answers 201 captured: %s%n",
+                    before.get("money_movements"),
+                    after.get("money_movements"),
+                    moved,
+                    captured,
                     moneyOk ? "OK, exactly once each" : "MISMATCH");
             OUT.printf(Locale.ROOT, "              charge requests +%d, lookups +%d%n", charges, lookups);
             if (!moneyOk) {
@@ -200,10 +249,21 @@ public final class PaymentLoadDriver {
                         + " may settle later; rerun /_sim/stats to see)");
             }
         }
-        OUT.printf(Locale.ROOT, "RESULT payments_per_s=%.1f p50_ms=%.1f p99_ms=%.1f max_ms=%.1f errors=%d "
+        OUT.printf(
+                Locale.ROOT,
+                "RESULT payments_per_s=%.1f p50_ms=%.1f p99_ms=%.1f max_ms=%.1f errors=%d "
                         + "peak_in_flight=%d p90_ms=%.1f captured=%d money_movements=%d offered_per_s=%.1f "
                         + "captured_per_s=%.1f%n",
-                rate, p50, p99, max, errors, p.sampledPeak.get(), p90, captured, moved, o.openLoop() ? o.rate : 0.0,
+                rate,
+                p50,
+                p99,
+                max,
+                errors,
+                p.sampledPeak.get(),
+                p90,
+                captured,
+                moved,
+                o.openLoop() ? o.rate : 0.0,
                 captured / seconds);
         return moneyOk ? 0 : 2;
     }
@@ -213,7 +273,11 @@ public final class PaymentLoadDriver {
             return "-";
         }
         StringBuilder sb = new StringBuilder();
-        new TreeMap<>(map).forEach((k, v) -> sb.append(sb.isEmpty() ? "" : "  ").append(k).append('=').append(v.sum()));
+        new TreeMap<>(map)
+                .forEach((k, v) -> sb.append(sb.isEmpty() ? "" : "  ")
+                        .append(k)
+                        .append('=')
+                        .append(v.sum()));
         return sb.toString();
     }
 
@@ -329,12 +393,15 @@ public final class PaymentLoadDriver {
 
         /** Sends payment i; its latency runs from t0. False when interrupted. */
         private boolean send(int i, long t0) {
-            String body = "{\"reference\":\"" + prefix + "-" + i + "\",\"amount\":" + o.amount
-                    + ",\"currency\":\"" + o.currency + "\",\"payment_method\":\"" + o.method + "\"}";
+            String body = "{\"reference\":\"" + prefix + "-" + i + "\",\"amount\":" + o.amount + ",\"currency\":\""
+                    + o.currency + "\",\"payment_method\":\"" + o.method + "\"}";
             int now = inFlight.incrementAndGet();
             exactPeak.accumulateAndGet(now, Math::max);
             try {
-                Http1.Answer answer = http.post("/v1/payments", body, "Authorization: Bearer " + o.apiKey,
+                Http1.Answer answer = http.post(
+                        "/v1/payments",
+                        body,
+                        "Authorization: Bearer " + o.apiKey,
                         "Idempotency-Key: idem-" + prefix + "-" + i);
                 latencies[i] = System.nanoTime() - t0;
                 record(answer.status(), answer.body());
@@ -351,7 +418,9 @@ public final class PaymentLoadDriver {
         }
 
         private void record(int httpStatus, String body) {
-            byHttpStatus.computeIfAbsent(Integer.toString(httpStatus), k -> new LongAdder()).increment();
+            byHttpStatus
+                    .computeIfAbsent(Integer.toString(httpStatus), k -> new LongAdder())
+                    .increment();
             String status = null;
             String code = null;
             Matcher m = STRING_FIELD.matcher(body == null ? "" : body);
@@ -362,14 +431,16 @@ public final class PaymentLoadDriver {
                     code = m.group(2);
                 }
             }
-            String label = httpStatus >= 400 ? "problem:" + (code == null ? httpStatus : code)
+            String label = httpStatus >= 400
+                    ? "problem:" + (code == null ? httpStatus : code)
                     : (status == null ? "none" : status);
             byBodyStatus.computeIfAbsent(label, k -> new LongAdder()).increment();
             if (httpStatus == 201 && "captured".equals(status)) {
                 captured201.increment();
             }
             if ((httpStatus >= 400 || httpStatus == 202) && problemSamples.size() < 3) {
-                problemSamples.add(httpStatus + " " + (body == null ? "" : body.substring(0, Math.min(300, body.length()))));
+                problemSamples.add(
+                        httpStatus + " " + (body == null ? "" : body.substring(0, Math.min(300, body.length()))));
             }
         }
 
@@ -401,8 +472,14 @@ public final class PaymentLoadDriver {
                     return;
                 }
                 long d = done.get();
-                System.err.printf(Locale.ROOT, "  ... %d/%d done, %.0f/s over the last 5 s, %d in flight, %.0f s%n",
-                        d, count, (d - last) / 5.0, inFlight.get(), (System.nanoTime() - start) / 1e9);
+                System.err.printf(
+                        Locale.ROOT,
+                        "  ... %d/%d done, %.0f/s over the last 5 s, %d in flight, %.0f s%n",
+                        d,
+                        count,
+                        (d - last) / 5.0,
+                        inFlight.get(),
+                        (System.nanoTime() - start) / 1e9);
                 last = d;
             }
         }
@@ -412,29 +489,42 @@ public final class PaymentLoadDriver {
             int cores = Runtime.getRuntime().availableProcessors();
             StringBuilder sb = new StringBuilder();
             if (driverCpuNanos >= 0) {
-                sb.append(String.format(Locale.ROOT, "driver %.1f s = %.0f%% of %d cores", driverCpuNanos / 1e9,
-                        100.0 * driverCpuNanos / wallNanos / cores, cores));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "driver %.1f s = %.0f%% of %d cores",
+                        driverCpuNanos / 1e9,
+                        100.0 * driverCpuNanos / wallNanos / cores,
+                        cores));
             }
             if (machineBefore != null && machineAfter != null) {
                 long busy = machineAfter[0] - machineBefore[0];
                 long all = machineAfter[1] - machineBefore[1];
                 if (all > 0) {
-                    sb.append(String.format(Locale.ROOT, "%smachine busy %.0f%% (/proc/stat)",
-                            sb.isEmpty() ? "" : ", ", 100.0 * busy / all));
+                    sb.append(String.format(
+                            Locale.ROOT,
+                            "%smachine busy %.0f%% (/proc/stat)",
+                            sb.isEmpty() ? "" : ", ",
+                            100.0 * busy / all));
                 }
             }
             return sb.isEmpty() ? "n/a" : sb.toString();
         }
 
         private static long driverCpuNanos() {
-            return ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+            return ProcessHandle.current()
+                    .info()
+                    .totalCpuDuration()
+                    .map(Duration::toNanos)
+                    .orElse(-1L);
         }
 
         /** {busy, total} jiffies from /proc/stat on Linux, else null. */
         private static long[] machineJiffies() {
             try {
-                String[] f = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat")).getFirst()
-                        .trim().split("\\s+");
+                String[] f = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat"))
+                        .getFirst()
+                        .trim()
+                        .split("\\s+");
                 long total = 0;
                 for (int i = 1; i < f.length; i++) {
                     total += Long.parseLong(f[i]);
@@ -464,7 +554,6 @@ public final class PaymentLoadDriver {
             }
             return sb.toString();
         }
-
     }
 
     /** The simulator's admin API and Kopek's pool metrics. */
@@ -482,20 +571,26 @@ public final class PaymentLoadDriver {
         }
 
         void setLatency(long min, long max) throws IOException, InterruptedException {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(o.simulatorUrl.resolve("/_sim/config"))
-                    .timeout(Duration.ofSeconds(10))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(
-                            "{\"latency_min_ms\":" + min + ",\"latency_max_ms\":" + max + "}"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(o.simulatorUrl.resolve("/_sim/config"))
+                            .timeout(Duration.ofSeconds(10))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(
+                                    "{\"latency_min_ms\":" + min + ",\"latency_max_ms\":" + max + "}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 throw new IOException("POST /_sim/config answered " + r.statusCode() + ": " + r.body());
             }
         }
 
         Map<String, Long> stats() throws IOException, InterruptedException {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(o.simulatorUrl.resolve("/_sim/stats"))
-                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(o.simulatorUrl.resolve("/_sim/stats"))
+                            .timeout(Duration.ofSeconds(10))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 throw new IOException("GET /_sim/stats answered " + r.statusCode() + ": " + r.body());
             }
@@ -514,8 +609,8 @@ public final class PaymentLoadDriver {
                 double[] acquire = timer("hikaricp.connections.acquire");
                 double[] timeouts = timer("hikaricp.connections.timeout");
                 double[] max = timer("hikaricp.connections.max");
-                return new PoolFigures((long) max[3], (long) usage[0], usage[1], usage[2], acquire[1], acquire[2],
-                        (long) timeouts[0]);
+                return new PoolFigures(
+                        (long) max[3], (long) usage[0], usage[1], usage[2], acquire[1], acquire[2], (long) timeouts[0]);
             } catch (IOException | RuntimeException e) {
                 return null;
             } catch (InterruptedException e) {
@@ -526,8 +621,12 @@ public final class PaymentLoadDriver {
 
         /** {COUNT, TOTAL_TIME, MAX, VALUE} of one actuator metric, 0 where absent. */
         private double[] timer(String name) throws IOException, InterruptedException {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(o.url.resolve("/actuator/metrics/" + name))
-                    .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(o.url.resolve("/actuator/metrics/" + name))
+                            .timeout(Duration.ofSeconds(5))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 throw new IOException(name + " answered " + r.statusCode());
             }
@@ -540,7 +639,7 @@ public final class PaymentLoadDriver {
                     case "TOTAL_TIME" -> out[1] = v;
                     case "MAX" -> out[2] = v;
                     case "VALUE" -> out[3] = v;
-                    default -> { }
+                    default -> {}
                 }
             }
             return out;
@@ -548,25 +647,51 @@ public final class PaymentLoadDriver {
     }
 
     /** Hikari figures; times in seconds, as the actuator gives them. */
-    private record PoolFigures(long size, long borrows, double heldTotal, double heldMax, double waitTotal,
-            double waitMax, long timeouts) {
+    private record PoolFigures(
+            long size,
+            long borrows,
+            double heldTotal,
+            double heldMax,
+            double waitTotal,
+            double waitMax,
+            long timeouts) {
 
         String describe(PoolFigures before, long payments) {
             long n = borrows - before.borrows;
             if (n <= 0) {
                 return "no borrows seen";
             }
-            return String.format(Locale.ROOT, "pool %d; %.1f borrows/payment; a connection held %.1f ms mean "
+            return String.format(
+                    Locale.ROOT,
+                    "pool %d; %.1f borrows/payment; a connection held %.1f ms mean "
                             + "(max %.0f ms*), waited for %.1f ms mean (max %.0f ms*); %d acquire timeouts "
-                            + "(*max over Micrometer's ~2 min window, may include warmup)", size,
-                    (double) n / Math.max(1, payments), (heldTotal - before.heldTotal) * 1000 / n, heldMax * 1000,
-                    (waitTotal - before.waitTotal) * 1000 / n, waitMax * 1000, timeouts - before.timeouts);
+                            + "(*max over Micrometer's ~2 min window, may include warmup)",
+                    size,
+                    (double) n / Math.max(1, payments),
+                    (heldTotal - before.heldTotal) * 1000 / n,
+                    heldMax * 1000,
+                    (waitTotal - before.waitTotal) * 1000 / n,
+                    waitMax * 1000,
+                    timeouts - before.timeouts);
         }
     }
 
-    private record Options(URI url, String apiKey, URI simulatorUrl, int payments, int concurrency, int warmup,
-            long latencyMs, long latencyMax, String currency, String method, long amount, Duration timeout, double rate,
-            String beforeMeasure, String afterMeasure) {
+    private record Options(
+            URI url,
+            String apiKey,
+            URI simulatorUrl,
+            int payments,
+            int concurrency,
+            int warmup,
+            long latencyMs,
+            long latencyMax,
+            String currency,
+            String method,
+            long amount,
+            Duration timeout,
+            double rate,
+            String beforeMeasure,
+            String afterMeasure) {
 
         boolean openLoop() {
             return rate > 0;
@@ -620,9 +745,23 @@ public final class PaymentLoadDriver {
                 }
                 m.put(key, value);
             }
-            List<String> known = List.of("url", "api-key", "simulator-url", "payments", "concurrency", "warmup",
-                    "latency-ms", "latency-max-ms", "currency", "method", "amount", "timeout-s", "rate", "duration-s",
-                    "before-measure", "after-measure");
+            List<String> known = List.of(
+                    "url",
+                    "api-key",
+                    "simulator-url",
+                    "payments",
+                    "concurrency",
+                    "warmup",
+                    "latency-ms",
+                    "latency-max-ms",
+                    "currency",
+                    "method",
+                    "amount",
+                    "timeout-s",
+                    "rate",
+                    "duration-s",
+                    "before-measure",
+                    "after-measure");
             for (String k : m.keySet()) {
                 if (!known.contains(k)) {
                     throw new IllegalArgumentException("unknown flag --" + k);
@@ -641,14 +780,22 @@ public final class PaymentLoadDriver {
             if (rate > 0 && m.containsKey("duration-s")) {
                 payments = (int) Math.max(1, Math.round(rate * positive(m, "duration-s", 20)));
             }
-            Options o = new Options(URI.create(m.getOrDefault("url", "http://127.0.0.1:8080")), apiKey,
+            Options o = new Options(
+                    URI.create(m.getOrDefault("url", "http://127.0.0.1:8080")),
+                    apiKey,
                     sim == null ? null : URI.create(sim),
-                    payments, positive(m, "concurrency", 64),
-                    (int) nonNegative(m, "warmup", 2000), nonNegative(m, "latency-ms", 0),
+                    payments,
+                    positive(m, "concurrency", 64),
+                    (int) nonNegative(m, "warmup", 2000),
+                    nonNegative(m, "latency-ms", 0),
                     nonNegative(m, "latency-max-ms", 0),
-                    m.getOrDefault("currency", "EUR"), m.getOrDefault("method", "pm_ok"),
-                    nonNegative(m, "amount", 1000), Duration.ofSeconds(positive(m, "timeout-s", 60)), rate,
-                    m.get("before-measure"), m.get("after-measure"));
+                    m.getOrDefault("currency", "EUR"),
+                    m.getOrDefault("method", "pm_ok"),
+                    nonNegative(m, "amount", 1000),
+                    Duration.ofSeconds(positive(m, "timeout-s", 60)),
+                    rate,
+                    m.get("before-measure"),
+                    m.get("after-measure"));
             if (o.latencyMaxMs() > 0 && o.simulatorUrl == null) {
                 throw new IllegalArgumentException("--latency-ms needs --simulator-url");
             }

@@ -70,7 +70,8 @@ final class Api {
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             if (attempt > 1) {
                 figures.add("retries");
-                Pause.millis(Math.min(2000, 100L * attempt + ThreadLocalRandom.current().nextLong(200)));
+                Pause.millis(Math.min(
+                        2000, 100L * attempt + ThreadLocalRandom.current().nextLong(200)));
             }
             reply = post(operation, path, key, body);
             if (!retryable(operation, reply)) {
@@ -92,9 +93,13 @@ final class Api {
     }
 
     Reply post(String operation, String path, String key, String body) {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(6))
-                .header("Authorization", "Bearer " + Fleet.API_KEY).header("Idempotency-Key", key)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(6))
+                .header("Authorization", "Bearer " + Fleet.API_KEY)
+                .header("Idempotency-Key", key)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
         Reply reply = send(request);
         if (reply.status() != 0) {
             log.record(operation, key, new Answer(reply.status(), reply.replayed(), reply.body()));
@@ -104,15 +109,19 @@ final class Api {
     }
 
     Reply get(String path) {
-        return send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(6))
-                .header("Authorization", "Bearer " + Fleet.API_KEY).GET().build());
+        return send(HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(6))
+                .header("Authorization", "Bearer " + Fleet.API_KEY)
+                .GET()
+                .build());
     }
 
     private Reply send(HttpRequest request) {
         figures.add("requests");
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            boolean replayed = response.headers().firstValue("Idempotent-Replayed").isPresent();
+            boolean replayed =
+                    response.headers().firstValue("Idempotent-Replayed").isPresent();
             return new Reply(response.statusCode(), replayed, response.body());
         } catch (HttpTimeoutException e) {
             figures.add("client_timeouts");

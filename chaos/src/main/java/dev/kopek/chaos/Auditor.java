@@ -42,13 +42,21 @@ final class Auditor {
     static final String EVENTS_OUT_OF_ORDER = "events_out_of_order";
     static final String REPLAY_MISMATCHES = "replays_differ_from_first_answer";
 
-    static final List<String> CHECKS = List.of(DOUBLE_CHARGES, UNKNOWN_PSP_MOVEMENTS, AMOUNT_MISMATCHES,
-            REFUNDED_OVER_CAPTURED, UNBALANCED_LEDGER, LEDGER_VS_PSP, STUCK, EVENTS_MISSING, EVENTS_OUT_OF_ORDER,
+    static final List<String> CHECKS = List.of(
+            DOUBLE_CHARGES,
+            UNKNOWN_PSP_MOVEMENTS,
+            AMOUNT_MISMATCHES,
+            REFUNDED_OVER_CAPTURED,
+            UNBALANCED_LEDGER,
+            LEDGER_VS_PSP,
+            STUCK,
+            EVENTS_MISSING,
+            EVENTS_OUT_OF_ORDER,
             REPLAY_MISMATCHES);
 
     private static final int EXAMPLES = 5;
-    private static final Set<String> PAID = Set.of("CAPTURED", "PARTIALLY_REFUNDED", "REFUNDED", "DISPUTED",
-            "CHARGED_BACK");
+    private static final Set<String> PAID =
+            Set.of("CAPTURED", "PARTIALLY_REFUNDED", "REFUNDED", "DISPUTED", "CHARGED_BACK");
     private static final Set<String> NOT_AUTHORIZED = Set.of("PENDING", "UNKNOWN", "DECLINED", "FAILED");
     private static final Set<String> NON_FINAL = Set.of("PENDING", "UNKNOWN");
 
@@ -94,7 +102,8 @@ final class Auditor {
         chargeById = index(e.pspCharges(), PspCharge::id);
         chargeByKey = index(e.pspCharges(), PspCharge::key);
         operationByProviderKey = index(e.operations(), Operation::providerKey);
-        movementsByCharge = e.pspMovements().stream().filter(m -> m.chargeId() != null)
+        movementsByCharge = e.pspMovements().stream()
+                .filter(m -> m.chargeId() != null)
                 .collect(Collectors.groupingBy(PspMovement::chargeId));
     }
 
@@ -118,7 +127,8 @@ final class Auditor {
 
     /** One key moves money at most once per kind, and one intent (reference) is charged at most once. */
     private void doubleCharges() {
-        Map<String, Long> perKey = e.pspMovements().stream().filter(PspMovement::succeeded)
+        Map<String, Long> perKey = e.pspMovements().stream()
+                .filter(PspMovement::succeeded)
                 .filter(m -> m.key() != null)
                 .collect(Collectors.groupingBy(m -> m.type() + " key=" + m.key(), Collectors.counting()));
         perKey.forEach((what, n) -> {
@@ -153,16 +163,21 @@ final class Auditor {
                 case "authorization" -> paymentHas(m.key(), p -> !NOT_AUTHORIZED.contains(p.status()));
                 case "capture", "void", "refund" -> {
                     Operation op = operationByProviderKey.get(m.key());
-                    yield op != null && op.kind().equals(m.type()) && op.status().equals("SUCCEEDED");
+                    yield op != null
+                            && op.kind().equals(m.type())
+                            && op.status().equals("SUCCEEDED");
                 }
                 case "chargeback" -> disputes.containsKey(m.id());
-                case "chargeback_reversal" -> disputes.containsKey(m.id())
-                        && disputes.get(m.id()).status().equals("WON");
+                case "chargeback_reversal" ->
+                    disputes.containsKey(m.id())
+                            && disputes.get(m.id()).status().equals("WON");
                 default -> false;
             };
             if (!known && !inReview(paymentOfCharge(m.chargeId()))) {
-                violation(UNKNOWN_PSP_MOVEMENTS, m.type() + " " + m.id() + " of " + m.chargeId() + " amount "
-                        + m.amount() + " key=" + m.key() + " is not recorded as done by Kopek");
+                violation(
+                        UNKNOWN_PSP_MOVEMENTS,
+                        m.type() + " " + m.id() + " of " + m.chargeId() + " amount " + m.amount() + " key=" + m.key()
+                                + " is not recorded as done by Kopek");
             }
         }
     }
@@ -180,9 +195,12 @@ final class Auditor {
             }
             PspTotals psp = pspTotals(p);
             if (p.captured() != psp.captured || p.refunded() != psp.refunded || p.disputed() != psp.disputed) {
-                violation(AMOUNT_MISMATCHES, "payment " + p.id() + " (" + p.status() + ") Kopek captured/refunded/"
-                        + "disputed " + p.captured() + "/" + p.refunded() + "/" + p.disputed() + " but PSP "
-                        + psp.captured + "/" + psp.refunded + "/" + psp.disputed + " (charge " + psp.chargeId + ")");
+                violation(
+                        AMOUNT_MISMATCHES,
+                        "payment " + p.id() + " (" + p.status() + ") Kopek captured/refunded/"
+                                + "disputed " + p.captured() + "/" + p.refunded() + "/" + p.disputed() + " but PSP "
+                                + psp.captured + "/" + psp.refunded + "/" + psp.disputed + " (charge " + psp.chargeId
+                                + ")");
             }
         }
     }
@@ -192,14 +210,17 @@ final class Auditor {
             long captured = sum(movements, "charge") + sum(movements, "capture");
             long refunded = sum(movements, "refund");
             if (refunded > captured) {
-                violation(REFUNDED_OVER_CAPTURED, "PSP charge " + charge + " refunded " + refunded + " > captured "
-                        + captured);
+                violation(
+                        REFUNDED_OVER_CAPTURED,
+                        "PSP charge " + charge + " refunded " + refunded + " > captured " + captured);
             }
         });
         for (Payment p : e.payments()) {
             if (p.refunded() + p.refundPending() > p.captured()) {
-                violation(REFUNDED_OVER_CAPTURED, "payment " + p.id() + " refunded " + p.refunded() + " + pending "
-                        + p.refundPending() + " > captured " + p.captured());
+                violation(
+                        REFUNDED_OVER_CAPTURED,
+                        "payment " + p.id() + " refunded " + p.refunded() + " + pending " + p.refundPending()
+                                + " > captured " + p.captured());
             }
         }
     }
@@ -214,9 +235,11 @@ final class Auditor {
             PspTotals psp = pspTotals(p);
             LedgerTotals l = totals.getOrDefault(p.id(), new LedgerTotals(p.id(), 0, 0, 0));
             if (l.captured() != psp.captured || l.refunded() != psp.refunded || l.chargedBack() != psp.disputed) {
-                violation(LEDGER_VS_PSP, "payment " + p.id() + " ledger captured/refunded/charged back "
-                        + l.captured() + "/" + l.refunded() + "/" + l.chargedBack() + " but PSP " + psp.captured
-                        + "/" + psp.refunded + "/" + psp.disputed + " (charge " + psp.chargeId + ")");
+                violation(
+                        LEDGER_VS_PSP,
+                        "payment " + p.id() + " ledger captured/refunded/charged back "
+                                + l.captured() + "/" + l.refunded() + "/" + l.chargedBack() + " but PSP " + psp.captured
+                                + "/" + psp.refunded + "/" + psp.disputed + " (charge " + psp.chargeId + ")");
             }
         }
     }
@@ -227,8 +250,10 @@ final class Auditor {
             if (NON_FINAL.contains(p.status()) && !subjectsInReview.contains(p.id())) {
                 violation(STUCK, "payment " + p.id() + " still " + p.status());
             } else if ((p.refundPending() > 0 || p.capturePending() > 0) && !inReview(p)) {
-                violation(STUCK, "payment " + p.id() + " still reserves refund " + p.refundPending() + " capture "
-                        + p.capturePending());
+                violation(
+                        STUCK,
+                        "payment " + p.id() + " still reserves refund " + p.refundPending() + " capture "
+                                + p.capturePending());
             }
         }
         for (Operation op : e.operations()) {
@@ -238,8 +263,10 @@ final class Auditor {
         }
         for (Evidence.StuckKey k : e.stuckKeys()) {
             if (!subjectsInReview.contains(k.resourceId()) && !paymentsInReview.contains(k.resourceId())) {
-                violation(STUCK, k.operation() + " key " + k.key() + " still " + k.status() + " (resource "
-                        + k.resourceId() + ")");
+                violation(
+                        STUCK,
+                        k.operation() + " key " + k.key() + " still " + k.status() + " (resource " + k.resourceId()
+                                + ")");
             }
         }
     }
@@ -262,9 +289,11 @@ final class Auditor {
                     continue;
                 }
                 if (t.sequence() <= previous) {
-                    violation(EVENTS_OUT_OF_ORDER, resource + ": " + t.eventId() + " sequence " + t.sequence()
-                            + " after sequence " + previous + " (partition " + t.partition() + " offset "
-                            + t.offset() + ")");
+                    violation(
+                            EVENTS_OUT_OF_ORDER,
+                            resource + ": " + t.eventId() + " sequence " + t.sequence()
+                                    + " after sequence " + previous + " (partition " + t.partition() + " offset "
+                                    + t.offset() + ")");
                 }
                 previous = Math.max(previous, t.sequence());
                 last.merge(resource, t, (a, b) -> b.sequence() > a.sequence() ? b : a);
@@ -272,8 +301,10 @@ final class Auditor {
         });
         for (OutboxEvent o : e.outbox()) {
             if (!seen.contains(o.eventId())) {
-                violation(EVENTS_MISSING, o.resourceType() + " " + o.publicId() + " sequence " + o.sequence() + " ("
-                        + o.eventId() + ") never reached the topic");
+                violation(
+                        EVENTS_MISSING,
+                        o.resourceType() + " " + o.publicId() + " sequence " + o.sequence() + " (" + o.eventId()
+                                + ") never reached the topic");
             }
         }
         for (Payment p : e.payments()) {
@@ -281,8 +312,10 @@ final class Auditor {
         }
         for (Operation op : e.operations()) {
             if (op.kind().equals("refund")) {
-                expectLastStatus(last, PublicIds.refund(op.id()), op.status().equals("UNKNOWN") ? "pending"
-                        : op.status().toLowerCase(Locale.ROOT));
+                expectLastStatus(
+                        last,
+                        PublicIds.refund(op.id()),
+                        op.status().equals("UNKNOWN") ? "pending" : op.status().toLowerCase(Locale.ROOT));
             }
         }
     }
@@ -292,8 +325,10 @@ final class Auditor {
         if (t == null) {
             violation(EVENTS_MISSING, publicId + " (" + status + ") has no event on the topic");
         } else if (!Objects.equals(t.status(), status)) {
-            violation(EVENTS_MISSING, publicId + " is " + status + " but its last event (sequence " + t.sequence()
-                    + ") says " + t.status());
+            violation(
+                    EVENTS_MISSING,
+                    publicId + " is " + status + " but its last event (sequence " + t.sequence() + ") says "
+                            + t.status());
         }
     }
 
@@ -312,9 +347,12 @@ final class Auditor {
                 if (first == null) {
                     first = a;
                 } else if (first.status() != a.status() || !first.body().equals(a.body())) {
-                    violation(REPLAY_MISMATCHES, key.operation() + " key " + key.key() + ": first " + first.status()
-                            + " " + abbreviate(first.body()) + " then " + (a.replayed() ? "replay " : "") + a.status()
-                            + " " + abbreviate(a.body()));
+                    violation(
+                            REPLAY_MISMATCHES,
+                            key.operation() + " key " + key.key() + ": first " + first.status()
+                                    + " " + abbreviate(first.body()) + " then " + (a.replayed() ? "replay " : "")
+                                    + a.status()
+                                    + " " + abbreviate(a.body()));
                     break;
                 }
             }
@@ -329,22 +367,27 @@ final class Auditor {
         return body.length() <= 240 ? body : body.substring(0, 240) + "…";
     }
 
-    private record PspTotals(String chargeId, long captured, long refunded, long disputed) {
-    }
+    private record PspTotals(String chargeId, long captured, long refunded, long disputed) {}
 
     private PspTotals pspTotals(Payment p) {
         String chargeId = p.pspReference();
         if (chargeId == null && chargeByKey.containsKey(p.providerKey())) {
             chargeId = chargeByKey.get(p.providerKey()).id();
         }
-        List<PspMovement> movements = chargeId == null ? List.of() : movementsByCharge.getOrDefault(chargeId, List.of());
-        return new PspTotals(chargeId, sum(movements, "charge") + sum(movements, "capture"), sum(movements, "refund"),
+        List<PspMovement> movements =
+                chargeId == null ? List.of() : movementsByCharge.getOrDefault(chargeId, List.of());
+        return new PspTotals(
+                chargeId,
+                sum(movements, "charge") + sum(movements, "capture"),
+                sum(movements, "refund"),
                 sum(movements, "chargeback") - sum(movements, "chargeback_reversal"));
     }
 
     private static long sum(List<PspMovement> movements, String type) {
-        return movements.stream().filter(m -> m.succeeded() && m.type().equals(type))
-                .mapToLong(PspMovement::amount).sum();
+        return movements.stream()
+                .filter(m -> m.succeeded() && m.type().equals(type))
+                .mapToLong(PspMovement::amount)
+                .sum();
     }
 
     private UUID paymentOfCharge(String chargeId) {

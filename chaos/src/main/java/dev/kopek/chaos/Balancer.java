@@ -30,8 +30,8 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class Balancer implements AutoCloseable {
 
-    private static final Set<String> HOP_BY_HOP = Set.of("connection", "content-length", "host", "transfer-encoding",
-            "keep-alive", "upgrade", "expect");
+    private static final Set<String> HOP_BY_HOP =
+            Set.of("connection", "content-length", "host", "transfer-encoding", "keep-alive", "upgrade", "expect");
 
     /** Shares of faulty POSTs; the rest are forwarded faithfully. */
     record Faults(double replay, double drop, double delay) {
@@ -49,8 +49,11 @@ final class Balancer implements AutoCloseable {
     Balancer(List<URI> backends, Figures figures) {
         this.backends = List.copyOf(backends);
         this.figures = figures;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofMillis(500)).executor(executor).build();
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofMillis(500))
+                .executor(executor)
+                .build();
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
             webhooks = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
@@ -83,7 +86,8 @@ final class Balancer implements AutoCloseable {
             try (InputStream in = exchange.getRequestBody()) {
                 body = in.readAllBytes();
             }
-            boolean candidate = faulty && exchange.getRequestMethod().equals("POST")
+            boolean candidate = faulty
+                    && exchange.getRequestMethod().equals("POST")
                     && exchange.getRequestURI().getPath().startsWith("/v1/");
             Faults f = faults;
             double roll = ThreadLocalRandom.current().nextDouble();
@@ -104,7 +108,7 @@ final class Balancer implements AutoCloseable {
             }
             if (candidate && roll >= f.delay() + f.replay() && roll < f.delay() + f.replay() + f.drop()) {
                 figures.add("lb_fault_drop");
-                return;  // closing the exchange without an answer resets the client's connection
+                return; // closing the exchange without an answer resets the client's connection
             }
             respond(exchange, response.statusCode(), response.body(), response);
         }
@@ -119,7 +123,8 @@ final class Balancer implements AutoCloseable {
     /** The first instance that accepts the connection; null when none did, or the one that did died on it. */
     private HttpResponse<byte[]> forward(HttpExchange exchange, byte[] body, List<URI> order) {
         for (URI backend : order) {
-            HttpRequest.Builder request = HttpRequest.newBuilder(backend.resolve(exchange.getRequestURI().toString()))
+            HttpRequest.Builder request = HttpRequest.newBuilder(
+                            backend.resolve(exchange.getRequestURI().toString()))
                     .timeout(Duration.ofSeconds(15))
                     .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
             exchange.getRequestHeaders().forEach((name, values) -> {

@@ -16,8 +16,7 @@ public final class ChaosMain {
 
     static final String[] MODES = {"polling", "cdc"};
 
-    private ChaosMain() {
-    }
+    private ChaosMain() {}
 
     public static void main(String[] args) throws IOException {
         String size = "ci";
@@ -46,14 +45,14 @@ public final class ChaosMain {
             }
         }
         Path workDir = work != null ? Files.createDirectories(work) : Files.createTempDirectory("kopek-chaos-");
-        System.exit(run(Size.of(size), modes.split(","), kopekJar.toAbsolutePath(), simulatorJar.toAbsolutePath(),
-                workDir));
+        System.exit(run(
+                Size.of(size), modes.split(","), kopekJar.toAbsolutePath(), simulatorJar.toAbsolutePath(), workDir));
     }
 
     private static int run(Size size, String[] modes, Path kopekJar, Path simulatorJar, Path workDir) {
         long started = System.nanoTime();
-        System.out.println("chaos: size " + size.name() + ", modes " + String.join(",", modes) + ", work dir "
-                + workDir + " (instance logs there)");
+        System.out.println("chaos: size " + size.name() + ", modes " + String.join(",", modes) + ", work dir " + workDir
+                + " (instance logs there)");
         List<String> topics = new ArrayList<>();
         for (String mode : modes) {
             topics.add(topic(mode));
@@ -69,8 +68,15 @@ public final class ChaosMain {
             simulator.start();
             for (String mode : modes) {
                 simulator.reset();
-                ChaosRun chaos = new ChaosRun(size.perMode(modes.length), mode, topic(mode), db, simulator,
-                        broker.getBrokersAsString(), kopekJar, workDir);
+                ChaosRun chaos = new ChaosRun(
+                        size.perMode(modes.length),
+                        mode,
+                        topic(mode),
+                        db,
+                        simulator,
+                        broker.getBrokersAsString(),
+                        kopekJar,
+                        workDir);
                 results.add(chaos.run());
             }
         } catch (RuntimeException e) {
@@ -80,9 +86,11 @@ public final class ChaosMain {
         } finally {
             broker.destroy();
         }
-        long operations = results.stream().mapToLong(ChaosRun.Result::operations).sum();
+        long operations =
+                results.stream().mapToLong(ChaosRun.Result::operations).sum();
         long kills = results.stream().mapToLong(ChaosRun.Result::kills).sum();
-        long violations = results.stream().mapToLong(ChaosRun.Result::violations).sum();
+        long violations =
+                results.stream().mapToLong(ChaosRun.Result::violations).sum();
         long seconds = (System.nanoTime() - started) / 1_000_000_000L;
         System.out.println("chaos: size=" + size.name() + " modes=" + String.join(",", modes) + " operations="
                 + operations + " kills=" + kills + " seconds=" + seconds + " violations=" + violations);

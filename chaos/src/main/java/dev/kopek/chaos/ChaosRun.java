@@ -3,7 +3,6 @@ package dev.kopek.chaos;
 import dev.kopek.chaos.Evidence.PspCharge;
 import dev.kopek.chaos.Evidence.PspMovement;
 import java.io.IOException;
-
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +21,7 @@ import tools.jackson.databind.JsonNode;
 final class ChaosRun {
 
     /** What the whole run adds up. */
-    record Result(String mode, long operations, long kills, long violations) {
-    }
+    record Result(String mode, long operations, long kills, long violations) {}
 
     private static final double FAIL_BEFORE = 0.03;
     private static final double FAIL_AFTER = 0.03;
@@ -40,7 +38,14 @@ final class ChaosRun {
     private final Figures figures = new Figures();
     private final ClientLog log = new ClientLog();
 
-    ChaosRun(Size size, String mode, String topic, Database db, Simulator simulator, String kafka, Path kopekJar,
+    ChaosRun(
+            Size size,
+            String mode,
+            String topic,
+            Database db,
+            Simulator simulator,
+            String kafka,
+            Path kopekJar,
             Path workDir) {
         this.size = size;
         this.mode = mode;
@@ -62,13 +67,14 @@ final class ChaosRun {
         KopekRecord kopek = new KopekRecord(url);
         long t0 = System.nanoTime();
         try (Fleet fleet = new Fleet(3, kopekJar, workDir, url, simulator.base(), kafka, mode, topic);
-                Balancer balancer = new Balancer(fleet.instances().stream().map(Fleet.Instance::base).toList(),
-                        figures)) {
-            simulator.faultsOn(balancer.webhookUri("/v1/psp/simulator/webhooks"), FAIL_BEFORE, FAIL_AFTER,
-                    TIMEOUT_AFTER);
+                Balancer balancer = new Balancer(
+                        fleet.instances().stream().map(Fleet.Instance::base).toList(), figures)) {
+            simulator.faultsOn(
+                    balancer.webhookUri("/v1/psp/simulator/webhooks"), FAIL_BEFORE, FAIL_AFTER, TIMEOUT_AFTER);
             fleet.start();
-            say("3 instances ready in " + secondsSince(t0) + " s; load for at most " + size.load().toSeconds()
-                    + " s" + (size.operations() > 0 ? " or " + size.operations() + " operations" : ""));
+            say("3 instances ready in " + secondsSince(t0) + " s; load for at most "
+                    + size.load().toSeconds() + " s"
+                    + (size.operations() > 0 ? " or " + size.operations() + " operations" : ""));
             try (EventTap tap = new EventTap(kafka, topic)) {
                 balancer.faults(size.balancerFaults());
                 load(fleet, balancer);
@@ -85,9 +91,14 @@ final class ChaosRun {
     }
 
     private void load(Fleet fleet, Balancer balancer) {
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(1)).build();
-        Merchant merchant = new Merchant(new Api(http, balancer.uri(), figures, log), simulator, figures,
+        HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(1))
+                .build();
+        Merchant merchant = new Merchant(
+                new Api(http, balancer.uri(), figures, log),
+                simulator,
+                figures,
                 mode + "-" + Long.toString(System.currentTimeMillis(), 36));
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong orders = new AtomicLong();
@@ -95,7 +106,8 @@ final class ChaosRun {
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < size.workers(); w++) {
             workers.add(Thread.ofVirtual().start(() -> {
-                while (!stop.get() && System.nanoTime() < deadline
+                while (!stop.get()
+                        && System.nanoTime() < deadline
                         && (size.operations() == 0 || figures.get("operations") < size.operations())) {
                     merchant.order(orders.incrementAndGet());
                 }
@@ -142,7 +154,10 @@ final class ChaosRun {
         long quietSince = 0;
         while (System.nanoTime() < deadline) {
             long[] progress = kopek.progress();
-            long consumed = tap.events().stream().map(Evidence.TopicEvent::eventId).distinct().count();
+            long consumed = tap.events().stream()
+                    .map(Evidence.TopicEvent::eventId)
+                    .distinct()
+                    .count();
             boolean quiet = progress[0] == 0 && progress[1] == 0 && consumed >= progress[2];
             // Quiet twice, a few seconds apart: webhooks the simulator still delivers may wake a payment up.
             if (quiet && quietSince == 0) {
@@ -166,14 +181,35 @@ final class ChaosRun {
     }
 
     private Evidence evidence(KopekRecord kopek, EventTap tap) {
-        List<PspCharge> charges = stream(simulator.charges()).map(c -> new PspCharge(Json.text(c, "id"),
-                Json.text(c, "idempotency_key"), Json.text(c, "reference"), Json.text(c, "status"))).toList();
-        List<PspMovement> movements = stream(simulator.movements()).map(m -> new PspMovement(Json.text(m, "id"),
-                Json.text(m, "charge_id"), Json.text(m, "type"), m.path("amount").asLong(),
-                Json.text(m, "idempotency_key"), "succeeded".equals(Json.text(m, "status")))).toList();
-        return new Evidence(charges, movements, kopek.payments(), kopek.operations(), kopek.disputes(),
-                kopek.reviews(), kopek.ledgerTotals(), kopek.unbalancedTransactions(), kopek.stuckKeys(),
-                kopek.outbox(), tap.events(), log.all());
+        List<PspCharge> charges = stream(simulator.charges())
+                .map(c -> new PspCharge(
+                        Json.text(c, "id"),
+                        Json.text(c, "idempotency_key"),
+                        Json.text(c, "reference"),
+                        Json.text(c, "status")))
+                .toList();
+        List<PspMovement> movements = stream(simulator.movements())
+                .map(m -> new PspMovement(
+                        Json.text(m, "id"),
+                        Json.text(m, "charge_id"),
+                        Json.text(m, "type"),
+                        m.path("amount").asLong(),
+                        Json.text(m, "idempotency_key"),
+                        "succeeded".equals(Json.text(m, "status"))))
+                .toList();
+        return new Evidence(
+                charges,
+                movements,
+                kopek.payments(),
+                kopek.operations(),
+                kopek.disputes(),
+                kopek.reviews(),
+                kopek.ledgerTotals(),
+                kopek.unbalancedTransactions(),
+                kopek.stuckKeys(),
+                kopek.outbox(),
+                tap.events(),
+                log.all());
     }
 
     private static java.util.stream.Stream<JsonNode> stream(JsonNode array) {
@@ -183,7 +219,8 @@ final class ChaosRun {
     private void print(Auditor.Report report, Evidence evidence, KopekRecord kopek, Fleet fleet) {
         JsonNode stats = simulator.stats();
         long chargeRequests = stats.path("charge_requests").asLong();
-        Map<String, Long> byType = evidence.pspMovements().stream().filter(PspMovement::succeeded)
+        Map<String, Long> byType = evidence.pspMovements().stream()
+                .filter(PspMovement::succeeded)
                 .collect(Collectors.groupingBy(PspMovement::type, java.util.TreeMap::new, Collectors.counting()));
         say("operations " + figures.get("operations") + " " + figures.withPrefix("operations_") + ", requests "
                 + figures.get("requests") + ", retries " + figures.get("retries") + ", double submissions "
@@ -196,8 +233,12 @@ final class ChaosRun {
                 + simulator.stats("refund").path("requests").asLong();
         long random = Math.round(chargeRequests * (FAIL_BEFORE + FAIL_AFTER + TIMEOUT_AFTER));
         long tokens = figures.withPrefix("fault_psp_token_").entrySet().stream()
-                .filter(t -> !t.getKey().contains("declined")).mapToLong(Map.Entry::getValue).sum();
-        long armed = figures.withPrefix("fault_psp_armed_").values().stream().mapToLong(Long::longValue).sum();
+                .filter(t -> !t.getKey().contains("declined"))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
+        long armed = figures.withPrefix("fault_psp_armed_").values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
         long pspCalls = chargeRequests + followUps;
         say("faults: balancer " + figures.withPrefix("lb_fault_") + "; PSP tokens "
                 + figures.withPrefix("fault_psp_token_") + "; PSP armed " + figures.withPrefix("fault_psp_armed_")
@@ -208,11 +249,15 @@ final class ChaosRun {
                 + (pspCalls == 0 ? 0 : Math.round(100.0 * (random + tokens + armed) / pspCalls)) + "%");
         say("kills " + figures.get("kills") + ", balancer found an instance down " + figures.get("lb_connect_refused")
                 + " times, lost one mid-request " + figures.get("lb_backend_failed") + " times");
-        say("PSP movements succeeded " + byType + "; payments " + evidence.payments().size()
-                + ", operations " + evidence.operations().size() + ", disputes " + evidence.disputes().size());
+        say("PSP movements succeeded " + byType + "; payments "
+                + evidence.payments().size() + ", operations "
+                + evidence.operations().size() + ", disputes "
+                + evidence.disputes().size());
         say("recovered attempts " + kopek.recoveredAttempts() + ", review items open " + report.openReviews()
-                + " (all " + evidence.reviews().size() + "), events on topic " + evidence.topic().size()
-                + " (duplicates " + report.duplicateEvents() + "), outbox rows " + evidence.outbox().size());
+                + " (all " + evidence.reviews().size() + "), events on topic "
+                + evidence.topic().size()
+                + " (duplicates " + report.duplicateEvents() + "), outbox rows "
+                + evidence.outbox().size());
         kopek.openReviewSummary().forEach(line -> say("    open review: " + line));
         for (Fleet.Instance i : fleet.instances()) {
             say(i.process().name() + " log: " + errorLines(i.process().log()) + " ERROR lines");
@@ -247,5 +292,4 @@ final class ChaosRun {
             Thread.currentThread().interrupt();
         }
     }
-
 }

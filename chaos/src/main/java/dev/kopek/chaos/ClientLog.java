@@ -13,18 +13,20 @@ final class ClientLog {
     private final Map<String, ClientAnswers> byKey = new ConcurrentHashMap<>();
 
     void record(String operation, String key, Answer answer) {
-        ClientAnswers answers = byKey.computeIfAbsent(operation + " " + key,
-                k -> new ClientAnswers(operation, key, new ArrayList<>()));
+        ClientAnswers answers =
+                byKey.computeIfAbsent(operation + " " + key, k -> new ClientAnswers(operation, key, new ArrayList<>()));
         synchronized (answers) {
             answers.answers().add(answer);
         }
     }
 
     List<ClientAnswers> all() {
-        return byKey.values().stream().map(a -> {
-            synchronized (a) {
-                return new ClientAnswers(a.operation(), a.key(), List.copyOf(a.answers()));
-            }
-        }).toList();
+        return byKey.values().stream()
+                .map(a -> {
+                    synchronized (a) {
+                        return new ClientAnswers(a.operation(), a.key(), List.copyOf(a.answers()));
+                    }
+                })
+                .toList();
     }
 }

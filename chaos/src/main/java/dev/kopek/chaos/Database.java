@@ -55,7 +55,8 @@ final class Database implements AutoCloseable {
     }
 
     String show(String setting) {
-        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement();
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+                Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SHOW " + setting)) {
             rs.next();
             return rs.getString(1);
@@ -66,7 +67,8 @@ final class Database implements AutoCloseable {
 
     /** A new, empty database; its JDBC URL (user postgres, no password). */
     String create(String name) {
-        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
             throw new IllegalStateException(e);

@@ -30,7 +30,8 @@ final class EventTap implements AutoCloseable {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumer = new KafkaConsumer<>(props);
         List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                .map(p -> new TopicPartition(topic, p.partition())).toList();
+                .map(p -> new TopicPartition(topic, p.partition()))
+                .toList();
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
         thread = Thread.ofPlatform().name("event-tap").daemon().start(this::poll);
@@ -44,8 +45,12 @@ final class EventTap implements AutoCloseable {
                     continue;
                 }
                 JsonNode resource = event.path("resource");
-                events.add(new TopicEvent(Json.text(event, "id"), Json.text(resource, "id"),
-                        resource.path("sequence").asLong(), r.partition(), r.offset(),
+                events.add(new TopicEvent(
+                        Json.text(event, "id"),
+                        Json.text(resource, "id"),
+                        resource.path("sequence").asLong(),
+                        r.partition(),
+                        r.offset(),
                         Json.text(event.path("data"), "status")));
             }
         }

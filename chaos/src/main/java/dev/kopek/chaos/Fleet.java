@@ -29,7 +29,14 @@ final class Fleet implements AutoCloseable {
 
     private final List<Instance> instances = new ArrayList<>();
 
-    Fleet(int size, Path kopekJar, Path workDir, String dbUrl, URI simulator, String kafka, String outboxMode,
+    Fleet(
+            int size,
+            Path kopekJar,
+            Path workDir,
+            String dbUrl,
+            URI simulator,
+            String kafka,
+            String outboxMode,
             String topic) {
         for (int i = 0; i < size; i++) {
             int port = Ports.free();
@@ -54,8 +61,13 @@ final class Fleet implements AutoCloseable {
             env.put("KOPEK_RATE_LIMIT_WRITES_BURST", "2000");
             env.put("KOPEK_RATE_LIMIT_READS_PER_SECOND", "2000");
             env.put("KOPEK_RATE_LIMIT_READS_BURST", "4000");
-            List<String> jvm = List.of("-Xmx320m", "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-XX:ActiveProcessorCount=2", "-Dspring.main.banner-mode=off");
+            List<String> jvm = List.of(
+                    "-Xmx320m",
+                    "-Xss512k",
+                    "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1",
+                    "-XX:ActiveProcessorCount=2",
+                    "-Dspring.main.banner-mode=off");
             // Lease longer than the PSP budget (the owner never outlives it), both short enough that a killed
             // owner's key is taken over, and an unknown outcome asked about, within seconds.
             List<String> args = List.of(
@@ -66,8 +78,8 @@ final class Fleet implements AutoCloseable {
                     "--kopek.psp.read-timeout=1500ms",
                     "--kopek.psp.budget=3500ms",
                     "--logging.level.dev.kopek=WARN");
-            JvmProcess process = new JvmProcess("kopek-" + i, jvm, kopekJar, args, env,
-                    workDir.resolve("kopek-" + i + ".log"));
+            JvmProcess process =
+                    new JvmProcess("kopek-" + i, jvm, kopekJar, args, env, workDir.resolve("kopek-" + i + ".log"));
             instances.add(new Instance(i, port, process));
         }
     }
@@ -93,7 +105,8 @@ final class Fleet implements AutoCloseable {
     }
 
     boolean ready(Instance instance) {
-        return instance.process().alive() && instance.process().answersOk(instance.base().resolve(READINESS));
+        return instance.process().alive()
+                && instance.process().answersOk(instance.base().resolve(READINESS));
     }
 
     /**
@@ -101,7 +114,8 @@ final class Fleet implements AutoCloseable {
      * then an immediate restart; only while another instance is ready, so the service stays up.
      */
     Instance killOne() {
-        List<Instance> running = instances.stream().filter(i -> i.process().alive()).toList();
+        List<Instance> running =
+                instances.stream().filter(i -> i.process().alive()).toList();
         if (running.isEmpty()) {
             return null;
         }

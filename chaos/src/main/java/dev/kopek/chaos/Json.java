@@ -9,8 +9,7 @@ final class Json {
 
     static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-    private Json() {
-    }
+    private Json() {}
 
     static JsonNode parse(String text) {
         return MAPPER.readTree(text);

@@ -16,7 +16,8 @@ import java.util.Map;
 /** A separate JVM, logging to a file (appended across restarts), that can be killed with SIGKILL. */
 final class JvmProcess {
 
-    private static final HttpClient PROBE = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+    private static final HttpClient PROBE =
+            HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
 
     private final String name;
     private final List<String> command;
@@ -46,7 +47,8 @@ final class JvmProcess {
     }
 
     synchronized void start() {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         builder.environment().putAll(env);
@@ -95,8 +97,14 @@ final class JvmProcess {
     /** One probe: does the URL answer 200 now (within two seconds)? */
     boolean answersOk(URI uri) {
         try {
-            return PROBE.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).GET().build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            return PROBE.send(
+                                    HttpRequest.newBuilder(uri)
+                                            .timeout(Duration.ofSeconds(2))
+                                            .GET()
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode()
+                    == 200;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -110,7 +118,11 @@ final class JvmProcess {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline && alive()) {
             try {
-                var response = PROBE.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).GET().build(),
+                var response = PROBE.send(
+                        HttpRequest.newBuilder(uri)
+                                .timeout(Duration.ofSeconds(2))
+                                .GET()
+                                .build(),
                         HttpResponse.BodyHandlers.discarding());
                 if (response.statusCode() == 200) {
                     return true;

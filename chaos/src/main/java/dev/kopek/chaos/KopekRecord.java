@@ -62,32 +62,49 @@ final class KopekRecord {
 
     /** {unsettled outside review, outbox rows not yet published, outbox rows}. */
     long[] progress() {
-        return query(UNSETTLED, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}).getFirst();
+        return query(UNSETTLED, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)})
+                .getFirst();
     }
 
     List<Payment> payments() {
-        return query("""
+        return query(
+                """
                 SELECT id, reference, provider_key, psp_reference, status, amount, amount_authorized, amount_captured,
                        amount_refunded, amount_refund_pending, amount_capture_pending, amount_disputed, version
-                  FROM payments""", rs -> new Payment(uuid(rs, 1), rs.getString(2), rs.getString(3), rs.getString(4),
-                rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10),
-                rs.getLong(11), rs.getLong(12), rs.getLong(13)));
+                  FROM payments""",
+                rs -> new Payment(
+                        uuid(rs, 1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getLong(6),
+                        rs.getLong(7),
+                        rs.getLong(8),
+                        rs.getLong(9),
+                        rs.getLong(10),
+                        rs.getLong(11),
+                        rs.getLong(12),
+                        rs.getLong(13)));
     }
 
     List<Operation> operations() {
-        return query("""
+        return query(
+                """
                 SELECT id, payment_id, kind, amount, status, provider_key FROM payment_operations""",
-                rs -> new Operation(uuid(rs, 1), uuid(rs, 2), rs.getString(3), rs.getLong(4), rs.getString(5),
-                        rs.getString(6)));
+                rs -> new Operation(
+                        uuid(rs, 1), uuid(rs, 2), rs.getString(3), rs.getLong(4), rs.getString(5), rs.getString(6)));
     }
 
     List<Dispute> disputes() {
-        return query("SELECT psp_dispute_id, payment_id, amount, status FROM disputes",
+        return query(
+                "SELECT psp_dispute_id, payment_id, amount, status FROM disputes",
                 rs -> new Dispute(rs.getString(1), uuid(rs, 2), rs.getLong(3), rs.getString(4)));
     }
 
     List<Review> reviews() {
-        return query("SELECT payment_id, subject, subject_id, status = 'OPEN' FROM manual_reviews",
+        return query(
+                "SELECT payment_id, subject, subject_id, status = 'OPEN' FROM manual_reviews",
                 rs -> new Review(uuid(rs, 1), rs.getString(2), uuid(rs, 3), rs.getBoolean(4)));
     }
 
@@ -96,18 +113,22 @@ final class KopekRecord {
     }
 
     List<String> unbalancedTransactions() {
-        return query(UNBALANCED, rs -> "ledger transaction " + rs.getString(1) + " " + rs.getString(2)
-                + " debits minus credits " + rs.getLong(3));
+        return query(
+                UNBALANCED,
+                rs -> "ledger transaction " + rs.getString(1) + " " + rs.getString(2) + " debits minus credits "
+                        + rs.getLong(3));
     }
 
     List<StuckKey> stuckKeys() {
-        return query("SELECT operation, idempotency_key, resource_id, status FROM idempotency_keys "
-                + "WHERE status <> 'COMPLETED'", rs -> new StuckKey(rs.getString(1), rs.getString(2), uuid(rs, 3),
-                rs.getString(4)));
+        return query(
+                "SELECT operation, idempotency_key, resource_id, status FROM idempotency_keys "
+                        + "WHERE status <> 'COMPLETED'",
+                rs -> new StuckKey(rs.getString(1), rs.getString(2), uuid(rs, 3), rs.getString(4)));
     }
 
     List<OutboxEvent> outbox() {
-        return query("SELECT id, resource_type, public_id, sequence FROM outbox",
+        return query(
+                "SELECT id, resource_type, public_id, sequence FROM outbox",
                 rs -> new OutboxEvent(PublicIds.event(uuid(rs, 1)), rs.getString(2), rs.getString(3), rs.getLong(4)));
     }
 
@@ -115,14 +136,14 @@ final class KopekRecord {
     List<String> openReviewSummary() {
         return query("""
                 SELECT subject, left(reason, 60), count(*) FROM manual_reviews WHERE status = 'OPEN'
-                 GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 10""",
-                rs -> rs.getLong(3) + " × " + rs.getString(1) + ": " + rs.getString(2));
+                 GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 10""", rs -> rs.getLong(3) + " × " + rs.getString(1) + ": " + rs.getString(2));
     }
 
     /** Keys whose owner was replaced: attempts the reconciler or a retry took over after a crash or timeout. */
     long recoveredAttempts() {
         // A refund's run key starts at attempt 0 (nobody owns it until the dispatcher takes it as attempt 1).
-        return query("SELECT count(*) FROM idempotency_keys WHERE attempt > 1", rs -> rs.getLong(1)).getFirst();
+        return query("SELECT count(*) FROM idempotency_keys WHERE attempt > 1", rs -> rs.getLong(1))
+                .getFirst();
     }
 
     private interface Row<T> {
@@ -132,7 +153,8 @@ final class KopekRecord {
     private <T> List<T> query(String sql, Row<T> row) {
         Properties props = new Properties();
         props.put("user", "postgres");
-        try (Connection c = DriverManager.getConnection(url, props); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url, props);
+                Statement s = c.createStatement()) {
             c.setReadOnly(true);
             s.setFetchSize(5_000);
             List<T> out = new ArrayList<>();

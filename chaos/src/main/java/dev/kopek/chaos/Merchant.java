@@ -14,11 +14,21 @@ import tools.jackson.databind.JsonNode;
 final class Merchant {
 
     /** Payment methods with their weights: the simulator's fault tokens among ordinary ones. */
-    private static final String[] METHODS = {"pm_ok", "pm_declined", "pm_timeout_after_charge",
-        "pm_reset_after_charge", "pm_5xx_after_charge", "pm_slow", "pm_webhook_only", "pm_refund_declined"};
+    private static final String[] METHODS = {
+        "pm_ok",
+        "pm_declined",
+        "pm_timeout_after_charge",
+        "pm_reset_after_charge",
+        "pm_5xx_after_charge",
+        "pm_slow",
+        "pm_webhook_only",
+        "pm_refund_declined"
+    };
+
     private static final int[] WEIGHTS = {70, 4, 4, 4, 4, 5, 5, 4};
-    private static final String[] ARMED = {"timeout_after_success", "reset_after_success", "5xx_after_success",
-        "5xx_no_effect", "429", "declined"};
+    private static final String[] ARMED = {
+        "timeout_after_success", "reset_after_success", "5xx_after_success", "5xx_no_effect", "429", "declined"
+    };
     private static final double ARM_SHARE = 0.15;
 
     private final Api api;
@@ -39,8 +49,13 @@ final class Merchant {
         String method = method(rnd);
         boolean manual = rnd.nextDouble() < 0.4;
         long amount = 1_000 + rnd.nextLong(99_000);
-        String body = Json.object().put("reference", reference).put("amount", amount).put("currency", "EUR")
-                .put("payment_method", method).put("capture_method", manual ? "manual" : "automatic").toString();
+        String body = Json.object()
+                .put("reference", reference)
+                .put("amount", amount)
+                .put("currency", "EUR")
+                .put("payment_method", method)
+                .put("capture_method", manual ? "manual" : "automatic")
+                .toString();
         if (!method.equals("pm_ok")) {
             figures.add("fault_psp_token_" + method.substring(3));
         }
@@ -54,7 +69,7 @@ final class Merchant {
         switch (String.valueOf(Json.text(payment, "status"))) {
             case "authorized" -> manualCapture(reference, payment);
             case "captured" -> afterCapture(reference, payment);
-            default -> { }
+            default -> {}
         }
     }
 
@@ -96,9 +111,13 @@ final class Merchant {
             api.perform("capture", "/v1/payments/" + id + "/capture", reference + "-cap1", "{}");
         } else {
             arm("capture", payment);
-            api.perform("capture", "/v1/payments/" + id + "/capture", reference + "-cap1",
+            api.perform(
+                    "capture",
+                    "/v1/payments/" + id + "/capture",
+                    reference + "-cap1",
                     Json.object().put("amount", amount / 3).put("final", false).toString());
-            String second = rnd.nextBoolean() ? "{}"
+            String second = rnd.nextBoolean()
+                    ? "{}"
                     : Json.object().put("amount", amount / 3).put("final", true).toString();
             arm("capture", payment);
             api.perform("capture", "/v1/payments/" + id + "/capture", reference + "-cap2", second);
@@ -120,7 +139,10 @@ final class Merchant {
         if (roll < 0.3) {
             arm("refund", payment);
             long amount = rnd.nextBoolean() ? captured : Math.max(1, captured / 2);
-            api.perform("refund", "/v1/payments/" + id + "/refunds", reference + "-ref1",
+            api.perform(
+                    "refund",
+                    "/v1/payments/" + id + "/refunds",
+                    reference + "-ref1",
                     Json.object().put("amount", amount).toString());
         } else if (roll < 0.45) {
             concurrentRefunds(reference, id, captured, payment);
@@ -138,7 +160,10 @@ final class Merchant {
             CompletableFuture<Void> done = new CompletableFuture<>();
             Thread.ofVirtual().start(() -> {
                 try {
-                    api.perform("refund", "/v1/payments/" + id + "/refunds", key,
+                    api.perform(
+                            "refund",
+                            "/v1/payments/" + id + "/refunds",
+                            key,
                             Json.object().put("amount", each).toString());
                 } finally {
                     done.complete(null);

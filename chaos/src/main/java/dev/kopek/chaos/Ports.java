@@ -8,8 +8,7 @@ import java.net.ServerSocket;
 /** A port the OS reports free now; a process restarted after kill -9 keeps its port, so it is chosen once. */
 final class Ports {
 
-    private Ports() {
-    }
+    private Ports() {}
 
     static int free() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -6,8 +6,7 @@ import java.util.UUID;
 /** Kopek's public ids: a type prefix and the UUID's 32 hex digits ({@code pay_0190f3…}), as its API shows them. */
 final class PublicIds {
 
-    private PublicIds() {
-    }
+    private PublicIds() {}
 
     static String payment(UUID id) {
         return format("pay", id);

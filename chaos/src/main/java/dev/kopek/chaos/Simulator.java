@@ -16,7 +16,8 @@ import tools.jackson.databind.node.ObjectNode;
 /** The acquirer simulator as its own process, and its admin API: faults, disputes, and the oracle's record. */
 final class Simulator implements AutoCloseable {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final JvmProcess process;
     private final URI base;
@@ -24,8 +25,12 @@ final class Simulator implements AutoCloseable {
     Simulator(Path jar, Path workDir) {
         int port = Ports.free();
         this.base = URI.create("http://127.0.0.1:" + port);
-        this.process = new JvmProcess("simulator", List.of("-Xmx768m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1"), jar, List.of("--port", Integer.toString(port)), Map.of(),
+        this.process = new JvmProcess(
+                "simulator",
+                List.of("-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+                jar,
+                List.of("--port", Integer.toString(port)),
+                Map.of(),
                 workDir.resolve("simulator.log"));
     }
 
@@ -63,9 +68,15 @@ final class Simulator implements AutoCloseable {
 
     /** The run's end: no more random faults, no more holding webhooks back. */
     void faultsOff() {
-        post("/_sim/config", Json.object().put("fail_before_charge_rate", 0.0).put("fail_after_charge_rate", 0.0)
-                .put("timeout_after_charge_rate", 0.0).put("webhook_reorder", false).put("webhook_delay_ms", 0)
-                .toString());
+        post(
+                "/_sim/config",
+                Json.object()
+                        .put("fail_before_charge_rate", 0.0)
+                        .put("fail_after_charge_rate", 0.0)
+                        .put("timeout_after_charge_rate", 0.0)
+                        .put("webhook_reorder", false)
+                        .put("webhook_delay_ms", 0)
+                        .toString());
         post("/_sim/webhooks/flush", "{}");
     }
 
@@ -75,8 +86,16 @@ final class Simulator implements AutoCloseable {
 
     /** Arms one fault for the next capture, void or refund of a charge; false when the simulator refused. */
     boolean armFault(String operation, String chargeId, String fault) {
-        return post("/_sim/faults", Json.object().put("operation", operation).put("charge_id", chargeId)
-                .put("fault", fault).put("times", 1).toString()).statusCode() == 200;
+        return post(
+                                "/_sim/faults",
+                                Json.object()
+                                        .put("operation", operation)
+                                        .put("charge_id", chargeId)
+                                        .put("fault", fault)
+                                        .put("times", 1)
+                                        .toString())
+                        .statusCode()
+                == 200;
     }
 
     /** Opens a dispute for the whole disputable amount; its id, or null when refused (e.g. nothing captured). */
@@ -86,8 +105,13 @@ final class Simulator implements AutoCloseable {
     }
 
     boolean resolveDispute(String disputeId, boolean won) {
-        return post("/_sim/disputes/" + disputeId + "/resolve",
-                Json.object().put("outcome", won ? "won" : "lost").toString()).statusCode() == 200;
+        return post(
+                                "/_sim/disputes/" + disputeId + "/resolve",
+                                Json.object()
+                                        .put("outcome", won ? "won" : "lost")
+                                        .toString())
+                        .statusCode()
+                == 200;
     }
 
     JsonNode movements() {
@@ -108,8 +132,12 @@ final class Simulator implements AutoCloseable {
 
     private String get(String path) {
         try {
-            var response = HTTP.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60))
-                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+            var response = HTTP.send(
+                    HttpRequest.newBuilder(base.resolve(path))
+                            .timeout(Duration.ofSeconds(60))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("simulator " + path + ": " + response.statusCode());
             }
@@ -124,9 +152,13 @@ final class Simulator implements AutoCloseable {
 
     private HttpResponse<String> post(String path, String body) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            return HTTP.send(
+                    HttpRequest.newBuilder(base.resolve(path))
+                            .timeout(Duration.ofSeconds(10))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -13,7 +13,13 @@ import java.time.Duration;
  * @param killEvery mean pause between two kill -9s
  * @param drain how long the end may wait for recovery to finish
  */
-record Size(String name, Duration load, long operations, int workers, Duration killEvery, Duration drain,
+record Size(
+        String name,
+        Duration load,
+        long operations,
+        int workers,
+        Duration killEvery,
+        Duration drain,
         Balancer.Faults balancerFaults) {
 
     /** One mode's share of the operations. */
@@ -24,10 +30,17 @@ record Size(String name, Duration load, long operations, int workers, Duration k
     static Size of(String name) {
         Balancer.Faults faults = new Balancer.Faults(0.04, 0.04, 0.04);
         return switch (name) {
-            case "ci" -> new Size("ci", Duration.ofSeconds(60), 0, 16, Duration.ofSeconds(6), Duration.ofSeconds(90),
-                    faults);
-            case "long" -> new Size("long", Duration.ofMinutes(60), 100_000, 48, Duration.ofSeconds(20),
-                    Duration.ofMinutes(5), faults);
+            case "ci" ->
+                new Size("ci", Duration.ofSeconds(60), 0, 16, Duration.ofSeconds(6), Duration.ofSeconds(90), faults);
+            case "long" ->
+                new Size(
+                        "long",
+                        Duration.ofMinutes(60),
+                        100_000,
+                        48,
+                        Duration.ofSeconds(20),
+                        Duration.ofMinutes(5),
+                        faults);
             default -> throw new IllegalArgumentException("--size is ci or long, not " + name);
         };
     }

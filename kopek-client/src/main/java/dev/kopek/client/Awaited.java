@@ -11,12 +11,9 @@ public sealed interface Awaited {
 
     Payment payment();
 
-    record Known(Payment payment) implements Awaited {
-    }
+    record Known(Payment payment) implements Awaited {}
 
-    record ActionRequired(Payment payment, NextAction nextAction) implements Awaited {
-    }
+    record ActionRequired(Payment payment, NextAction nextAction) implements Awaited {}
 
-    record StillProcessing(Payment payment) implements Awaited {
-    }
+    record StillProcessing(Payment payment) implements Awaited {}
 }

@@ -9,6 +9,5 @@ import tools.jackson.databind.JsonNode;
  */
 public record Event(String id, String type, Instant createdAt, String merchant, Resource resource, JsonNode data) {
 
-    public record Resource(String type, String id, long sequence) {
-    }
+    public record Resource(String type, String id, long sequence) {}
 }

@@ -52,13 +52,24 @@ public final class KopekClient {
     private final Pause pause;
 
     private KopekClient(Builder builder) {
-        HttpClient http = builder.http != null ? builder.http : HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http = builder.http != null
+                ? builder.http
+                : HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(5))
+                        .build();
         this.retry = builder.retry;
         this.clock = builder.clock;
         this.pause = builder.pause;
-        this.transport = new Transport(http, builder.base, builder.apiKey, builder.retry, builder.requestTimeout,
-                builder.clock, JSON, builder.pause);
+        this.transport = new Transport(
+                http,
+                builder.base,
+                builder.apiKey,
+                builder.retry,
+                builder.requestTimeout,
+                builder.clock,
+                JSON,
+                builder.pause);
     }
 
     public static Builder builder(URI base, String apiKey) {
@@ -81,13 +92,13 @@ public final class KopekClient {
         if (finalCapture) {
             body.put("final", true);
         }
-        return paymentResult(transport.exchange("POST", "/v1/payments/" + segment(paymentId) + "/capture",
-                write(body), required(key)));
+        return paymentResult(transport.exchange(
+                "POST", "/v1/payments/" + segment(paymentId) + "/capture", write(body), required(key)));
     }
 
     public Result<Payment> voidPayment(OperationKey key, String paymentId) {
-        return paymentResult(transport.exchange("POST", "/v1/payments/" + segment(paymentId) + "/void", "{}",
-                required(key)));
+        return paymentResult(
+                transport.exchange("POST", "/v1/payments/" + segment(paymentId) + "/void", "{}", required(key)));
     }
 
     public Payment payment(String paymentId) {
@@ -95,14 +106,21 @@ public final class KopekClient {
     }
 
     private Payment payment(String paymentId, Duration budget) {
-        return read(transport.exchange("GET", "/v1/payments/" + segment(paymentId), null, null, budget).body(),
+        return read(
+                transport
+                        .exchange("GET", "/v1/payments/" + segment(paymentId), null, null, budget)
+                        .body(),
                 Payment.class);
     }
 
     /** Every attempt for the intent, newest first. */
     public List<Payment> paymentsByReference(String reference) {
-        return list(transport.exchange("GET", "/v1/payments?reference=" + query(reference), null, null).body(),
-                new TypeReference<Page<Payment>>() { }).data();
+        return list(
+                        transport
+                                .exchange("GET", "/v1/payments?reference=" + query(reference), null, null)
+                                .body(),
+                        new TypeReference<Page<Payment>>() {})
+                .data();
     }
 
     /**
@@ -131,8 +149,8 @@ public final class KopekClient {
         if (reason != null) {
             body.put("reason", reason);
         }
-        Transport.Answer answer = transport.exchange("POST", "/v1/payments/" + segment(paymentId) + "/refunds",
-                write(body), required(key));
+        Transport.Answer answer = transport.exchange(
+                "POST", "/v1/payments/" + segment(paymentId) + "/refunds", write(body), required(key));
         Refund refund = read(answer.body(), Refund.class);
         return refund.isPending() ? new Result.Pending<>(refund) : new Result.Done<>(refund, answer.replayed());
     }
@@ -142,7 +160,10 @@ public final class KopekClient {
     }
 
     private Refund refund(String refundId, Duration budget) {
-        return read(transport.exchange("GET", "/v1/refunds/" + segment(refundId), null, null, budget).body(),
+        return read(
+                transport
+                        .exchange("GET", "/v1/refunds/" + segment(refundId), null, null, budget)
+                        .body(),
                 Refund.class);
     }
 
@@ -157,8 +178,12 @@ public final class KopekClient {
     }
 
     public List<Refund> refunds(String paymentId) {
-        return list(transport.exchange("GET", "/v1/payments/" + segment(paymentId) + "/refunds", null, null).body(),
-                new TypeReference<Page<Refund>>() { }).data();
+        return list(
+                        transport
+                                .exchange("GET", "/v1/payments/" + segment(paymentId) + "/refunds", null, null)
+                                .body(),
+                        new TypeReference<Page<Refund>>() {})
+                .data();
     }
 
     // ---- events and webhook endpoints
@@ -183,33 +208,61 @@ public final class KopekClient {
     }
 
     public List<WebhookEndpoint> webhookEndpoints() {
-        return list(transport.exchange("GET", "/v1/webhook-endpoints", null, null).body(),
-                new TypeReference<Page<WebhookEndpoint>>() { }).data();
+        return list(
+                        transport
+                                .exchange("GET", "/v1/webhook-endpoints", null, null)
+                                .body(),
+                        new TypeReference<Page<WebhookEndpoint>>() {})
+                .data();
     }
 
     public WebhookEndpoint webhookEndpoint(String endpointId) {
-        return read(transport.exchange("GET", "/v1/webhook-endpoints/" + segment(endpointId), null, null).body(),
+        return read(
+                transport
+                        .exchange("GET", "/v1/webhook-endpoints/" + segment(endpointId), null, null)
+                        .body(),
                 WebhookEndpoint.class);
     }
 
     public WebhookEndpoint deleteWebhookEndpoint(String endpointId) {
-        return read(transport.exchange("DELETE", "/v1/webhook-endpoints/" + segment(endpointId), null, null).body(),
+        return read(
+                transport
+                        .exchange("DELETE", "/v1/webhook-endpoints/" + segment(endpointId), null, null)
+                        .body(),
                 WebhookEndpoint.class);
     }
 
     public List<WebhookDelivery> deliveries(String endpointId, int limit) {
-        return list(transport.exchange("GET", "/v1/webhook-endpoints/" + segment(endpointId) + "/deliveries?limit="
-                + limit, null, null).body(), new TypeReference<Page<WebhookDelivery>>() { }).data();
+        return list(
+                        transport
+                                .exchange(
+                                        "GET",
+                                        "/v1/webhook-endpoints/" + segment(endpointId) + "/deliveries?limit=" + limit,
+                                        null,
+                                        null)
+                                .body(),
+                        new TypeReference<Page<WebhookDelivery>>() {})
+                .data();
     }
 
     public WebhookDelivery delivery(String endpointId, String deliveryId) {
-        return read(transport.exchange("GET", "/v1/webhook-endpoints/" + segment(endpointId) + "/deliveries/"
-                + segment(deliveryId), null, null).body(), WebhookDelivery.class);
+        return read(
+                transport
+                        .exchange(
+                                "GET",
+                                "/v1/webhook-endpoints/" + segment(endpointId) + "/deliveries/" + segment(deliveryId),
+                                null,
+                                null)
+                        .body(),
+                WebhookDelivery.class);
     }
 
     public Result<WebhookDelivery> redeliver(OperationKey key, String endpointId, String deliveryId) {
-        Transport.Answer answer = transport.exchange("POST", "/v1/webhook-endpoints/" + segment(endpointId)
-                + "/deliveries/" + segment(deliveryId) + "/redeliver", null, required(key));
+        Transport.Answer answer = transport.exchange(
+                "POST",
+                "/v1/webhook-endpoints/" + segment(endpointId) + "/deliveries/" + segment(deliveryId) + "/redeliver",
+                null,
+                required(key));
         return new Result.Done<>(read(answer.body(), WebhookDelivery.class), answer.replayed());
     }
 
@@ -228,12 +281,16 @@ public final class KopekClient {
         if (after != null) {
             path.append("&after=").append(query(after));
         }
-        return list(transport.exchange("GET", path.toString(), null, null).body(),
-                new TypeReference<Page<LedgerTransaction>>() { });
+        return list(
+                transport.exchange("GET", path.toString(), null, null).body(),
+                new TypeReference<Page<LedgerTransaction>>() {});
     }
 
     public LedgerTransaction ledgerTransaction(String id) {
-        return read(transport.exchange("GET", "/v1/ledger/transactions/" + segment(id), null, null).body(),
+        return read(
+                transport
+                        .exchange("GET", "/v1/ledger/transactions/" + segment(id), null, null)
+                        .body(),
                 LedgerTransaction.class);
     }
 

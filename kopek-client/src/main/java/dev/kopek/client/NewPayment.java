@@ -8,8 +8,14 @@ import java.util.Objects;
  * {@code POST /v1/payments}: the intent ({@code reference}, one per order), the amount in minor units, an ISO 4217
  * currency and a PSP token as {@code paymentMethod} (never a card number). Optional parts with the withers.
  */
-public record NewPayment(String reference, long amount, String currency, String paymentMethod, boolean manualCapture,
-        String description, Map<String, String> metadata) {
+public record NewPayment(
+        String reference,
+        long amount,
+        String currency,
+        String paymentMethod,
+        boolean manualCapture,
+        String description,
+        Map<String, String> metadata) {
 
     public NewPayment {
         Objects.requireNonNull(reference, "reference");

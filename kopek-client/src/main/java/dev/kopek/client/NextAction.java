@@ -6,5 +6,4 @@ package dev.kopek.client;
  * send the customer for {@code redirect_to_url}, null when the merchant's page completes it with the PSP's own script
  * and the payment's {@code pspReference}.
  */
-public record NextAction(String type, String redirectUrl) {
-}
+public record NextAction(String type, String redirectUrl) {}

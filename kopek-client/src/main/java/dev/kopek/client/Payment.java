@@ -11,11 +11,29 @@ import java.util.Map;
  * {@code processing} and {@code requires_action} are not final: the first resolves by itself, the second waits for the
  * customer ({@code nextAction}, set only then).
  */
-public record Payment(String id, String reference, String status, long amount, String currency,
-        long amountAuthorized, long amountCaptured, long amountRefunded, long amountCapturable,
-        long amountRefundPending, long amountDisputed, String captureMethod, Instant captureBefore,
-        String paymentMethod, String description, Map<String, String> metadata, String pspReference,
-        String declineCode, String failureReason, Instant createdAt, Instant updatedAt, NextAction nextAction) {
+public record Payment(
+        String id,
+        String reference,
+        String status,
+        long amount,
+        String currency,
+        long amountAuthorized,
+        long amountCaptured,
+        long amountRefunded,
+        long amountCapturable,
+        long amountRefundPending,
+        long amountDisputed,
+        String captureMethod,
+        Instant captureBefore,
+        String paymentMethod,
+        String description,
+        Map<String, String> metadata,
+        String pspReference,
+        String declineCode,
+        String failureReason,
+        Instant createdAt,
+        Instant updatedAt,
+        NextAction nextAction) {
 
     /** The PSP's outcome is not known yet: Kopek resolves it by itself; wait, do not pay again. */
     public boolean isProcessing() {

@@ -11,9 +11,7 @@ public sealed interface Result<T> {
 
     T value();
 
-    record Done<T>(T value, boolean replayed) implements Result<T> {
-    }
+    record Done<T>(T value, boolean replayed) implements Result<T> {}
 
-    record Pending<T>(T value) implements Result<T> {
-    }
+    record Pending<T>(T value) implements Result<T> {}
 }

@@ -13,9 +13,12 @@ public final class RetriesExhaustedException extends KopekException {
     private final String lastCode;
 
     RetriesExhaustedException(int attempts, int lastStatus, String lastProblem, Throwable cause) {
-        super("no final answer after " + attempts + " tries (last: "
-                + (lastStatus == 0 ? String.valueOf(cause) : lastStatus + " " + lastProblem) + "); retry later with "
-                + "the same idempotency key", cause);
+        super(
+                "no final answer after " + attempts + " tries (last: "
+                        + (lastStatus == 0 ? String.valueOf(cause) : lastStatus + " " + lastProblem)
+                        + "); retry later with "
+                        + "the same idempotency key",
+                cause);
         this.attempts = attempts;
         this.lastStatus = lastStatus;
         this.lastCode = lastProblem;

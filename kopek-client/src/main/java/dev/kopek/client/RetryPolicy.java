@@ -12,8 +12,8 @@ import java.util.Objects;
  */
 public record RetryPolicy(Duration totalBudget, Duration initialBackoff, Duration maxBackoff, int maxAttempts) {
 
-    public static final RetryPolicy DEFAULT = new RetryPolicy(Duration.ofSeconds(30), Duration.ofMillis(200),
-            Duration.ofSeconds(5), 10);
+    public static final RetryPolicy DEFAULT =
+            new RetryPolicy(Duration.ofSeconds(30), Duration.ofMillis(200), Duration.ofSeconds(5), 10);
     /** One try of at most 30 s, no retry: for callers that run their own retry loop (with the same key). */
     public static final RetryPolicy NONE = new RetryPolicy(Duration.ofSeconds(30), Duration.ZERO, Duration.ZERO, 1);
 
@@ -21,7 +21,9 @@ public record RetryPolicy(Duration totalBudget, Duration initialBackoff, Duratio
         Objects.requireNonNull(totalBudget, "totalBudget");
         Objects.requireNonNull(initialBackoff, "initialBackoff");
         Objects.requireNonNull(maxBackoff, "maxBackoff");
-        if (maxAttempts < 1 || !totalBudget.isPositive() || initialBackoff.isNegative()
+        if (maxAttempts < 1
+                || !totalBudget.isPositive()
+                || initialBackoff.isNegative()
                 || maxBackoff.compareTo(initialBackoff) < 0) {
             throw new IllegalArgumentException("a retry policy needs maxAttempts >= 1, a positive budget, "
                     + "non-negative backoffs and maxBackoff >= initialBackoff");

@@ -25,8 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
 final class Transport {
 
     /** What came back: the status, the body and whether it is Kopek's stored answer to an earlier try. */
-    record Answer(int status, String body, boolean replayed) {
-    }
+    record Answer(int status, String body, boolean replayed) {}
 
     private final HttpClient http;
     private final URI base;
@@ -37,8 +36,15 @@ final class Transport {
     private final JsonMapper json;
     private final Pause pause;
 
-    Transport(HttpClient http, URI base, String apiKey, RetryPolicy policy, Duration requestTimeout, Clock clock,
-            JsonMapper json, Pause pause) {
+    Transport(
+            HttpClient http,
+            URI base,
+            String apiKey,
+            RetryPolicy policy,
+            Duration requestTimeout,
+            Clock clock,
+            JsonMapper json,
+            Pause pause) {
         this.http = http;
         this.base = base;
         this.apiKey = apiKey;
@@ -66,17 +72,17 @@ final class Transport {
         for (int attempt = 1; ; attempt++) {
             Duration left = Duration.between(clock.instant(), deadline);
             if (!left.isPositive()) {
-                throw failure == null ? new RetriesExhaustedException(attempt - 1, 0, null, null)
+                throw failure == null
+                        ? new RetriesExhaustedException(attempt - 1, 0, null, null)
                         : new RetriesExhaustedException(attempt - 1, failure.status(), failure.code(), failure.cause());
             }
             try {
-                HttpResponse<String> response = http.send(within(request, left), HttpResponse.BodyHandlers.ofString(
-                        StandardCharsets.UTF_8));
+                HttpResponse<String> response =
+                        http.send(within(request, left), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
                 if (!retryable(response)) {
                     return answer(response);
                 }
-                failure = new Failure(response.statusCode(), problemCode(response.body()), null,
-                        retryAfter(response));
+                failure = new Failure(response.statusCode(), problemCode(response.body()), null, retryAfter(response));
             } catch (IOException e) {
                 failure = new Failure(0, null, e, Duration.ZERO);
             } catch (InterruptedException e) {
@@ -94,20 +100,23 @@ final class Transport {
     /** The same request (same key, same body) with a timeout of at most {@code left}. */
     private HttpRequest within(HttpRequest request, Duration left) {
         Duration timeout = left.compareTo(requestTimeout) < 0 ? left : requestTimeout;
-        return HttpRequest.newBuilder(request, (name, value) -> true).timeout(timeout).build();
+        return HttpRequest.newBuilder(request, (name, value) -> true)
+                .timeout(timeout)
+                .build();
     }
 
-    private record Failure(int status, String code, IOException cause, Duration retryAfter) {
-    }
+    private record Failure(int status, String code, IOException cause, Duration retryAfter) {}
 
     private HttpRequest request(String method, String path, String body, OperationKey key) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path))
-                .header("Authorization", "Bearer " + apiKey).header("Accept", "application/json")
+                .header("Authorization", "Bearer " + apiKey)
+                .header("Accept", "application/json")
                 .header("User-Agent", "kopek-client-java");
         if (key != null) {
             builder.header("Idempotency-Key", key.value());
         }
-        HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
+        HttpRequest.BodyPublisher publisher = body == null
+                ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8);
         if (body != null) {
             builder.header("Content-Type", "application/json");
@@ -116,7 +125,8 @@ final class Transport {
     }
 
     static boolean retryable(int status, String code) {
-        return status == 429 || (status >= 500 && status != 501)
+        return status == 429
+                || (status >= 500 && status != 501)
                 || (status == 409 && "request_in_progress".equals(code));
     }
 
@@ -128,13 +138,18 @@ final class Transport {
     private Answer answer(HttpResponse<String> response) {
         int status = response.statusCode();
         if (status < 400) {
-            boolean replayed = response.headers().firstValue("Idempotent-Replayed").map("true"::equals).orElse(false);
+            boolean replayed = response.headers()
+                    .firstValue("Idempotent-Replayed")
+                    .map("true"::equals)
+                    .orElse(false);
             return new Answer(status, response.body(), replayed);
         }
         JsonNode problem = problem(response.body());
         String code = text(problem, "code").orElse("http_" + status);
         String detail = text(problem, "detail").orElse(null);
-        String requestId = response.headers().firstValue("X-Request-Id").or(() -> text(problem, "request_id"))
+        String requestId = response.headers()
+                .firstValue("X-Request-Id")
+                .or(() -> text(problem, "request_id"))
                 .orElse(null);
         if (status == 422 && code.equals("idempotency_key_reused")) {
             throw new IdempotencyKeyReusedException(detail, requestId);
@@ -149,8 +164,11 @@ final class Transport {
     }
 
     private static Duration retryAfter(HttpResponse<String> response) {
-        return response.headers().firstValue("Retry-After").filter(v -> v.matches("[0-9]{1,5}"))
-                .map(v -> Duration.ofSeconds(Long.parseLong(v))).orElse(Duration.ZERO);
+        return response.headers()
+                .firstValue("Retry-After")
+                .filter(v -> v.matches("[0-9]{1,5}"))
+                .map(v -> Duration.ofSeconds(Long.parseLong(v)))
+                .orElse(Duration.ZERO);
     }
 
     private String problemCode(String body) {

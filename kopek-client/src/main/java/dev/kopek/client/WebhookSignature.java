@@ -28,8 +28,7 @@ public final class WebhookSignature {
     public static final Duration DEFAULT_TOLERANCE = Duration.ofMinutes(5);
     private static final int MAX_HEADER = 4096;
 
-    private WebhookSignature() {
-    }
+    private WebhookSignature() {}
 
     public enum Verdict {
         VALID,

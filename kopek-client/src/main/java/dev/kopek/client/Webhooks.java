@@ -11,8 +11,7 @@ import java.util.List;
  */
 public final class Webhooks {
 
-    private Webhooks() {
-    }
+    private Webhooks() {}
 
     /** Thrown for a body that must not be trusted; answer the delivery with a 400. */
     public static final class VerificationFailed extends KopekException {

@@ -23,8 +23,8 @@ class KopekClientRetryTest {
              "currency":"EUR","amount_captured":1000,"metadata":{},"created_at":"2026-01-01T00:00:00Z",
              "some_field_from_a_newer_kopek":42}""";
     private static final String PROCESSING = PAYMENT.replace("\"captured\"", "\"processing\"");
-    private static final RetryPolicy FAST = new RetryPolicy(Duration.ofSeconds(10), Duration.ofMillis(1),
-            Duration.ofMillis(20), 6);
+    private static final RetryPolicy FAST =
+            new RetryPolicy(Duration.ofSeconds(10), Duration.ofMillis(1), Duration.ofMillis(20), 6);
 
     private final StubServer psp = newStub();
     private final List<Duration> waits = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -35,8 +35,11 @@ class KopekClientRetryTest {
     }
 
     private KopekClient client(RetryPolicy policy) {
-        return KopekClient.builder(psp.uri(), "sk_test_key").retryPolicy(policy).requestTimeout(Duration.ofSeconds(5))
-                .pause(waits::add).build();
+        return KopekClient.builder(psp.uri(), "sk_test_key")
+                .retryPolicy(policy)
+                .requestTimeout(Duration.ofSeconds(5))
+                .pause(waits::add)
+                .build();
     }
 
     private static final String REFUND = """
@@ -57,14 +60,16 @@ class KopekClientRetryTest {
         assertThat(result).isInstanceOf(Result.Done.class);
         assertThat(((Result.Done<Payment>) result).replayed()).isTrue();
         assertThat(result.value().status()).isEqualTo("captured");
-        assertThat(psp.requests()).extracting(r -> r.header("Idempotency-Key")).containsExactly("order-1/pay",
-                "order-1/pay");
+        assertThat(psp.requests())
+                .extracting(r -> r.header("Idempotency-Key"))
+                .containsExactly("order-1/pay", "order-1/pay");
         assertThat(psp.requests()).extracting(StubServer.Seen::body).allMatch(b -> b.contains("\"amount\":1000"));
     }
 
     @Test
     void inProgressIsRetriedAfterRetryAfterWithTheSameKey() {
-        psp.answer(409, "{\"code\":\"request_in_progress\"}", "Retry-After", "1").answer(201, PAYMENT);
+        psp.answer(409, "{\"code\":\"request_in_progress\"}", "Retry-After", "1")
+                .answer(201, PAYMENT);
 
         assertThat(pay(client(FAST)).value().id()).isEqualTo("pay_1");
 
@@ -81,7 +86,9 @@ class KopekClientRetryTest {
         assertThat(pay(client(FAST)).value().status()).isEqualTo("captured");
 
         assertThat(waits).containsExactly(Duration.ofSeconds(3), Duration.ofSeconds(2));
-        assertThat(psp.requests()).hasSize(3).extracting(r -> r.header("Idempotency-Key"))
+        assertThat(psp.requests())
+                .hasSize(3)
+                .extracting(r -> r.header("Idempotency-Key"))
                 .containsOnly("order-1/pay");
     }
 
@@ -132,7 +139,10 @@ class KopekClientRetryTest {
         psp.answer(status, "{\"code\":\"x\"}").answer(201, PAYMENT);
 
         assertThat(pay(client(FAST)).value().status()).isEqualTo("captured");
-        assertThat(psp.requests()).hasSize(2).extracting(r -> r.header("Idempotency-Key")).containsOnly("order-1/pay");
+        assertThat(psp.requests())
+                .hasSize(2)
+                .extracting(r -> r.header("Idempotency-Key"))
+                .containsOnly("order-1/pay");
     }
 
     @ParameterizedTest
@@ -152,8 +162,9 @@ class KopekClientRetryTest {
     void aBusinessConflictIsNotRetriedButInProgressIs() {
         psp.answer(409, "{\"code\":\"intent_has_live_attempt\"}");
 
-        assertThatThrownBy(() -> pay(client(FAST))).isInstanceOfSatisfying(KopekApiException.class,
-                e -> assertThat(e.code()).isEqualTo("intent_has_live_attempt"));
+        assertThatThrownBy(() -> pay(client(FAST)))
+                .isInstanceOfSatisfying(
+                        KopekApiException.class, e -> assertThat(e.code()).isEqualTo("intent_has_live_attempt"));
         assertThat(psp.requests()).hasSize(1);
     }
 
@@ -185,7 +196,10 @@ class KopekClientRetryTest {
             assertThat(e.attempts()).isEqualTo(6);
             assertThat(e.lastStatus()).isEqualTo(503);
         });
-        assertThat(psp.requests()).hasSize(6).extracting(r -> r.header("Idempotency-Key")).containsOnly("order-1/pay");
+        assertThat(psp.requests())
+                .hasSize(6)
+                .extracting(r -> r.header("Idempotency-Key"))
+                .containsOnly("order-1/pay");
     }
 
     @Test
@@ -201,19 +215,26 @@ class KopekClientRetryTest {
 
     @Test
     void aPaymentThatRequiresActionIsAnsweredAtOnceWithWhatTheCustomerMustDo() {
-        psp.answer(200, PROCESSING).answer(200, PAYMENT.replace("\"captured\"", "\"requires_action\"")
-                .replace("\"metadata\":{}", "\"metadata\":{},\"next_action\":{\"type\":\"redirect_to_url\","
-                        + "\"redirect_url\":\"https://hooks.stripe.com/3d_secure/x\"}"))
+        psp.answer(200, PROCESSING)
+                .answer(
+                        200,
+                        PAYMENT.replace("\"captured\"", "\"requires_action\"")
+                                .replace(
+                                        "\"metadata\":{}",
+                                        "\"metadata\":{},\"next_action\":{\"type\":\"redirect_to_url\","
+                                                + "\"redirect_url\":\"https://hooks.stripe.com/3d_secure/x\"}"))
                 .answer(200, PAYMENT);
 
         Awaited awaited = client(FAST).awaitPayment("pay_1", Duration.ofSeconds(10));
 
         assertThat(awaited).isInstanceOfSatisfying(Awaited.ActionRequired.class, action -> {
             assertThat(action.payment().requiresAction()).isTrue();
-            assertThat(action.nextAction()).isEqualTo(new NextAction("redirect_to_url",
-                    "https://hooks.stripe.com/3d_secure/x"));
+            assertThat(action.nextAction())
+                    .isEqualTo(new NextAction("redirect_to_url", "https://hooks.stripe.com/3d_secure/x"));
         });
-        assertThat(psp.requests()).as("polling cannot end it: the customer must act").hasSize(2);
+        assertThat(psp.requests())
+                .as("polling cannot end it: the customer must act")
+                .hasSize(2);
     }
 
     @Test
@@ -221,7 +242,9 @@ class KopekClientRetryTest {
         psp.hold();
         KopekClient kopek = KopekClient.builder(psp.uri(), "sk_test_key")
                 .retryPolicy(new RetryPolicy(Duration.ofMillis(300), Duration.ofMillis(1), Duration.ofMillis(20), 6))
-                .requestTimeout(Duration.ofSeconds(30)).pause(waits::add).build();
+                .requestTimeout(Duration.ofSeconds(30))
+                .pause(waits::add)
+                .build();
         long started = System.nanoTime();
 
         assertThatThrownBy(() -> pay(kopek)).isInstanceOfSatisfying(RetriesExhaustedException.class, e -> {
@@ -229,7 +252,8 @@ class KopekClientRetryTest {
             assertThat(e.getCause()).isInstanceOf(HttpTimeoutException.class);
         });
 
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("a 300 ms budget, not a 30 s request timeout")
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("a 300 ms budget, not a 30 s request timeout")
                 .isLessThan(Duration.ofSeconds(10));
         assertThat(psp.requests()).hasSize(1);
     }
@@ -240,14 +264,18 @@ class KopekClientRetryTest {
      */
     @Test
     void aTryAfterAWaitHasOnlyWhatIsLeftOfTheBudget() {
-        psp.answer(503, "{\"code\":\"database_unavailable\"}", "Retry-After", "9").hold();
+        psp.answer(503, "{\"code\":\"database_unavailable\"}", "Retry-After", "9")
+                .hold();
         MovedClock clock = new MovedClock();
         KopekClient kopek = KopekClient.builder(psp.uri(), "sk_test_key")
                 .retryPolicy(new RetryPolicy(Duration.ofSeconds(10), Duration.ofMillis(1), Duration.ofMillis(20), 6))
-                .requestTimeout(Duration.ofSeconds(30)).clock(clock).pause(wait -> {
+                .requestTimeout(Duration.ofSeconds(30))
+                .clock(clock)
+                .pause(wait -> {
                     waits.add(wait);
                     clock.move(wait);
-                }).build();
+                })
+                .build();
         long started = System.nanoTime();
 
         assertThatThrownBy(() -> pay(kopek)).isInstanceOfSatisfying(RetriesExhaustedException.class, e -> {
@@ -257,7 +285,10 @@ class KopekClientRetryTest {
 
         assertThat(waits).containsExactly(Duration.ofSeconds(9));
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
-        assertThat(psp.requests()).hasSize(2).extracting(r -> r.header("Idempotency-Key")).containsOnly("order-1/pay");
+        assertThat(psp.requests())
+                .hasSize(2)
+                .extracting(r -> r.header("Idempotency-Key"))
+                .containsOnly("order-1/pay");
     }
 
     @Test
@@ -271,8 +302,9 @@ class KopekClientRetryTest {
         assertThat(refund).isInstanceOf(Result.Pending.class);
         assertThat(awaited).isInstanceOf(Result.Done.class);
         assertThat(awaited.value().status()).isEqualTo("succeeded");
-        assertThat(psp.requests()).extracting(StubServer.Seen::path).containsExactly("/v1/payments/pay_1/refunds",
-                "/v1/refunds/re_1", "/v1/refunds/re_1");
+        assertThat(psp.requests())
+                .extracting(StubServer.Seen::path)
+                .containsExactly("/v1/payments/pay_1/refunds", "/v1/refunds/re_1", "/v1/refunds/re_1");
     }
 
     @Test
@@ -281,18 +313,22 @@ class KopekClientRetryTest {
         for (int i = 0; i < 20; i++) {
             psp.answer(200, REFUND);
         }
-        KopekClient kopek = KopekClient.builder(psp.uri(), "sk_test_key").retryPolicy(FAST).clock(clock)
+        KopekClient kopek = KopekClient.builder(psp.uri(), "sk_test_key")
+                .retryPolicy(FAST)
+                .clock(clock)
                 .pause(wait -> {
                     waits.add(wait);
                     clock.move(wait);
-                }).build();
+                })
+                .build();
 
         Result<Refund> awaited = kopek.awaitRefund("re_1", Duration.ofSeconds(3));
 
         assertThat(awaited).isInstanceOf(Result.Pending.class);
         assertThat(awaited.value().isPending()).isTrue();
-        assertThat(waits).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400),
-                Duration.ofMillis(800));
+        assertThat(waits)
+                .containsExactly(
+                        Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400), Duration.ofMillis(800));
         assertThat(psp.requests()).hasSize(5);
     }
 

@@ -98,7 +98,8 @@ final class StubServer implements AutoCloseable {
     }
 
     private void handle(Socket connection) throws IOException {
-        BufferedReader in = new BufferedReader(new InputStreamReader(connection.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader in =
+                new BufferedReader(new InputStreamReader(connection.getInputStream(), StandardCharsets.UTF_8));
         String requestLine = in.readLine();
         if (requestLine == null) {
             return;
@@ -106,7 +107,9 @@ final class StubServer implements AutoCloseable {
         Map<String, String> headers = new LinkedHashMap<>();
         for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
             int colon = line.indexOf(':');
-            headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+            headers.put(
+                    line.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    line.substring(colon + 1).trim());
         }
         char[] body = new char[Integer.parseInt(headers.getOrDefault("content-length", "0"))];
         int read = 0;
@@ -133,7 +136,9 @@ final class StubServer implements AutoCloseable {
         byte[] bytes = next.body().getBytes(StandardCharsets.UTF_8);
         StringBuilder head = new StringBuilder("HTTP/1.1 " + next.status() + " X\r\nConnection: close\r\n"
                 + "Content-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n");
-        next.headers().forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+        next.headers()
+                .forEach((name, value) ->
+                        head.append(name).append(": ").append(value).append("\r\n"));
         OutputStream out = connection.getOutputStream();
         out.write(head.append("\r\n").toString().getBytes(StandardCharsets.UTF_8));
         out.write(bytes);

@@ -17,7 +17,9 @@ class WebhookSignatureTest {
         String header = WebhookSignature.header(SECRET, NOW.getEpochSecond(), BODY);
         assertThat(header).matches("t=\\d+,v1=[0-9a-f]{64}");
         assertThat(WebhookSignature.verify(SECRET, header, BODY, NOW)).isEqualTo(WebhookSignature.Verdict.VALID);
-        assertThat(WebhookSignature.verify(SECRET, header, BODY, NOW.plus(Duration.ofMinutes(5))).valid()).isTrue();
+        assertThat(WebhookSignature.verify(SECRET, header, BODY, NOW.plus(Duration.ofMinutes(5)))
+                        .valid())
+                .isTrue();
     }
 
     @Test
@@ -30,7 +32,8 @@ class WebhookSignatureTest {
     @Test
     void oldTamperedOrMalformedSignaturesAreRefused() {
         String header = WebhookSignature.header(SECRET, NOW.getEpochSecond(), BODY);
-        assertThat(WebhookSignature.verify(SECRET, header, BODY, NOW.plus(Duration.ofMinutes(5).plusSeconds(1))))
+        assertThat(WebhookSignature.verify(
+                        SECRET, header, BODY, NOW.plus(Duration.ofMinutes(5).plusSeconds(1))))
                 .isEqualTo(WebhookSignature.Verdict.TIMESTAMP_OUTSIDE_TOLERANCE);
         assertThat(WebhookSignature.verify(SECRET, header, BODY, NOW.minus(Duration.ofMinutes(6))))
                 .isEqualTo(WebhookSignature.Verdict.TIMESTAMP_OUTSIDE_TOLERANCE);
@@ -48,8 +51,8 @@ class WebhookSignatureTest {
     @Test
     void anyOfSeveralSignaturesMayMatchDuringARotation() {
         String fresh = WebhookSignature.header(SECRET, NOW.getEpochSecond(), BODY);
-        String rotated = "t=" + NOW.getEpochSecond() + ",v1=" + "00".repeat(32) + "," + fresh.substring(
-                fresh.indexOf("v1="));
+        String rotated =
+                "t=" + NOW.getEpochSecond() + ",v1=" + "00".repeat(32) + "," + fresh.substring(fresh.indexOf("v1="));
         assertThat(WebhookSignature.verify(SECRET, rotated, BODY, NOW)).isEqualTo(WebhookSignature.Verdict.VALID);
     }
 }

@@ -35,11 +35,12 @@ class WebhooksTest {
         byte[] tampered = EVENT.replace("1000", "9000").getBytes(StandardCharsets.UTF_8);
 
         assertThatThrownBy(() -> Webhooks.receive(List.of("whsec_new"), header, tampered, NOW))
-                .isInstanceOfSatisfying(Webhooks.VerificationFailed.class,
+                .isInstanceOfSatisfying(
+                        Webhooks.VerificationFailed.class,
                         e -> assertThat(e.verdict()).isEqualTo(WebhookSignature.Verdict.MISMATCH));
         assertThatThrownBy(() -> Webhooks.receive(List.of("whsec_new"), header, body, NOW.plusSeconds(301)))
                 .isInstanceOf(Webhooks.VerificationFailed.class);
-        assertThatThrownBy(() -> Webhooks.receive(List.of("whsec_new"), "t=" + Long.MIN_VALUE + ",v1=00", body,
-                NOW)).isInstanceOf(Webhooks.VerificationFailed.class);
+        assertThatThrownBy(() -> Webhooks.receive(List.of("whsec_new"), "t=" + Long.MIN_VALUE + ",v1=00", body, NOW))
+                .isInstanceOf(Webhooks.VerificationFailed.class);
     }
 }

@@ -36,8 +36,14 @@ public class AdminIdentities {
         this.audit = audit;
     }
 
-    public record Identity(UUID id, String name, String tokenPrefix, Instant createdAt, String createdBy,
-            Instant revokedAt, String revokedBy) {
+    public record Identity(
+            UUID id,
+            String name,
+            String tokenPrefix,
+            Instant createdAt,
+            String createdBy,
+            Instant revokedAt,
+            String revokedBy) {
 
         public String publicId() {
             return PrefixedId.format("adm", id);
@@ -45,11 +51,9 @@ public class AdminIdentities {
     }
 
     public sealed interface Issued {
-        record Done(Identity identity, String token) implements Issued {
-        }
+        record Done(Identity identity, String token) implements Issued {}
 
-        record NameTaken() implements Issued {
-        }
+        record NameTaken() implements Issued {}
     }
 
     /** The live identity a token belongs to. */
@@ -58,7 +62,9 @@ public class AdminIdentities {
             return Optional.empty();
         }
         return jdbc.sql("SELECT * FROM admin_identities WHERE token_hash = :hash AND revoked_at IS NULL")
-                .param("hash", Secrets.sha256Hex(token)).query(AdminIdentities::map).optional();
+                .param("hash", Secrets.sha256Hex(token))
+                .query(AdminIdentities::map)
+                .optional();
     }
 
     public Issued issue(Actor by, String name) {
@@ -70,9 +76,13 @@ public class AdminIdentities {
                         INSERT INTO admin_identities (id, name, token_hash, token_prefix, created_at, created_by)
                         VALUES (:id, :name, :hash, :prefix, :now, :by)
                         """)
-                        .param("id", id).param("name", name).param("hash", Secrets.sha256Hex(token))
-                        .param("prefix", token.substring(0, 12)).param("now", Db.at(clock.instant()))
-                        .param("by", by.id()).update();
+                        .param("id", id)
+                        .param("name", name)
+                        .param("hash", Secrets.sha256Hex(token))
+                        .param("prefix", token.substring(0, 12))
+                        .param("now", Db.at(clock.instant()))
+                        .param("by", by.id())
+                        .update();
                 Identity issued = find(id).orElseThrow();
                 audit.record(by, "admin_identity.issued", "admin_identity", issued.publicId(), null, summary(issued));
                 return new Issued.Done(issued, token);
@@ -86,39 +96,60 @@ public class AdminIdentities {
     public Optional<Identity> revoke(Actor by, UUID id) {
         return audit.inTransaction(status -> {
             Optional<Identity> before = jdbc.sql("SELECT * FROM admin_identities WHERE id = :id FOR UPDATE")
-                    .param("id", id).query(AdminIdentities::map).optional();
+                    .param("id", id)
+                    .query(AdminIdentities::map)
+                    .optional();
             if (before.isEmpty() || before.get().revokedAt() != null) {
                 return before;
             }
             jdbc.sql("UPDATE admin_identities SET revoked_at = :now, revoked_by = :by WHERE id = :id")
-                    .param("now", Db.at(clock.instant())).param("by", by.id()).param("id", id).update();
+                    .param("now", Db.at(clock.instant()))
+                    .param("by", by.id())
+                    .param("id", id)
+                    .update();
             Identity after = find(id).orElseThrow();
-            audit.record(by, "admin_identity.revoked", "admin_identity", after.publicId(), summary(before.get()),
+            audit.record(
+                    by,
+                    "admin_identity.revoked",
+                    "admin_identity",
+                    after.publicId(),
+                    summary(before.get()),
                     summary(after));
             return Optional.of(after);
         });
     }
 
     public List<Identity> list() {
-        return jdbc.sql("SELECT * FROM admin_identities ORDER BY created_at, id").query(AdminIdentities::map).list();
+        return jdbc.sql("SELECT * FROM admin_identities ORDER BY created_at, id")
+                .query(AdminIdentities::map)
+                .list();
     }
 
     public Optional<Identity> find(UUID id) {
-        return jdbc.sql("SELECT * FROM admin_identities WHERE id = :id").param("id", id)
-                .query(AdminIdentities::map).optional();
+        return jdbc.sql("SELECT * FROM admin_identities WHERE id = :id")
+                .param("id", id)
+                .query(AdminIdentities::map)
+                .optional();
     }
 
     private static Map<String, Object> summary(Identity identity) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("name", identity.name());
         json.put("token_prefix", identity.tokenPrefix());
-        json.put("revoked_at", identity.revokedAt() == null ? null : identity.revokedAt().toString());
+        json.put(
+                "revoked_at",
+                identity.revokedAt() == null ? null : identity.revokedAt().toString());
         return json;
     }
 
     private static Identity map(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
-        return new Identity(rs.getObject("id", UUID.class), rs.getString("name"), rs.getString("token_prefix"),
-                Db.instant(rs, "created_at"), rs.getString("created_by"), Db.instant(rs, "revoked_at"),
+        return new Identity(
+                rs.getObject("id", UUID.class),
+                rs.getString("name"),
+                rs.getString("token_prefix"),
+                Db.instant(rs, "created_at"),
+                rs.getString("created_by"),
+                Db.instant(rs, "revoked_at"),
                 rs.getString("revoked_by"));
     }
 }

@@ -21,6 +21,7 @@ public class AdminSessions {
 
     /** The form field (or query parameter) that carries the session's CSRF token. */
     public static final String CSRF_FIELD = "_csrf";
+
     private static final String ADMIN_ID = "kopek.console.admin-id";
     private static final String ADMIN_NAME = "kopek.console.admin-name";
     private static final String CSRF = "kopek.console.csrf";
@@ -60,7 +61,8 @@ public class AdminSessions {
     /** The session's identity while it is live; a session of a revoked identity is ended here. */
     public Optional<AdminTokens.Admin> current(HttpServletRequest request) {
         HttpSession session = request.getSession(false);
-        if (session == null || !(session.getAttribute(ADMIN_ID) instanceof String id)
+        if (session == null
+                || !(session.getAttribute(ADMIN_ID) instanceof String id)
                 || !(session.getAttribute(ADMIN_NAME) instanceof String name)) {
             return Optional.empty();
         }
@@ -91,7 +93,9 @@ public class AdminSessions {
     public boolean csrfMatches(HttpServletRequest request) {
         String expected = csrfToken(request);
         String given = request.getParameter(CSRF_FIELD);
-        return expected != null && given != null && MessageDigest.isEqual(
-                expected.getBytes(StandardCharsets.US_ASCII), given.getBytes(StandardCharsets.US_ASCII));
+        return expected != null
+                && given != null
+                && MessageDigest.isEqual(
+                        expected.getBytes(StandardCharsets.US_ASCII), given.getBytes(StandardCharsets.US_ASCII));
     }
 }

@@ -25,8 +25,7 @@ public class AdminTokens {
     }
 
     /** An authenticated admin: {@code adm_…} id and name. */
-    public record Admin(String id, String name) {
-    }
+    public record Admin(String id, String name) {}
 
     public Optional<Admin> authenticate(String token) {
         if (token == null || token.isEmpty()) {
@@ -46,8 +45,10 @@ public class AdminTokens {
         if (BOOTSTRAP_ID.equals(admin.id())) {
             return properties.adminEnabled();
         }
-        return dev.kopek.money.PrefixedId.parse("adm", admin.id()).flatMap(identities::find)
-                .filter(identity -> identity.revokedAt() == null).isPresent();
+        return dev.kopek.money.PrefixedId.parse("adm", admin.id())
+                .flatMap(identities::find)
+                .filter(identity -> identity.revokedAt() == null)
+                .isPresent();
     }
 
     public boolean bootstrapEnabled() {

@@ -31,7 +31,9 @@ public class LoginThrottle {
     private final Duration window;
     private final Map<String, Window> windows = new ConcurrentHashMap<>();
 
-    LoginThrottle(Clock clock, @Value("${kopek.console.login-failures-per-address:20}") int perAddress,
+    LoginThrottle(
+            Clock clock,
+            @Value("${kopek.console.login-failures-per-address:20}") int perAddress,
             @Value("${kopek.console.login-failures-per-identity:10}") int perIdentity,
             @Value("${kopek.console.login-window:15m}") Duration window) {
         if (perAddress < 1 || perIdentity < 1 || window.isNegative() || window.isZero()) {
@@ -45,16 +47,15 @@ public class LoginThrottle {
 
     /** Whether an attempt may be checked at all, and if not, for how many seconds more it will be refused. */
     public sealed interface Verdict {
-        record Allowed() implements Verdict {
-        }
+        record Allowed() implements Verdict {}
 
-        record Refused(long retryAfterSeconds) implements Verdict {
-        }
+        record Refused(long retryAfterSeconds) implements Verdict {}
     }
 
     public Verdict check(String address, String token) {
         Instant now = clock.instant();
-        long wait = Math.max(waitSeconds(addressKey(address), perAddress, now),
+        long wait = Math.max(
+                waitSeconds(addressKey(address), perAddress, now),
                 identityKey(token) == null ? 0 : waitSeconds(identityKey(token), perIdentity, now));
         if (wait == 0 && windows.size() >= MAX_TRACKED && !windows.containsKey(addressKey(address))) {
             windows.values().removeIf(w -> !w.liveAt(now));
@@ -82,7 +83,8 @@ public class LoginThrottle {
      */
     public static String identityPrefix(String token) {
         return token != null && token.startsWith(AdminIdentities.TOKEN_PREFIX) && token.length() > IDENTITY_PREFIX
-                ? token.substring(0, IDENTITY_PREFIX) : null;
+                ? token.substring(0, IDENTITY_PREFIX)
+                : null;
     }
 
     private static String identityKey(String token) {
@@ -103,8 +105,11 @@ public class LoginThrottle {
     }
 
     private void count(String key, Instant now) {
-        windows.compute(key, (k, current) -> current == null || !current.liveAt(now)
-                ? new Window(now.plus(window), 1) : new Window(current.ends, current.failures + 1));
+        windows.compute(
+                key,
+                (k, current) -> current == null || !current.liveAt(now)
+                        ? new Window(now.plus(window), 1)
+                        : new Window(current.ends, current.failures + 1));
     }
 
     private record Window(Instant ends, int failures) {

@@ -64,7 +64,9 @@ class ApiBrowser {
     /** The page's script, a file of its own so the page carries no inline script. */
     @GetMapping("/docs/init.js")
     ResponseEntity<String> init() {
-        return ResponseEntity.ok().contentType(MediaType.valueOf("text/javascript")).body(INIT);
+        return ResponseEntity.ok()
+                .contentType(MediaType.valueOf("text/javascript"))
+                .body(INIT);
     }
 
     /** The WebJar's files the page loads, by name, with their media types; any other name is 404. */
@@ -79,7 +81,9 @@ class ApiBrowser {
             throw ApiProblem.notFound("file");
         }
         Resource resource = new ClassPathResource(WEBJAR + swaggerUiVersion() + "/" + file);
-        return ResponseEntity.ok().contentType(type).cacheControl(CacheControl.maxAge(Duration.ofDays(1)))
+        return ResponseEntity.ok()
+                .contentType(type)
+                .cacheControl(CacheControl.maxAge(Duration.ofDays(1)))
                 .body(resource);
     }
 

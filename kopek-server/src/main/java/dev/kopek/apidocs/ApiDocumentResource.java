@@ -21,9 +21,14 @@ import org.springframework.web.bind.annotation.RestController;
 @Audience(Audience.Kind.PUBLIC)
 class ApiDocumentResource extends OpenApiWebMvcResource {
 
-    ApiDocumentResource(ObjectFactory<OpenAPIService> openApiBuilder, AbstractRequestService requestService,
-            GenericResponseService responseService, OperationService operationService,
-            SpringDocConfigProperties properties, SpringDocProviders providers, SpringDocCustomizers customizers) {
+    ApiDocumentResource(
+            ObjectFactory<OpenAPIService> openApiBuilder,
+            AbstractRequestService requestService,
+            GenericResponseService responseService,
+            OperationService operationService,
+            SpringDocConfigProperties properties,
+            SpringDocProviders providers,
+            SpringDocCustomizers customizers) {
         super(openApiBuilder, requestService, responseService, operationService, properties, providers, customizers);
     }
 }

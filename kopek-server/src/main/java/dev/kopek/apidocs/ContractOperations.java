@@ -24,12 +24,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.method.HandlerMethod;
-import org.springdoc.core.customizers.OperationCustomizer;
 
 /**
  * What each handler's declarations say about its contract: who may call it (its {@link Audience}), whether it takes
@@ -45,15 +45,31 @@ final class ContractOperations implements OperationCustomizer {
      * What any route can answer, whatever it is: the firewall's and the request guard's refusals of a malformed
      * request line, header or query (before routing), an unexpected failure, a database that cannot be reached.
      */
-    static final Set<ProblemCode> EVERY_ROUTE = EnumSet.of(ProblemCode.REQUEST_REJECTED, ProblemCode.BAD_REQUEST,
-            ProblemCode.INVALID_CHARACTERS, ProblemCode.INVALID_ENCODING, ProblemCode.INVALID_QUERY,
-            ProblemCode.INTERNAL_ERROR, ProblemCode.SERVICE_UNAVAILABLE, ProblemCode.DATABASE_UNAVAILABLE);
+    static final Set<ProblemCode> EVERY_ROUTE = EnumSet.of(
+            ProblemCode.REQUEST_REJECTED,
+            ProblemCode.BAD_REQUEST,
+            ProblemCode.INVALID_CHARACTERS,
+            ProblemCode.INVALID_ENCODING,
+            ProblemCode.INVALID_QUERY,
+            ProblemCode.INTERNAL_ERROR,
+            ProblemCode.SERVICE_UNAVAILABLE,
+            ProblemCode.DATABASE_UNAVAILABLE);
     /** The refusals of {@code JsonBodies} and {@code InputText}, for a handler that reads a JSON object. */
-    static final Set<ProblemCode> JSON_BODY = EnumSet.of(ProblemCode.INVALID_JSON, ProblemCode.UNREADABLE_BODY,
-            ProblemCode.INVALID_ENCODING, ProblemCode.INVALID_CHARACTERS, ProblemCode.CARD_DATA_NOT_ACCEPTED,
-            ProblemCode.BODY_TOO_LARGE, ProblemCode.UNKNOWN_FIELD, ProblemCode.UNSUPPORTED_MEDIA_TYPE);
-    static final Set<ProblemCode> KEYED = EnumSet.of(ProblemCode.MISSING_IDEMPOTENCY_KEY,
-            ProblemCode.INVALID_IDEMPOTENCY_KEY, ProblemCode.REQUEST_IN_PROGRESS, ProblemCode.IDEMPOTENCY_KEY_REUSED);
+    static final Set<ProblemCode> JSON_BODY = EnumSet.of(
+            ProblemCode.INVALID_JSON,
+            ProblemCode.UNREADABLE_BODY,
+            ProblemCode.INVALID_ENCODING,
+            ProblemCode.INVALID_CHARACTERS,
+            ProblemCode.CARD_DATA_NOT_ACCEPTED,
+            ProblemCode.BODY_TOO_LARGE,
+            ProblemCode.UNKNOWN_FIELD,
+            ProblemCode.UNSUPPORTED_MEDIA_TYPE);
+
+    static final Set<ProblemCode> KEYED = EnumSet.of(
+            ProblemCode.MISSING_IDEMPOTENCY_KEY,
+            ProblemCode.INVALID_IDEMPOTENCY_KEY,
+            ProblemCode.REQUEST_IN_PROGRESS,
+            ProblemCode.IDEMPOTENCY_KEY_REUSED);
     /** A route that needs credentials, and one whose caller may also be refused the route itself. */
     private static final Set<ProblemCode> CLOSED = EnumSet.of(ProblemCode.ROUTE_CLOSED, ProblemCode.FORBIDDEN);
 
@@ -61,24 +77,27 @@ final class ContractOperations implements OperationCustomizer {
     public Operation customize(Operation operation, HandlerMethod handler) {
         Audience.Kind audience = audience(handler);
         operation.addExtension("x-audience", audience.name().toLowerCase(Locale.ROOT));
-        operation.setSecurity(switch (audience) {
-            case MERCHANT -> List.of(new SecurityRequirement().addList("apiKey"));
-            case ADMIN -> List.of(new SecurityRequirement().addList("adminToken"));
-            case PUBLIC, PSP_WEBHOOK -> List.of();
-            // Console pages are excluded from the document (springdoc.paths-to-exclude); a session cookie is no
-            // scheme an API client could use, so none is named should one ever be listed.
-            case CONSOLE -> List.of();
-        });
+        operation.setSecurity(
+                switch (audience) {
+                    case MERCHANT -> List.of(new SecurityRequirement().addList("apiKey"));
+                    case ADMIN -> List.of(new SecurityRequirement().addList("adminToken"));
+                    case PUBLIC, PSP_WEBHOOK -> List.of();
+                    // Console pages are excluded from the document (springdoc.paths-to-exclude); a session cookie is no
+                    // scheme an API client could use, so none is named should one ever be listed.
+                    case CONSOLE -> List.of();
+                });
         if (takesIdempotencyKey(handler.getMethodParameters()) && operation.getParameters() != null) {
-            operation.getParameters().removeIf(p -> "header".equals(p.getIn())
-                    && IDEMPOTENCY_KEY.equalsIgnoreCase(p.getName()));
+            operation
+                    .getParameters()
+                    .removeIf(p -> "header".equals(p.getIn()) && IDEMPOTENCY_KEY.equalsIgnoreCase(p.getName()));
         }
         if (takesIdempotencyKey(handler.getMethodParameters())) {
             operation.addParametersItem(new Parameter().$ref("#/components/parameters/IdempotencyKey"));
         }
         ApiResponses responses = operation.getResponses() == null ? new ApiResponses() : operation.getResponses();
-        problems(handler.getBeanType(), handler.getMethod()).forEach((status, codes) ->
-                responses.addApiResponse(Integer.toString(status), response(status, codes)));
+        problems(handler.getBeanType(), handler.getMethod())
+                .forEach(
+                        (status, codes) -> responses.addApiResponse(Integer.toString(status), response(status, codes)));
         operation.setResponses(responses);
         return operation;
     }
@@ -88,7 +107,8 @@ final class ContractOperations implements OperationCustomizer {
         Set<ProblemCode> codes = EnumSet.copyOf(EVERY_ROUTE);
         Audience.Kind audience = audience(controller, method);
         if (audience == Audience.Kind.MERCHANT) {
-            codes.addAll(EnumSet.of(ProblemCode.MISSING_API_KEY, ProblemCode.INVALID_API_KEY, ProblemCode.RATE_LIMITED));
+            codes.addAll(
+                    EnumSet.of(ProblemCode.MISSING_API_KEY, ProblemCode.INVALID_API_KEY, ProblemCode.RATE_LIMITED));
             codes.addAll(CLOSED);
         } else if (audience == Audience.Kind.ADMIN) {
             codes.addAll(EnumSet.of(ProblemCode.MISSING_API_KEY, ProblemCode.INVALID_ADMIN_TOKEN));
@@ -101,8 +121,10 @@ final class ContractOperations implements OperationCustomizer {
         if (Arrays.stream(parameters).anyMatch(p -> p.hasParameterAnnotation(PathVariable.class))) {
             codes.add(ProblemCode.NOT_FOUND);
         }
-        for (ProblemCodes declared : new ProblemCodes[] {AnnotationUtils.findAnnotation(controller,
-                ProblemCodes.class), AnnotationUtils.findAnnotation(method, ProblemCodes.class)}) {
+        for (ProblemCodes declared : new ProblemCodes[] {
+            AnnotationUtils.findAnnotation(controller, ProblemCodes.class),
+            AnnotationUtils.findAnnotation(method, ProblemCodes.class)
+        }) {
             if (declared != null) {
                 codes.addAll(Arrays.asList(declared.value()));
                 if (declared.jsonBody()) {
@@ -112,8 +134,9 @@ final class ContractOperations implements OperationCustomizer {
         }
         Map<Integer, Set<ProblemCode>> byStatus = new TreeMap<>();
         for (ProblemCode code : codes) {
-            code.statuses().forEach(status -> byStatus.computeIfAbsent(status,
-                    s -> EnumSet.noneOf(ProblemCode.class)).add(code));
+            code.statuses()
+                    .forEach(status -> byStatus.computeIfAbsent(status, s -> EnumSet.noneOf(ProblemCode.class))
+                            .add(code));
         }
         return byStatus;
     }
@@ -125,8 +148,14 @@ final class ContractOperations implements OperationCustomizer {
     private static ApiResponse response(int status, Set<ProblemCode> codes) {
         StringBuilder description = new StringBuilder();
         for (ProblemCode code : codes) {
-            description.append(description.isEmpty() ? "" : "\n").append("- `").append(code.code()).append("` (")
-                    .append(code.action().apiName()).append("): ").append(code.meaning());
+            description
+                    .append(description.isEmpty() ? "" : "\n")
+                    .append("- `")
+                    .append(code.code())
+                    .append("` (")
+                    .append(code.action().apiName())
+                    .append("): ")
+                    .append(code.meaning());
         }
         Schema<Object> code = new Schema<>();
         code.setEnum(new ArrayList<>(codes.stream().map(ProblemCode::code).toList()));
@@ -136,13 +165,17 @@ final class ContractOperations implements OperationCustomizer {
         schema.setAllOf(List.of(new Schema<>().$ref("#/components/schemas/Problem"), narrowed));
         MediaType media = new MediaType().schema(schema);
         for (ProblemCode problem : codes) {
-            media.addExamples(problem.code(), new Example().$ref("#/components/examples/"
-                    + exampleName(problem, status)));
+            media.addExamples(
+                    problem.code(), new Example().$ref("#/components/examples/" + exampleName(problem, status)));
         }
-        ApiResponse response = new ApiResponse().description(description.toString())
+        ApiResponse response = new ApiResponse()
+                .description(description.toString())
                 .content(new Content().addMediaType("application/problem+json", media));
-        if (codes.stream().anyMatch(c -> c == ProblemCode.REQUEST_IN_PROGRESS || c == ProblemCode.RATE_LIMITED
-                || c == ProblemCode.PSP_UNAVAILABLE || c == ProblemCode.DATABASE_UNAVAILABLE)) {
+        if (codes.stream()
+                .anyMatch(c -> c == ProblemCode.REQUEST_IN_PROGRESS
+                        || c == ProblemCode.RATE_LIMITED
+                        || c == ProblemCode.PSP_UNAVAILABLE
+                        || c == ProblemCode.DATABASE_UNAVAILABLE)) {
             response.addHeaderObject("Retry-After", new Header().$ref("#/components/headers/RetryAfter"));
         }
         if (status == 401 && codes.stream().anyMatch(c -> c != ProblemCode.INVALID_SIGNATURE)) {
@@ -174,8 +207,12 @@ final class ContractOperations implements OperationCustomizer {
                 body.put("detail", code.meaning());
                 body.put("code", code.code());
                 body.put("request_id", "req_5f0c2b7e9d1a4c3b8e6f7a21");
-                examples.put(exampleName(code, status), new Example().summary(status + " " + code.code() + " ("
-                        + code.action().apiName() + ")").value(body));
+                examples.put(
+                        exampleName(code, status),
+                        new Example()
+                                .summary(status + " " + code.code() + " ("
+                                        + code.action().apiName() + ")")
+                                .value(body));
             }
         }
         return examples;
@@ -204,7 +241,8 @@ final class ContractOperations implements OperationCustomizer {
     }
 
     private static boolean takesIdempotencyKey(MethodParameter[] parameters) {
-        return Arrays.stream(parameters).map(p -> p.getParameterAnnotation(RequestHeader.class))
+        return Arrays.stream(parameters)
+                .map(p -> p.getParameterAnnotation(RequestHeader.class))
                 .anyMatch(h -> h != null && (IDEMPOTENCY_KEY.equals(h.name()) || IDEMPOTENCY_KEY.equals(h.value())));
     }
 }

@@ -26,11 +26,11 @@ record DocumentOverlay(OpenAPI document, Map<String, Object> examples) {
     static final String EXAMPLES = "/apidocs/examples.yaml";
 
     static DocumentOverlay load() {
-        return new DocumentOverlay(read(RESOURCE, OpenAPI.class), read(EXAMPLES, ExampleFile.class).examples());
+        return new DocumentOverlay(
+                read(RESOURCE, OpenAPI.class), read(EXAMPLES, ExampleFile.class).examples());
     }
 
-    private record ExampleFile(Map<String, Object> examples) {
-    }
+    private record ExampleFile(Map<String, Object> examples) {}
 
     private static <T> T read(String resource, Class<T> type) {
         try (InputStream in = DocumentOverlay.class.getResourceAsStream(resource)) {
@@ -44,15 +44,17 @@ record DocumentOverlay(OpenAPI document, Map<String, Object> examples) {
     }
 
     Optional<Operation> operation(String path, PathItem.HttpMethod method) {
-        return Optional.ofNullable(document.getPaths()).map(paths -> paths.get(path))
+        return Optional.ofNullable(document.getPaths())
+                .map(paths -> paths.get(path))
                 .map(item -> item.readOperationsMap().get(method));
     }
 
     /** Every described operation as "METHOD path", for the test that none describes a route that does not exist. */
     Map<String, Operation> operations() {
         Map<String, Operation> all = new LinkedHashMap<>();
-        document.getPaths().forEach((path, item) -> item.readOperationsMap()
-                .forEach((method, operation) -> all.put(method + " " + path, operation)));
+        document.getPaths()
+                .forEach((path, item) -> item.readOperationsMap()
+                        .forEach((method, operation) -> all.put(method + " " + path, operation)));
         return all;
     }
 }

@@ -38,8 +38,9 @@ final class KopekDocument implements OpenApiCustomizer {
         document.setInfo(overlay.document().getInfo());
         document.setComponents(components(document.getComponents()));
         if (document.getPaths() != null) {
-            document.getPaths().forEach((path, item) -> item.readOperationsMap()
-                    .forEach((method, operation) -> describe(path, method, operation)));
+            document.getPaths()
+                    .forEach((path, item) ->
+                            item.readOperationsMap().forEach((method, operation) -> describe(path, method, operation)));
         }
         document.setWebhooks(webhooks(document.getComponents()));
     }
@@ -80,8 +81,8 @@ final class KopekDocument implements OpenApiCustomizer {
         overlay.examples().forEach((name, example) -> {
             Schema<?> schema = components.getSchemas().get(name);
             if (schema == null) {
-                throw new IllegalStateException(DocumentOverlay.EXAMPLES + " has an example of " + name
-                        + ", which is no component schema");
+                throw new IllegalStateException(
+                        DocumentOverlay.EXAMPLES + " has an example of " + name + ", which is no component schema");
             }
             schema.setExample(example);
         });
@@ -133,16 +134,22 @@ final class KopekDocument implements OpenApiCustomizer {
     @SuppressWarnings({"unchecked", "rawtypes"})
     static Map<String, Object> example(String type, Components components) {
         Map<String, Schema> schemas = components.getSchemas();
-        Object event = schemas.get("Event") == null ? null : schemas.get("Event").getExample();
+        Object event =
+                schemas.get("Event") == null ? null : schemas.get("Event").getExample();
         Schema<?> resourceSchema = schemas.get(resourceSchema(type));
-        if (!(event instanceof Map<?, ?> recorded) || resourceSchema == null
+        if (!(event instanceof Map<?, ?> recorded)
+                || resourceSchema == null
                 || !(resourceSchema.getExample() instanceof Map<?, ?> resourceExample)) {
             return null;
         }
         Map<String, Object> data = new LinkedHashMap<>((Map<String, Object>) resourceExample);
         String outcome = type.substring(type.indexOf('.') + 1);
-        Schema<?> status = resourceSchema.getProperties() == null ? null : resourceSchema.getProperties().get("status");
-        if (data.containsKey("status") && status != null && status.getEnum() != null
+        Schema<?> status = resourceSchema.getProperties() == null
+                ? null
+                : resourceSchema.getProperties().get("status");
+        if (data.containsKey("status")
+                && status != null
+                && status.getEnum() != null
                 && status.getEnum().contains(outcome)) {
             data.put("status", outcome);
         }
@@ -174,15 +181,28 @@ final class KopekDocument implements OpenApiCustomizer {
                         + "does), answer 2xx quickly, and deduplicate by id: deliveries are at least once, retried "
                         + "with backoff until a 2xx, and every copy carries the same id.")
                 .addTagsItem("webhooks")
-                .addParametersItem(new Parameter().in("header").name("Kopek-Signature").required(true)
+                .addParametersItem(new Parameter()
+                        .in("header")
+                        .name("Kopek-Signature")
+                        .required(true)
                         .description("t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\" with the endpoint's "
                                 + "secret>; several v1 during a secret rotation")
                         .schema(signature))
-                .requestBody(new RequestBody().required(true).content(new Content()
-                        .addMediaType("application/json", example == null ? new MediaType().schema(body)
-                                : new MediaType().schema(body).example(example))))
-                .responses(new ApiResponses().addApiResponse("2XX", new ApiResponse()
-                        .description("Received. Any other answer, or none within the timeout, is retried.")));
+                .requestBody(new RequestBody()
+                        .required(true)
+                        .content(new Content()
+                                .addMediaType(
+                                        "application/json",
+                                        example == null
+                                                ? new MediaType().schema(body)
+                                                : new MediaType().schema(body).example(example))))
+                .responses(
+                        new ApiResponses()
+                                .addApiResponse(
+                                        "2XX",
+                                        new ApiResponse()
+                                                .description(
+                                                        "Received. Any other answer, or none within the timeout, is retried.")));
     }
 
     /** The resource an event's data carries, by the event type's prefix. */

@@ -28,8 +28,8 @@ class ProblemPages {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @GetMapping("/problems/{code}")
-    ResponseEntity<String> problem(@PathVariable String code,
-            @RequestHeader(name = "Accept", required = false) String accept) {
+    ResponseEntity<String> problem(
+            @PathVariable String code, @RequestHeader(name = "Accept", required = false) String accept) {
         ProblemCode problem = ProblemCode.find(code).orElseThrow(() -> ApiProblem.notFound("problem code"));
         return wantsJson(accept) ? json(entry(problem)) : html(page(problem.code(), body(problem)));
     }
@@ -37,14 +37,21 @@ class ProblemPages {
     @GetMapping("/problems")
     ResponseEntity<String> catalogue(@RequestHeader(name = "Accept", required = false) String accept) {
         if (wantsJson(accept)) {
-            return json(Arrays.stream(ProblemCode.values()).map(ProblemPages::entry).toList());
+            return json(
+                    Arrays.stream(ProblemCode.values()).map(ProblemPages::entry).toList());
         }
         StringBuilder list = new StringBuilder("<h1>Problem codes</h1>\n<p>Every error Kopek answers is an RFC 9457 "
                 + "problem with one of these codes.</p>\n<dl>\n");
         for (ProblemCode problem : ProblemCode.values()) {
-            list.append("<dt><a href=\"/problems/").append(problem.code()).append("\"><code>").append(problem.code())
-                    .append("</code></a> ").append(problem.statuses()).append("</dt><dd>")
-                    .append(HtmlUtils.htmlEscape(problem.meaning())).append("</dd>\n");
+            list.append("<dt><a href=\"/problems/")
+                    .append(problem.code())
+                    .append("\"><code>")
+                    .append(problem.code())
+                    .append("</code></a> ")
+                    .append(problem.statuses())
+                    .append("</dt><dd>")
+                    .append(HtmlUtils.htmlEscape(problem.meaning()))
+                    .append("</dd>\n");
         }
         return html(page("Problem codes", list.append("</dl>").toString()));
     }
@@ -61,9 +68,12 @@ class ProblemPages {
 
     private static String body(ProblemCode problem) {
         return "<h1><code>" + problem.code() + "</code></h1>\n"
-                + "<p>HTTP " + String.join(", ", problem.statuses().stream().map(String::valueOf).toList()) + "</p>\n"
+                + "<p>HTTP "
+                + String.join(
+                        ", ", problem.statuses().stream().map(String::valueOf).toList()) + "</p>\n"
                 + "<h2>What it means</h2>\n<p>" + HtmlUtils.htmlEscape(problem.meaning()) + "</p>\n"
-                + "<h2>What to do</h2>\n<p><strong>" + problem.action().apiName().replace('_', ' ') + "</strong>: "
+                + "<h2>What to do</h2>\n<p><strong>"
+                + problem.action().apiName().replace('_', ' ') + "</strong>: "
                 + HtmlUtils.htmlEscape(problem.action().advice()) + "</p>\n"
                 + "<p><a href=\"/problems\">Every problem code</a> · <a href=\"/docs\">API reference</a></p>";
     }
@@ -74,8 +84,11 @@ class ProblemPages {
     }
 
     private static boolean wantsJson(String accept) {
-        return accept != null && List.of(accept.split(",")).stream().map(String::strip)
-                .anyMatch(type -> type.startsWith("application/json") || type.startsWith("application/problem+json"));
+        return accept != null
+                && List.of(accept.split(",")).stream()
+                        .map(String::strip)
+                        .anyMatch(type ->
+                                type.startsWith("application/json") || type.startsWith("application/problem+json"));
     }
 
     private static ResponseEntity<String> json(Object body) {

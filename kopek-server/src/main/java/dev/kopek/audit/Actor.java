@@ -20,7 +20,9 @@ public record Actor(Kind kind, String id, String name, String requestId, String 
     public static final int MAX_NAME = 100;
 
     public enum Kind {
-        ADMIN, MERCHANT, SYSTEM
+        ADMIN,
+        MERCHANT,
+        SYSTEM
     }
 
     public Actor {

@@ -18,13 +18,22 @@ public class AuditEvents {
         this.jdbc = jdbc;
     }
 
-    public record Event(long seq, java.util.UUID id, Instant occurredAt, String actorKind, String actorId,
-            String actorName, String action, String targetType, String targetId, String requestId, String clientIp,
-            String before, String after) {
-    }
+    public record Event(
+            long seq,
+            java.util.UUID id,
+            Instant occurredAt,
+            String actorKind,
+            String actorId,
+            String actorName,
+            String action,
+            String targetType,
+            String targetId,
+            String requestId,
+            String clientIp,
+            String before,
+            String after) {}
 
-    public record Page(List<Event> events, boolean hasMore) {
-    }
+    public record Page(List<Event> events, boolean hasMore) {}
 
     /**
      * @param actorId only this actor's events, or all
@@ -42,13 +51,24 @@ public class AuditEvents {
                  ORDER BY seq DESC
                  LIMIT :limit
                 """)
-                .param("actor", actorId).param("target", targetId).param("before", beforeSeq)
+                .param("actor", actorId)
+                .param("target", targetId)
+                .param("before", beforeSeq)
                 .param("limit", limit + 1)
-                .query((rs, n) -> new Event(rs.getLong("seq"), rs.getObject("id", java.util.UUID.class),
-                        Db.instant(rs, "occurred_at"), rs.getString("actor_kind"), rs.getString("actor_id"),
-                        rs.getString("actor_name"), rs.getString("action"), rs.getString("target_type"),
-                        rs.getString("target_id"), rs.getString("request_id"), rs.getString("client_ip"),
-                        rs.getString("before"), rs.getString("after")))
+                .query((rs, n) -> new Event(
+                        rs.getLong("seq"),
+                        rs.getObject("id", java.util.UUID.class),
+                        Db.instant(rs, "occurred_at"),
+                        rs.getString("actor_kind"),
+                        rs.getString("actor_id"),
+                        rs.getString("actor_name"),
+                        rs.getString("action"),
+                        rs.getString("target_type"),
+                        rs.getString("target_id"),
+                        rs.getString("request_id"),
+                        rs.getString("client_ip"),
+                        rs.getString("before"),
+                        rs.getString("after")))
                 .list();
         boolean more = rows.size() > limit;
         return new Page(more ? rows.subList(0, limit) : rows, more);

@@ -5,7 +5,6 @@ import dev.kopek.platform.Db;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.function.Function;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
@@ -53,7 +52,12 @@ public class AuditTrail {
      * @param after a summary after the action (null when it is gone); never a secret
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void record(Actor actor, String action, String targetType, String targetId, Map<String, ?> before,
+    public void record(
+            Actor actor,
+            String action,
+            String targetType,
+            String targetId,
+            Map<String, ?> before,
             Map<String, ?> after) {
         Objects.requireNonNull(actor, "actor");
         jdbc.sql("""
@@ -62,11 +66,16 @@ public class AuditTrail {
                 VALUES (:id, :at, :kind, :actorId, :actorName, :action, :targetType, :targetId, :requestId,
                         :clientIp, CAST(:before AS jsonb), CAST(:after AS jsonb))
                 """)
-                .param("id", TimeOrderedIds.next(clock)).param("at", Db.at(clock.instant()))
+                .param("id", TimeOrderedIds.next(clock))
+                .param("at", Db.at(clock.instant()))
                 .param("kind", actor.kind().name().toLowerCase(java.util.Locale.ROOT))
-                .param("actorId", actor.id()).param("actorName", clip(actor.name(), Actor.MAX_NAME))
-                .param("action", action).param("targetType", targetType).param("targetId", clip(targetId, 100))
-                .param("requestId", actor.requestId()).param("clientIp", clip(actor.clientIp(), 64))
+                .param("actorId", actor.id())
+                .param("actorName", clip(actor.name(), Actor.MAX_NAME))
+                .param("action", action)
+                .param("targetType", targetType)
+                .param("targetId", clip(targetId, 100))
+                .param("requestId", actor.requestId())
+                .param("clientIp", clip(actor.clientIp(), 64))
                 .param("before", before == null ? null : JSON.writeValueAsString(before))
                 .param("after", after == null ? null : JSON.writeValueAsString(after))
                 .update();

@@ -20,8 +20,8 @@ import org.springframework.stereotype.Component;
 @Component("fmt")
 public class ConsoleFormat {
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
 
     private final Clock clock;
 
@@ -96,12 +96,37 @@ public class ConsoleFormat {
     /** A CSS class per status family, so the eye finds what is stuck. */
     public String tone(Object status) {
         return switch (lower(status)) {
-            case "captured", "succeeded", "authorized", "refunded", "partially_refunded", "applied", "won",
-                 "resolved", "cleared", "enabled", "found", "completed" -> "ok";
-            case "pending", "unknown", "in_progress", "awaiting_result", "candidate", "open", "inconclusive",
-                 "processing" -> "warn";
-            case "declined", "failed", "voided", "expired", "lost", "charged_back", "disputed", "reported", "conflict",
-                 "disabled", "cancelled" -> "bad";
+            case "captured",
+                    "succeeded",
+                    "authorized",
+                    "refunded",
+                    "partially_refunded",
+                    "applied",
+                    "won",
+                    "resolved",
+                    "cleared",
+                    "enabled",
+                    "found",
+                    "completed" -> "ok";
+            case "pending",
+                    "unknown",
+                    "in_progress",
+                    "awaiting_result",
+                    "candidate",
+                    "open",
+                    "inconclusive",
+                    "processing" -> "warn";
+            case "declined",
+                    "failed",
+                    "voided",
+                    "expired",
+                    "lost",
+                    "charged_back",
+                    "disputed",
+                    "reported",
+                    "conflict",
+                    "disabled",
+                    "cancelled" -> "bad";
             default -> "muted";
         };
     }

@@ -28,9 +28,14 @@ public class ConsoleQueries {
     }
 
     /** The search form; every field optional. */
-    public record Search(UUID paymentId, String reference, UUID merchantId, String merchantName, String status,
-            Instant from, Instant to) {
-    }
+    public record Search(
+            UUID paymentId,
+            String reference,
+            UUID merchantId,
+            String merchantName,
+            String status,
+            Instant from,
+            Instant to) {}
 
     public List<Map<String, Object>> payments(Search s) {
         return jdbc.sql("""
@@ -48,10 +53,16 @@ public class ConsoleQueries {
                  ORDER BY p.created_at DESC, p.id DESC
                  LIMIT :limit
                 """)
-                .param("id", s.paymentId()).param("ref", s.reference()).param("merchant", s.merchantId())
-                .param("merchantName", s.merchantName()).param("status", s.status())
-                .param("from", at(s.from())).param("to", at(s.to())).param("limit", PAGE)
-                .query().listOfRows();
+                .param("id", s.paymentId())
+                .param("ref", s.reference())
+                .param("merchant", s.merchantId())
+                .param("merchantName", s.merchantName())
+                .param("status", s.status())
+                .param("from", at(s.from()))
+                .param("to", at(s.to()))
+                .param("limit", PAGE)
+                .query()
+                .listOfRows();
     }
 
     public Optional<Map<String, Object>> payment(UUID id) {
@@ -65,7 +76,9 @@ public class ConsoleQueries {
     public Map<String, List<Map<String, Object>>> story(Map<String, Object> payment) {
         UUID id = (UUID) payment.get("id");
         Map<String, List<Map<String, Object>>> story = new LinkedHashMap<>();
-        story.put("attempts", rows("""
+        story.put(
+                "attempts",
+                rows("""
                 SELECT id, status, amount, currency, psp_reference, decline_code, failure_reason, created_at, updated_at
                   FROM payments WHERE merchant_id = :merchant AND reference = :reference ORDER BY created_at, id
                 """, Map.of("merchant", payment.get("merchant_id"), "reference", payment.get("reference"))));

@@ -21,9 +21,14 @@ import org.springframework.stereotype.Component;
 public class HealthHistory {
 
     /** One minute's figures. Rates are fractions of the calls or attempts in that minute, 0 when there were none. */
-    public record Sample(Instant at, long unknown, double oldestUnknownSeconds, long reviewOpen, double outboxLagSeconds,
-            double webhookFailureRate, double pspErrorRate) {
-    }
+    public record Sample(
+            Instant at,
+            long unknown,
+            double oldestUnknownSeconds,
+            long reviewOpen,
+            double outboxLagSeconds,
+            double webhookFailureRate,
+            double pspErrorRate) {}
 
     private static final int POINTS = 61;
 
@@ -48,7 +53,8 @@ public class HealthHistory {
         double webhookAll = webhookFailed + counter("kopek.webhooks.attempts", "succeeded");
         double pspErrors = pspCalls(t -> isError(t.getId().getTag("outcome")) ? t.count() : 0);
         double pspAll = pspCalls(Timer::count);
-        Sample sample = figures(rate(webhookFailed - lastWebhookFailed, webhookAll - lastWebhookAll),
+        Sample sample = figures(
+                rate(webhookFailed - lastWebhookFailed, webhookAll - lastWebhookAll),
                 rate(pspErrors - lastPspErrors, pspAll - lastPspAll));
         lastWebhookFailed = webhookFailed;
         lastWebhookAll = webhookAll;
@@ -76,8 +82,8 @@ public class HealthHistory {
             oldest = Math.max(oldest, u.oldestAgeSeconds());
         }
         double lag = Math.max(health.feedLagSeconds(), health.webhookLagSeconds());
-        return new Sample(clock.instant(), unknown, oldest, health.openReviews(), lag, webhookFailureRate,
-                pspErrorRate);
+        return new Sample(
+                clock.instant(), unknown, oldest, health.openReviews(), lag, webhookFailureRate, pspErrorRate);
     }
 
     public synchronized List<Sample> lastHour() {
@@ -90,7 +96,9 @@ public class HealthHistory {
     }
 
     private double pspCalls(ToDoubleFunction<Timer> value) {
-        return meters.find("kopek.psp.calls").timers().stream().mapToDouble(value).sum();
+        return meters.find("kopek.psp.calls").timers().stream()
+                .mapToDouble(value)
+                .sum();
     }
 
     private static boolean isError(String outcome) {
@@ -117,11 +125,21 @@ public class HealthHistory {
             points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
         }
         String peak = percent ? String.format(Locale.ROOT, "%.1f%%", max * 100) : trim(max);
-        return String.format(Locale.ROOT, """
+        return String.format(
+                Locale.ROOT,
+                """
                 <svg class="chart" viewBox="0 0 %d %d" role="img" aria-label="%s over the last \
                 hour, peak %s"><line x1="0" y1="%d" x2="%d" y2="%d" class="axis"/>\
                 <polyline points="%s" class="line"/><text x="2" y="10" class="peak">peak %s</text></svg>""",
-                width, height, label, peak, height - 4, width, height - 4, points.toString().trim(), peak);
+                width,
+                height,
+                label,
+                peak,
+                height - 4,
+                width,
+                height - 4,
+                points.toString().trim(),
+                peak);
     }
 
     private static String trim(double value) {

@@ -17,16 +17,19 @@ public class HealthQueries {
     /** Where each kind of operation keeps its unknown outcomes; the age counts from its last change. */
     private static final Map<String, String> UNKNOWN_OLDEST = Map.of(
             "payment", "SELECT count(*) AS n, min(updated_at) AS oldest FROM payments WHERE status = 'UNKNOWN'",
-            "capture", "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
-                    + " WHERE kind = 'capture' AND status = 'UNKNOWN'",
-            "void", "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
-                    + " WHERE kind = 'void' AND status = 'UNKNOWN'",
-            "refund", "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
-                    + " WHERE kind = 'refund' AND status = 'UNKNOWN'");
+            "capture",
+                    "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
+                            + " WHERE kind = 'capture' AND status = 'UNKNOWN'",
+            "void",
+                    "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
+                            + " WHERE kind = 'void' AND status = 'UNKNOWN'",
+            "refund",
+                    "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
+                            + " WHERE kind = 'refund' AND status = 'UNKNOWN'");
 
     /** What a manual-review item can be about: the four operations, a money exposure, an unmatched notification. */
-    public static final List<String> REVIEW_SUBJECTS = List.of("payment", "capture", "void", "refund", "exposure",
-            "notification");
+    public static final List<String> REVIEW_SUBJECTS =
+            List.of("payment", "capture", "void", "refund", "exposure", "notification");
 
     private final JdbcClient jdbc;
     private final Clock clock;
@@ -37,25 +40,30 @@ public class HealthQueries {
     }
 
     /** How many operations of a kind wait with an unknown PSP outcome, and the age of the oldest (0 when none). */
-    public record Unknowns(long count, double oldestAgeSeconds) {
-    }
+    public record Unknowns(long count, double oldestAgeSeconds) {}
 
     public Unknowns unknowns(String kind) {
         String sql = UNKNOWN_OLDEST.get(kind);
         if (sql == null) {
             throw new IllegalArgumentException("no such kind: " + kind);
         }
-        return jdbc.sql(sql).query((rs, n) -> new Unknowns(rs.getLong("n"),
-                ageSeconds(rs.getObject("oldest", OffsetDateTime.class)))).single();
+        return jdbc.sql(sql)
+                .query((rs, n) ->
+                        new Unknowns(rs.getLong("n"), ageSeconds(rs.getObject("oldest", OffsetDateTime.class))))
+                .single();
     }
 
     public long openReviews() {
-        return jdbc.sql("SELECT count(*) FROM manual_reviews WHERE status = 'OPEN'").query(Long.class).single();
+        return jdbc.sql("SELECT count(*) FROM manual_reviews WHERE status = 'OPEN'")
+                .query(Long.class)
+                .single();
     }
 
     public long openReviews(String kind) {
         return jdbc.sql("SELECT count(*) FROM manual_reviews WHERE status = 'OPEN' AND subject = :kind")
-                .param("kind", kind).query(Long.class).single();
+                .param("kind", kind)
+                .query(Long.class)
+                .single();
     }
 
     /**
@@ -72,24 +80,34 @@ public class HealthQueries {
     /** Seconds the oldest webhook delivery that is still due has waited since its event. */
     public double webhookLagSeconds() {
         return ageSeconds(jdbc.sql("SELECT min(created_at) FROM webhook_deliveries WHERE status = 'PENDING'")
-                .query(OffsetDateTime.class).optional().orElse(null));
+                .query(OffsetDateTime.class)
+                .optional()
+                .orElse(null));
     }
 
     /** Deliveries given up on (the endpoint failed for the whole retry window): the dead letters. */
     public long deadLetters() {
-        return jdbc.sql("SELECT count(*) FROM webhook_deliveries WHERE status = 'FAILED'").query(Long.class).single();
+        return jdbc.sql("SELECT count(*) FROM webhook_deliveries WHERE status = 'FAILED'")
+                .query(Long.class)
+                .single();
     }
 
     public long disabledEndpoints() {
-        return jdbc.sql("SELECT count(*) FROM webhook_endpoints WHERE status = 'DISABLED'").query(Long.class).single();
+        return jdbc.sql("SELECT count(*) FROM webhook_endpoints WHERE status = 'DISABLED'")
+                .query(Long.class)
+                .single();
     }
 
     /** Settlement breaks reported (seen by two consecutive runs) and not yet acknowledged or resolved. */
     public long reportedBreaks() {
-        return jdbc.sql("SELECT count(*) FROM recon_breaks WHERE status = 'REPORTED'").query(Long.class).single();
+        return jdbc.sql("SELECT count(*) FROM recon_breaks WHERE status = 'REPORTED'")
+                .query(Long.class)
+                .single();
     }
 
     private double ageSeconds(OffsetDateTime oldest) {
-        return oldest == null ? 0.0 : Math.max(0, clock.millis() - oldest.toInstant().toEpochMilli()) / 1000.0;
+        return oldest == null
+                ? 0.0
+                : Math.max(0, clock.millis() - oldest.toInstant().toEpochMilli()) / 1000.0;
     }
 }

@@ -11,7 +11,9 @@ import java.util.Set;
  * nothing; each state entered is announced as {@link #eventType()}.
  */
 public enum DisputeStatus {
-    OPEN, WON, LOST;
+    OPEN,
+    WON,
+    LOST;
 
     private static final Map<DisputeStatus, Set<DisputeStatus>> ALLOWED = Map.of(
             OPEN, EnumSet.of(WON, LOST),

@@ -1,13 +1,13 @@
 package dev.kopek.disputes;
 
 import dev.kopek.events.BusinessEvent;
+import dev.kopek.money.MerchantId;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.NotificationResult;
 import dev.kopek.payments.PaymentBalances;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.platform.Db;
-import dev.kopek.money.MerchantId;
 import dev.kopek.psp.NotificationSource;
 import dev.kopek.psp.PaymentProviders;
 import dev.kopek.psp.PspNotification;
@@ -42,7 +42,11 @@ public class Disputes {
     private final Clock clock;
     private final Inquiries inquiries;
 
-    Disputes(JdbcClient jdbc, PaymentBalances balances, ApplicationEventPublisher publisher, PaymentProviders psps,
+    Disputes(
+            JdbcClient jdbc,
+            PaymentBalances balances,
+            ApplicationEventPublisher publisher,
+            PaymentProviders psps,
             Clock clock) {
         this.jdbc = jdbc;
         this.balances = balances;
@@ -52,9 +56,16 @@ public class Disputes {
         this.inquiries = new Inquiries(jdbc, balances, publisher, psps, clock);
     }
 
-    record Dispute(UUID id, UUID paymentId, dev.kopek.money.MerchantId merchant, String pspDisputeId, long amount,
-            String currency, String reason, DisputeStatus status, int version) {
-    }
+    record Dispute(
+            UUID id,
+            UUID paymentId,
+            dev.kopek.money.MerchantId merchant,
+            String pspDisputeId,
+            long amount,
+            String currency,
+            String reason,
+            DisputeStatus status,
+            int version) {}
 
     /** Applies a dispute notification; one from an account that does not hold the payment changes nothing (L11). */
     @Transactional
@@ -81,11 +92,17 @@ public class Disputes {
                 ON CONFLICT (psp_dispute_id) DO NOTHING
                 RETURNING *
                 """)
-                .param("id", TimeOrderedIds.next(clock)).param("payment", p.id().value())
-                .param("merchant", p.merchant().value()).param("psp", n.objectId()).param("amount", n.amountMinor())
-                .param("currency", p.amount().currency().code()).param("reason", n.reason())
-                .param("open", DisputeStatus.OPEN.name()).param("now", Db.at(clock.instant()))
-                .query(Disputes::map).optional();
+                .param("id", TimeOrderedIds.next(clock))
+                .param("payment", p.id().value())
+                .param("merchant", p.merchant().value())
+                .param("psp", n.objectId())
+                .param("amount", n.amountMinor())
+                .param("currency", p.amount().currency().code())
+                .param("reason", n.reason())
+                .param("open", DisputeStatus.OPEN.name())
+                .param("now", Db.at(clock.instant()))
+                .query(Disputes::map)
+                .optional();
         if (inserted.isEmpty()) {
             return NotificationResult.IGNORED;
         }
@@ -107,7 +124,8 @@ public class Disputes {
         if (holder.isEmpty()) {
             return NotificationResult.UNMATCHED;
         }
-        if (!psps.speaksFor(source, new MerchantId(holder.get().merchant()), holder.get().pspAccount())) {
+        if (!psps.speaksFor(
+                source, new MerchantId(holder.get().merchant()), holder.get().pspAccount())) {
             return NotificationResult.FOREIGN;
         }
         // Compare-and-set from the table's predecessors of the outcome: a late or repeated outcome moves nothing.
@@ -117,16 +135,21 @@ public class Disputes {
                  WHERE psp_dispute_id = :psp AND merchant_id = :merchant AND status IN (:from)
                 RETURNING *
                 """)
-                .param("status", next.name()).param("from", names(DisputeStatus.predecessorsOf(next)))
+                .param("status", next.name())
+                .param("from", names(DisputeStatus.predecessorsOf(next)))
                 .param("now", Db.at(clock.instant()))
-                .param("psp", n.objectId()).param("merchant", holder.get().merchant())
-                .query(Disputes::map).optional();
+                .param("psp", n.objectId())
+                .param("merchant", holder.get().merchant())
+                .query(Disputes::map)
+                .optional();
         if (closed.isEmpty()) {
             // Decided already: the same outcome again is late or repeated; the other one contradicts the money Kopek
             // moved on the first (a chargeback withdrawn, or returned), so it is a conflict for a person, not noise.
-            DisputeStatus held = DisputeStatus.valueOf(
-                    jdbc.sql("SELECT status FROM disputes WHERE psp_dispute_id = :psp").param("psp", n.objectId())
-                            .query(String.class).single());
+            DisputeStatus held =
+                    DisputeStatus.valueOf(jdbc.sql("SELECT status FROM disputes WHERE psp_dispute_id = :psp")
+                            .param("psp", n.objectId())
+                            .query(String.class)
+                            .single());
             return held.isFinal() && held != next ? NotificationResult.CONFLICT : NotificationResult.IGNORED;
         }
         Dispute d = closed.get();
@@ -136,22 +159,38 @@ public class Disputes {
                 SELECT count(*) FILTER (WHERE status = :open) AS open, count(*) FILTER (WHERE status = :lost) AS lost
                   FROM disputes WHERE payment_id = :payment
                 """)
-                .param("open", DisputeStatus.OPEN.name()).param("lost", DisputeStatus.LOST.name())
+                .param("open", DisputeStatus.OPEN.name())
+                .param("lost", DisputeStatus.LOST.name())
                 .param("payment", d.paymentId())
-                .query((rs, row) -> new long[] {rs.getLong("open"), rs.getLong("lost")}).single();
-        balances.disputeClosed(new dev.kopek.money.PaymentId(d.paymentId()), d.id(), d.amount(), won, siblings[0] > 0,
+                .query((rs, row) -> new long[] {rs.getLong("open"), rs.getLong("lost")})
+                .single();
+        balances.disputeClosed(
+                new dev.kopek.money.PaymentId(d.paymentId()),
+                d.id(),
+                d.amount(),
+                won,
+                siblings[0] > 0,
                 siblings[1] > 0);
         announce(d);
         return NotificationResult.APPLIED;
     }
 
     /** Whose payment a dispute is about, and the PSP account that holds it. */
-    private record Holder(UUID merchant, String pspAccount) {
-    }
+    private record Holder(UUID merchant, String pspAccount) {}
 
     private void announce(Dispute d) {
-        publisher.publishEvent(event(d.status().eventType(), d.id(), d.paymentId(), d.merchant(), d.version(),
-                d.status().apiName(), d.amount(), d.currency(), d.reason(), d.pspDisputeId(), clock));
+        publisher.publishEvent(event(
+                d.status().eventType(),
+                d.id(),
+                d.paymentId(),
+                d.merchant(),
+                d.version(),
+                d.status().apiName(),
+                d.amount(),
+                d.currency(),
+                d.reason(),
+                d.pspDisputeId(),
+                clock));
     }
 
     /** The stored names of {@code states}, for a compare-and-set's {@code IN} list. */
@@ -160,8 +199,18 @@ public class Disputes {
     }
 
     /** A dispute's (or inquiry's) event, its data the dispute as the API shows it (schema Dispute). */
-    static BusinessEvent event(String type, UUID id, UUID paymentId, MerchantId merchant, int version, String status,
-            long amount, String currency, String reason, String pspReference, Clock clock) {
+    static BusinessEvent event(
+            String type,
+            UUID id,
+            UUID paymentId,
+            MerchantId merchant,
+            int version,
+            String status,
+            long amount,
+            String currency,
+            String reason,
+            String pspReference,
+            Clock clock) {
         Map<String, Object> json = new LinkedHashMap<>();
         String publicId = PrefixedId.format("dp", id);
         json.put("id", publicId);
@@ -172,14 +221,20 @@ public class Disputes {
         json.put("currency", currency);
         json.put("reason", reason);
         json.put("psp_reference", pspReference);
-        return new BusinessEvent(type, "dispute", id, publicId, merchant, version, JSON.writeValueAsString(json),
-                clock.instant());
+        return new BusinessEvent(
+                type, "dispute", id, publicId, merchant, version, JSON.writeValueAsString(json), clock.instant());
     }
 
     private static Dispute map(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
-        return new Dispute(rs.getObject("id", UUID.class), rs.getObject("payment_id", UUID.class),
-                new dev.kopek.money.MerchantId(rs.getObject("merchant_id", UUID.class)), rs.getString("psp_dispute_id"),
-                rs.getLong("amount"), rs.getString("currency"), rs.getString("reason"),
-                DisputeStatus.valueOf(rs.getString("status")), rs.getInt("version"));
+        return new Dispute(
+                rs.getObject("id", UUID.class),
+                rs.getObject("payment_id", UUID.class),
+                new dev.kopek.money.MerchantId(rs.getObject("merchant_id", UUID.class)),
+                rs.getString("psp_dispute_id"),
+                rs.getLong("amount"),
+                rs.getString("currency"),
+                rs.getString("reason"),
+                DisputeStatus.valueOf(rs.getString("status")),
+                rs.getInt("version"));
     }
 }

@@ -34,7 +34,11 @@ final class Inquiries {
     private final PaymentProviders psps;
     private final Clock clock;
 
-    Inquiries(JdbcClient jdbc, PaymentBalances balances, ApplicationEventPublisher publisher, PaymentProviders psps,
+    Inquiries(
+            JdbcClient jdbc,
+            PaymentBalances balances,
+            ApplicationEventPublisher publisher,
+            PaymentProviders psps,
             Clock clock) {
         this.jdbc = jdbc;
         this.balances = balances;
@@ -43,15 +47,24 @@ final class Inquiries {
         this.clock = clock;
     }
 
-    private record Inquiry(UUID id, UUID paymentId, MerchantId merchant, String pspDisputeId, long amount,
-            String currency, String reason, InquiryStatus status, int version) {
-    }
+    private record Inquiry(
+            UUID id,
+            UUID paymentId,
+            MerchantId merchant,
+            String pspDisputeId,
+            long amount,
+            String currency,
+            String reason,
+            InquiryStatus status,
+            int version) {}
 
     NotificationResult opened(PspNotification n, NotificationSource source) {
         return switch (held(n, source)) {
             case HeldPayment.None none -> none.result();
-            case HeldPayment.Found found -> insert(n, found.payment(), InquiryStatus.OPEN)
-                    .map(this::announce).orElse(NotificationResult.IGNORED);
+            case HeldPayment.Found found ->
+                insert(n, found.payment(), InquiryStatus.OPEN)
+                        .map(this::announce)
+                        .orElse(NotificationResult.IGNORED);
         };
     }
 
@@ -66,11 +79,14 @@ final class Inquiries {
                         """)
                         .param("closed", InquiryStatus.CLOSED.name())
                         .param("from", Disputes.names(InquiryStatus.predecessorsOf(InquiryStatus.CLOSED)))
-                        .param("now", Db.at(clock.instant())).param("psp", n.objectId())
+                        .param("now", Db.at(clock.instant()))
+                        .param("psp", n.objectId())
                         .param("merchant", found.payment().merchant().value())
-                        .query(Inquiries::map).optional();
+                        .query(Inquiries::map)
+                        .optional();
                 yield closed.or(() -> insert(n, found.payment(), InquiryStatus.CLOSED))
-                        .map(this::announce).orElse(NotificationResult.IGNORED);
+                        .map(this::announce)
+                        .orElse(NotificationResult.IGNORED);
             }
         };
     }
@@ -86,7 +102,9 @@ final class Inquiries {
                 """)
                 .param("escalated", InquiryStatus.ESCALATED.name())
                 .param("from", Disputes.names(InquiryStatus.predecessorsOf(InquiryStatus.ESCALATED)))
-                .param("now", Db.at(clock.instant())).param("psp", pspDisputeId).update();
+                .param("now", Db.at(clock.instant()))
+                .param("psp", pspDisputeId)
+                .update();
     }
 
     /**
@@ -100,7 +118,10 @@ final class Inquiries {
         }
         Payment locked = balances.lock(found.payment().id());
         boolean chargedBack = jdbc.sql("SELECT count(*) FROM disputes WHERE psp_dispute_id = :psp")
-                .param("psp", n.objectId()).query(Long.class).single() > 0;
+                        .param("psp", n.objectId())
+                        .query(Long.class)
+                        .single()
+                > 0;
         return chargedBack ? new HeldPayment.None(NotificationResult.IGNORED) : new HeldPayment.Found(locked);
     }
 
@@ -112,24 +133,45 @@ final class Inquiries {
                 ON CONFLICT (psp_dispute_id) DO NOTHING
                 RETURNING *
                 """)
-                .param("id", TimeOrderedIds.next(clock)).param("payment", p.id().value())
-                .param("merchant", p.merchant().value()).param("psp", n.objectId()).param("amount", n.amountMinor())
-                .param("currency", p.amount().currency().code()).param("reason", n.reason())
-                .param("status", status.name()).param("now", Db.at(clock.instant()))
-                .query(Inquiries::map).optional();
+                .param("id", TimeOrderedIds.next(clock))
+                .param("payment", p.id().value())
+                .param("merchant", p.merchant().value())
+                .param("psp", n.objectId())
+                .param("amount", n.amountMinor())
+                .param("currency", p.amount().currency().code())
+                .param("reason", n.reason())
+                .param("status", status.name())
+                .param("now", Db.at(clock.instant()))
+                .query(Inquiries::map)
+                .optional();
     }
 
     private NotificationResult announce(Inquiry q) {
-        publisher.publishEvent(Disputes.event(q.status().eventType().orElseThrow(), q.id(), q.paymentId(),
-                q.merchant(), q.version(), q.status().apiName(), q.amount(), q.currency(), q.reason(),
-                q.pspDisputeId(), clock));
+        publisher.publishEvent(Disputes.event(
+                q.status().eventType().orElseThrow(),
+                q.id(),
+                q.paymentId(),
+                q.merchant(),
+                q.version(),
+                q.status().apiName(),
+                q.amount(),
+                q.currency(),
+                q.reason(),
+                q.pspDisputeId(),
+                clock));
         return NotificationResult.APPLIED;
     }
 
     private static Inquiry map(ResultSet rs, int row) throws SQLException {
-        return new Inquiry(rs.getObject("id", UUID.class), rs.getObject("payment_id", UUID.class),
-                new MerchantId(rs.getObject("merchant_id", UUID.class)), rs.getString("psp_dispute_id"),
-                rs.getLong("amount"), rs.getString("currency"), rs.getString("reason"),
-                InquiryStatus.valueOf(rs.getString("status")), rs.getInt("version"));
+        return new Inquiry(
+                rs.getObject("id", UUID.class),
+                rs.getObject("payment_id", UUID.class),
+                new MerchantId(rs.getObject("merchant_id", UUID.class)),
+                rs.getString("psp_dispute_id"),
+                rs.getLong("amount"),
+                rs.getString("currency"),
+                rs.getString("reason"),
+                InquiryStatus.valueOf(rs.getString("status")),
+                rs.getInt("version"));
     }
 }

@@ -12,7 +12,9 @@ import java.util.Set;
  * announced as the chargeback's own {@code dispute.opened}, so the inquiry's version does not move with it.
  */
 public enum InquiryStatus {
-    OPEN, CLOSED, ESCALATED;
+    OPEN,
+    CLOSED,
+    ESCALATED;
 
     private static final Map<InquiryStatus, Set<InquiryStatus>> ALLOWED = Map.of(
             OPEN, EnumSet.of(CLOSED, ESCALATED),

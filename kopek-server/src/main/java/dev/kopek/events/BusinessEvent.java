@@ -15,8 +15,15 @@ import java.util.UUID;
  * @param sequence strictly increasing per resource (its row version), so a receiver can refuse a regression
  * @param payloadJson the resource's API representation after the change
  */
-public record BusinessEvent(String type, String resourceType, UUID resourceId, String publicId, MerchantId merchant,
-        long sequence, String payloadJson, Instant occurredAt) {
+public record BusinessEvent(
+        String type,
+        String resourceType,
+        UUID resourceId,
+        String publicId,
+        MerchantId merchant,
+        long sequence,
+        String payloadJson,
+        Instant occurredAt) {
 
     public BusinessEvent {
         Objects.requireNonNull(type, "type");

@@ -15,8 +15,8 @@ import java.util.UUID;
  *     void, a refund or a dispute
  * @param paymentId the payment the money belongs to
  */
-public record MoneyMovement(UUID sourceId, Kind kind, MerchantId merchant, UUID paymentId, Money amount,
-        Instant occurredAt) {
+public record MoneyMovement(
+        UUID sourceId, Kind kind, MerchantId merchant, UUID paymentId, Money amount, Instant occurredAt) {
 
     public enum Kind {
         /** The PSP authorized: funds are held on the customer's card, nothing is payable yet. */

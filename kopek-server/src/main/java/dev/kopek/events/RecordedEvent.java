@@ -5,5 +5,4 @@ package dev.kopek.events;
  * ({@link EventStatements}), announced after that statement committed, to in-process observers only: the outbox does
  * not listen to it, as it has the row.
  */
-public record RecordedEvent(BusinessEvent event) {
-}
+public record RecordedEvent(BusinessEvent event) {}

@@ -7,22 +7,17 @@ import java.util.UUID;
 public sealed interface Claim {
 
     /** This request owns the key with fencing token {@code attempt}; {@code reclaimed} means a lease had expired. */
-    record Owned(int attempt, boolean reclaimed, UUID resourceId) implements Claim {
-    }
+    record Owned(int attempt, boolean reclaimed, UUID resourceId) implements Claim {}
 
     /** The final answer exists: send it back byte for byte. */
-    record Replay(int status, String body) implements Claim {
-    }
+    record Replay(int status, String body) implements Claim {}
 
     /** Another owner holds a live lease: 409, retry later with the same key. */
-    record InFlight(Duration retryAfter) implements Claim {
-    }
+    record InFlight(Duration retryAfter) implements Claim {}
 
     /** The outcome is unknown and reconciliation is on it: 202 with the resource's current state. */
-    record Awaiting(UUID resourceId) implements Claim {
-    }
+    record Awaiting(UUID resourceId) implements Claim {}
 
     /** The same key was used with other business fields: 422. */
-    record Mismatch() implements Claim {
-    }
+    record Mismatch() implements Claim {}
 }

@@ -25,7 +25,10 @@ public record ClientKey(MerchantId merchant, String operation, String key) {
 
     /** 1–255 printable ASCII characters, not only spaces. */
     public static boolean isWellFormed(String key) {
-        return key != null && !key.isEmpty() && key.length() <= MAX_LENGTH && !key.isBlank()
+        return key != null
+                && !key.isEmpty()
+                && key.length() <= MAX_LENGTH
+                && !key.isBlank()
                 && key.chars().allMatch(c -> c >= 0x20 && c <= 0x7E);
     }
 
@@ -45,8 +48,8 @@ public record ClientKey(MerchantId merchant, String operation, String key) {
 
     private static String digest(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -12,8 +12,7 @@ import java.util.HexFormat;
  */
 public final class Fingerprint {
 
-    private Fingerprint() {
-    }
+    private Fingerprint() {}
 
     public static String of(String... canonicalFields) {
         StringBuilder canonical = new StringBuilder();
@@ -25,8 +24,9 @@ public final class Fingerprint {
             }
         }
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(canonical.toString().getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256")
+                            .digest(canonical.toString().getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -1,12 +1,12 @@
 package dev.kopek.idempotency;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import dev.kopek.platform.RecoveryMeters;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.platform.Db;
 import dev.kopek.platform.LogContext;
+import dev.kopek.platform.RecoveryMeters;
 import dev.kopek.platform.SqlPart;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -32,6 +32,7 @@ public class IdempotencyKeys {
 
     /** Parks a key for a person: no lease ever expires, so no worker picks it up again. */
     public static final Instant PARKED = Instant.parse("9999-12-31T00:00:00Z");
+
     private static final int MAX_CLAIM_ROUNDS = 4;
 
     private final MeterRegistry meters;
@@ -104,12 +105,14 @@ public class IdempotencyKeys {
         boolean leaseLive = key.leaseUntil().isAfter(now);
         return switch (key.status()) {
             case COMPLETED -> Optional.of(new Claim.Replay(key.responseCode(), key.responseBody()));
-            case IN_PROGRESS -> leaseLive
-                    ? Optional.of(new Claim.InFlight(retryAfter(key.leaseUntil(), now)))
-                    : takeOver(key, now).map(attempt -> new Claim.Owned(attempt, true, key.resourceId()));
-            case AWAITING_RESULT -> leaseLive
-                    ? Optional.of(new Claim.Awaiting(key.resourceId()))
-                    : takeOver(key, now).map(attempt -> new Claim.Owned(attempt, true, key.resourceId()));
+            case IN_PROGRESS ->
+                leaseLive
+                        ? Optional.of(new Claim.InFlight(retryAfter(key.leaseUntil(), now)))
+                        : takeOver(key, now).map(attempt -> new Claim.Owned(attempt, true, key.resourceId()));
+            case AWAITING_RESULT ->
+                leaseLive
+                        ? Optional.of(new Claim.Awaiting(key.resourceId()))
+                        : takeOver(key, now).map(attempt -> new Claim.Owned(attempt, true, key.resourceId()));
         };
     }
 
@@ -123,7 +126,10 @@ public class IdempotencyKeys {
     }
 
     private boolean insert(ClientKey ck, String requestHash, UUID resourceId, Instant now) {
-        return jdbc.sql(CLAIM).params(claimParams(ck, requestHash, resourceId, now)).update() == 1;
+        return jdbc.sql(CLAIM)
+                        .params(claimParams(ck, requestHash, resourceId, now))
+                        .update()
+                == 1;
     }
 
     /**
@@ -134,8 +140,8 @@ public class IdempotencyKeys {
     public SqlPart claimPart(ClientKey ck, String requestHash, UUID resourceId, Instant now) {
         LogContext.put(LogContext.MERCHANT, ck.merchant());
         LogContext.put(LogContext.KEY_HASH, ck.hash());
-        return new SqlPart("claimed AS (" + CLAIM + " RETURNING resource_id)",
-                claimParams(ck, requestHash, resourceId, now));
+        return new SqlPart(
+                "claimed AS (" + CLAIM + " RETURNING resource_id)", claimParams(ck, requestHash, resourceId, now));
     }
 
     private static final String CLAIM = """
@@ -172,10 +178,14 @@ public class IdempotencyKeys {
                                               lease_until, expires_at, resource_id, created_at, updated_at)
                 VALUES (:merchant, :operation, :key, :hash, 'IN_PROGRESS', 0, :epoch, :expiresAt, :resource, :now, :now)
                 """)
-                .param("merchant", ck.merchant().value()).param("operation", ck.operation())
-                .param("key", ck.key()).param("hash", Fingerprint.of(resourceId.toString()))
-                .param("epoch", Db.at(Instant.EPOCH)).param("expiresAt", Db.at(now.plus(properties.retention())))
-                .param("resource", resourceId).param("now", Db.at(now))
+                .param("merchant", ck.merchant().value())
+                .param("operation", ck.operation())
+                .param("key", ck.key())
+                .param("hash", Fingerprint.of(resourceId.toString()))
+                .param("epoch", Db.at(Instant.EPOCH))
+                .param("expiresAt", Db.at(now.plus(properties.retention())))
+                .param("resource", resourceId)
+                .param("now", Db.at(now))
                 .update();
     }
 
@@ -192,13 +202,17 @@ public class IdempotencyKeys {
                    AND attempt = :attempt AND lease_until < :now AND request_hash = :hash
                 RETURNING attempt
                 """)
-                .param("leaseUntil", Db.at(now.plus(properties.lease()))).param("now", Db.at(now))
+                .param("leaseUntil", Db.at(now.plus(properties.lease())))
+                .param("now", Db.at(now))
                 .param("merchant", seen.clientKey().merchant().value())
-                .param("operation", seen.clientKey().operation()).param("key", seen.clientKey().key())
-                .param("attempt", seen.attempt()).param("hash", seen.requestHash())
-                .query(Integer.class).optional();
-        taken.ifPresent(attempt -> RecoveryMeters.reclaimed(meters, RecoveryMeters.kindOfKeySpace(
-                seen.clientKey().operation())));
+                .param("operation", seen.clientKey().operation())
+                .param("key", seen.clientKey().key())
+                .param("attempt", seen.attempt())
+                .param("hash", seen.requestHash())
+                .query(Integer.class)
+                .optional();
+        taken.ifPresent(attempt -> RecoveryMeters.reclaimed(
+                meters, RecoveryMeters.kindOfKeySpace(seen.clientKey().operation())));
         return taken;
     }
 
@@ -217,9 +231,11 @@ public class IdempotencyKeys {
                 """)
                 .param("now", Db.at(clock.instant()))
                 .param("merchant", seen.clientKey().merchant().value())
-                .param("operation", seen.clientKey().operation()).param("key", seen.clientKey().key())
+                .param("operation", seen.clientKey().operation())
+                .param("key", seen.clientKey().key())
                 .param("attempt", seen.attempt())
-                .query(Integer.class).optional();
+                .query(Integer.class)
+                .optional();
     }
 
     /**
@@ -239,9 +255,11 @@ public class IdempotencyKeys {
                 """)
                 .param("now", Db.at(now))
                 .param("merchant", seen.clientKey().merchant().value())
-                .param("operation", seen.clientKey().operation()).param("key", seen.clientKey().key())
+                .param("operation", seen.clientKey().operation())
+                .param("key", seen.clientKey().key())
                 .param("attempt", seen.attempt())
-                .query(Integer.class).optional();
+                .query(Integer.class)
+                .optional();
     }
 
     /**
@@ -255,9 +273,12 @@ public class IdempotencyKeys {
                    AND attempt = :attempt AND status <> 'COMPLETED'
                    FOR UPDATE
                 """)
-                .param("merchant", ck.merchant().value()).param("operation", ck.operation())
-                .param("key", ck.key()).param("attempt", attempt)
-                .query((rs, row) -> isParked(Db.instant(rs, "lease_until"))).optional();
+                .param("merchant", ck.merchant().value())
+                .param("operation", ck.operation())
+                .param("key", ck.key())
+                .param("attempt", attempt)
+                .query((rs, row) -> isParked(Db.instant(rs, "lease_until")))
+                .optional();
         if (held.isEmpty()) {
             RecoveryMeters.staleRejected(meters, RecoveryMeters.kindOfKeySpace(ck.operation()));
         }
@@ -271,7 +292,10 @@ public class IdempotencyKeys {
 
     /** Stores the final answer. Only the current attempt can; a stale owner changes nothing. */
     public boolean complete(ClientKey ck, int attempt, int responseCode, String responseBody) {
-        return jdbc.sql(COMPLETE).params(completeParams(ck, attempt, responseCode, responseBody)).update() == 1;
+        return jdbc.sql(COMPLETE)
+                        .params(completeParams(ck, attempt, responseCode, responseBody))
+                        .update()
+                == 1;
     }
 
     /**
@@ -279,8 +303,8 @@ public class IdempotencyKeys {
      * the answer, none when it is stale (then nothing that reads {@code completed} is written either).
      */
     public SqlPart completePart(ClientKey ck, int attempt, int responseCode, String responseBody) {
-        return new SqlPart("completed AS (" + COMPLETE + " RETURNING 1)",
-                completeParams(ck, attempt, responseCode, responseBody));
+        return new SqlPart(
+                "completed AS (" + COMPLETE + " RETURNING 1)", completeParams(ck, attempt, responseCode, responseBody));
     }
 
     private static final String COMPLETE = """
@@ -322,23 +346,32 @@ public class IdempotencyKeys {
                  WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
                    AND attempt = :attempt AND status <> 'COMPLETED'
                 """)
-                .param("leaseUntil", Db.at(leaseUntil)).param("now", Db.at(clock.instant()))
-                .param("merchant", ck.merchant().value()).param("operation", ck.operation())
-                .param("key", ck.key()).param("attempt", attempt)
-                .update() == 1;
+                        .param("leaseUntil", Db.at(leaseUntil))
+                        .param("now", Db.at(clock.instant()))
+                        .param("merchant", ck.merchant().value())
+                        .param("operation", ck.operation())
+                        .param("key", ck.key())
+                        .param("attempt", attempt)
+                        .update()
+                == 1;
     }
 
     public Optional<KeyRecord> find(ClientKey ck) {
         return jdbc.sql("SELECT * FROM idempotency_keys WHERE merchant_id = :merchant AND operation = :operation"
                         + " AND idempotency_key = :key")
-                .param("merchant", ck.merchant().value()).param("operation", ck.operation()).param("key", ck.key())
-                .query(IdempotencyKeys::map).optional();
+                .param("merchant", ck.merchant().value())
+                .param("operation", ck.operation())
+                .param("key", ck.key())
+                .query(IdempotencyKeys::map)
+                .optional();
     }
 
     public Optional<KeyRecord> findByResource(String operation, UUID resourceId) {
         return jdbc.sql("SELECT * FROM idempotency_keys WHERE operation = :operation AND resource_id = :resource")
-                .param("operation", operation).param("resource", resourceId)
-                .query(IdempotencyKeys::map).optional();
+                .param("operation", operation)
+                .param("resource", resourceId)
+                .query(IdempotencyKeys::map)
+                .optional();
     }
 
     /** Unfinished keys of one operation whose lease or grace has run out, oldest first. */
@@ -349,8 +382,11 @@ public class IdempotencyKeys {
                  ORDER BY lease_until
                  LIMIT :limit
                 """)
-                .param("now", Db.at(clock.instant())).param("operation", operation).param("limit", limit)
-                .query(IdempotencyKeys::map).list();
+                .param("now", Db.at(clock.instant()))
+                .param("operation", operation)
+                .param("limit", limit)
+                .query(IdempotencyKeys::map)
+                .list();
     }
 
     /** Deletes one batch of completed keys past retention. Unfinished keys are never deleted. */
@@ -363,17 +399,27 @@ public class IdempotencyKeys {
                         LIMIT :batch)
                    AND status = 'COMPLETED'
                 """)
-                .param("now", Db.at(clock.instant())).param("batch", batchSize)
+                .param("now", Db.at(clock.instant()))
+                .param("batch", batchSize)
                 .update();
     }
 
     private static KeyRecord map(ResultSet rs, int row) throws SQLException {
-        ClientKey ck = new ClientKey(new MerchantId(rs.getObject("merchant_id", UUID.class)),
-                rs.getString("operation"), rs.getString("idempotency_key"));
+        ClientKey ck = new ClientKey(
+                new MerchantId(rs.getObject("merchant_id", UUID.class)),
+                rs.getString("operation"),
+                rs.getString("idempotency_key"));
         int code = rs.getInt("response_code");
         Integer responseCode = rs.wasNull() ? null : code;
-        return new KeyRecord(ck, rs.getString("request_hash"), KeyStatus.valueOf(rs.getString("status")),
-                rs.getInt("attempt"), Db.instant(rs, "lease_until"), rs.getObject("resource_id", UUID.class),
-                responseCode, rs.getString("response_body"), Db.instant(rs, "created_at"));
+        return new KeyRecord(
+                ck,
+                rs.getString("request_hash"),
+                KeyStatus.valueOf(rs.getString("status")),
+                rs.getInt("attempt"),
+                Db.instant(rs, "lease_until"),
+                rs.getObject("resource_id", UUID.class),
+                responseCode,
+                rs.getString("response_body"),
+                Db.instant(rs, "created_at"));
     }
 }

@@ -21,8 +21,8 @@ public record IdempotencyProperties(
 
     public IdempotencyProperties {
         if (lease.isNegative() || lease.isZero() || grace.isNegative() || retention.compareTo(lease) <= 0) {
-            throw new IllegalArgumentException("kopek.idempotency: lease and grace must be positive and "
-                    + "retention longer than the lease");
+            throw new IllegalArgumentException(
+                    "kopek.idempotency: lease and grace must be positive and " + "retention longer than the lease");
         }
         if (maxTries < 1 || maxTries > 10) {
             throw new IllegalArgumentException("kopek.idempotency.max-tries: 1–10");

@@ -40,11 +40,14 @@ public class DriftChecker {
     private volatile LastCheck last;
 
     /** When this instance last checked, how many accounts, and how many of them differed. */
-    public record LastCheck(Instant at, long accountsChecked, long drifted) {
-    }
+    public record LastCheck(Instant at, long accountsChecked, long drifted) {}
 
-    DriftChecker(BalanceStore balances, LedgerProperties properties, PlatformTransactionManager transactions,
-            MeterRegistry meters, Clock clock) {
+    DriftChecker(
+            BalanceStore balances,
+            LedgerProperties properties,
+            PlatformTransactionManager transactions,
+            MeterRegistry meters,
+            Clock clock) {
         this.balances = balances;
         this.clock = clock;
         this.properties = properties;
@@ -52,14 +55,18 @@ public class DriftChecker {
         this.snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
         this.snapshot.setReadOnly(true);
         Gauge.builder("kopek.ledger.drift.accounts", drifted, AtomicLong::get)
-                .description("accounts whose balance differed from their entries at the last check").register(meters);
+                .description("accounts whose balance differed from their entries at the last check")
+                .register(meters);
         this.detected = Counter.builder("kopek.ledger.drift.detected")
-                .description("drifted accounts found, summed over all checks").register(meters);
-        this.duration = Timer.builder("kopek.ledger.drift.check").description("time to check all balances")
+                .description("drifted accounts found, summed over all checks")
+                .register(meters);
+        this.duration = Timer.builder("kopek.ledger.drift.check")
+                .description("time to check all balances")
                 .register(meters);
     }
 
-    @Scheduled(fixedDelayString = "${kopek.ledger.check-interval:1h}",
+    @Scheduled(
+            fixedDelayString = "${kopek.ledger.check-interval:1h}",
             initialDelayString = "${kopek.ledger.check-initial-delay:10m}")
     void scheduled() {
         if (properties.checkEnabled()) {
@@ -70,23 +77,41 @@ public class DriftChecker {
     public DriftReport check() {
         DriftReport report = duration.record(() -> snapshot.execute(status -> {
             List<DriftReport.AccountDrift> drifts = balances.drifted().stream()
-                    .map(d -> new DriftReport.AccountDrift(d.projected().accountId(), d.projected().merchant(),
-                            d.projected().type().code(), d.projected().currency(), d.projected().debitsMinor(),
-                            d.projected().creditsMinor(), d.entryDebitsMinor(), d.entryCreditsMinor()))
+                    .map(d -> new DriftReport.AccountDrift(
+                            d.projected().accountId(),
+                            d.projected().merchant(),
+                            d.projected().type().code(),
+                            d.projected().currency(),
+                            d.projected().debitsMinor(),
+                            d.projected().creditsMinor(),
+                            d.entryDebitsMinor(),
+                            d.entryCreditsMinor()))
                     .toList();
             return new DriftReport(balances.accountCount(), drifts);
         }));
         drifted.set(report.drifts().size());
-        last = new LastCheck(clock.instant(), report.accountsChecked(), report.drifts().size());
+        last = new LastCheck(
+                clock.instant(), report.accountsChecked(), report.drifts().size());
         detected.increment(report.drifts().size());
-        report.drifts().stream().limit(MAX_LOGGED).forEach(d -> log.error(
-                "ledger drift: account={} type={} merchant={} currency={} projected debits={} credits={} "
-                        + "entries debits={} credits={}", d.accountId(), d.type(), d.merchant(), d.currency(),
-                d.projectedDebitsMinor(), d.projectedCreditsMinor(), d.entryDebitsMinor(), d.entryCreditsMinor()));
+        report.drifts().stream()
+                .limit(MAX_LOGGED)
+                .forEach(d -> log.error(
+                        "ledger drift: account={} type={} merchant={} currency={} projected debits={} credits={} "
+                                + "entries debits={} credits={}",
+                        d.accountId(),
+                        d.type(),
+                        d.merchant(),
+                        d.currency(),
+                        d.projectedDebitsMinor(),
+                        d.projectedCreditsMinor(),
+                        d.entryDebitsMinor(),
+                        d.entryCreditsMinor()));
         if (report.clean()) {
             log.info("ledger drift check: {} accounts, balances equal their entries", report.accountsChecked());
         } else {
-            log.error("ledger drift check: {} of {} accounts differ from their entries", report.drifts().size(),
+            log.error(
+                    "ledger drift check: {} of {} accounts differ from their entries",
+                    report.drifts().size(),
                     report.accountsChecked());
         }
         return report;

@@ -11,9 +11,15 @@ public record DriftReport(long accountsChecked, List<AccountDrift> drifts) {
     }
 
     /** @param merchant {@code null} for a platform account */
-    public record AccountDrift(long accountId, UUID merchant, String type, String currency, long projectedDebitsMinor,
-            long projectedCreditsMinor, long entryDebitsMinor, long entryCreditsMinor) {
-    }
+    public record AccountDrift(
+            long accountId,
+            UUID merchant,
+            String type,
+            String currency,
+            long projectedDebitsMinor,
+            long projectedCreditsMinor,
+            long entryDebitsMinor,
+            long entryCreditsMinor) {}
 
     public boolean clean() {
         return drifts.isEmpty();

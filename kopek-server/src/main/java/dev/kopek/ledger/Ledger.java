@@ -58,15 +58,16 @@ public class Ledger {
         long holdClosed = 0;
         switch (movement.kind()) {
             case CAPTURED -> {
-                JournalStore.CaptureInputs inputs = journal.lockCaptureInputs(movement.merchant(),
-                        movement.paymentId(), currency);
+                JournalStore.CaptureInputs inputs =
+                        journal.lockCaptureInputs(movement.merchant(), movement.paymentId(), currency);
                 fee = inputs.fee().feeFor(amount);
                 holdClosed = closeHold(movement, inputs.openHold());
             }
-            case AUTHORIZATION_RELEASED -> holdClosed = closeHold(movement, journal.lockOpenHold(
-                    movement.merchant(), movement.paymentId(), currency));
+            case AUTHORIZATION_RELEASED ->
+                holdClosed =
+                        closeHold(movement, journal.lockOpenHold(movement.merchant(), movement.paymentId(), currency));
             case REFUND_SUCCEEDED, REFUND_RELEASED ->
-                    requireOpening(movement, MoneyMovement.Kind.REFUND_RESERVED, true);
+                requireOpening(movement, MoneyMovement.Kind.REFUND_RESERVED, true);
             case CHARGEBACK_REVERSED -> requireOpening(movement, MoneyMovement.Kind.CHARGEBACK_WITHDRAWN, false);
             case AUTHORIZATION_HELD, REFUND_RESERVED, CHARGEBACK_WITHDRAWN -> {
                 // posted as they are
@@ -77,19 +78,34 @@ public class Ledger {
             count(movement.kind().name(), "nothing");
             return new PostResult.NothingToPost("the payment's authorization hold is already closed");
         }
-        LedgerTransaction tx = new LedgerTransaction(TimeOrderedIds.next(clock), movement.merchant(),
-                movement.paymentId(), movement.sourceId(), movement.kind().name(), amount, currency, null, null,
-                movement.occurredAt(), clock.instant(), List.of());
+        LedgerTransaction tx = new LedgerTransaction(
+                TimeOrderedIds.next(clock),
+                movement.merchant(),
+                movement.paymentId(),
+                movement.sourceId(),
+                movement.kind().name(),
+                amount,
+                currency,
+                null,
+                null,
+                movement.occurredAt(),
+                clock.instant(),
+                List.of());
         List<JournalStore.NewLine> lines = resolve(posting.get(), movement.merchant(), currency);
         if (!journal.insert(tx, lines)) {
-            LedgerTransaction existing = journal.findBySource(movement.sourceId(), movement.kind().name())
+            LedgerTransaction existing = journal.findBySource(
+                            movement.sourceId(), movement.kind().name())
                     .orElseThrow(() -> new IllegalStateException("posting of " + movement + " conflicted but is gone"));
             requireSameFacts(movement, existing);
             count(movement.kind().name(), "already_posted");
             return new PostResult.AlreadyPosted(existing);
         }
         count(movement.kind().name(), "posted");
-        log.debug("posted {} of {} for payment {} as {}", movement.kind(), movement.amount(), movement.paymentId(),
+        log.debug(
+                "posted {} of {} for payment {} as {}",
+                movement.kind(),
+                movement.amount(),
+                movement.paymentId(),
                 tx.publicId());
         return new PostResult.Posted(written(tx, posting.get(), lines));
     }
@@ -101,9 +117,19 @@ public class Ledger {
     @Transactional(propagation = Propagation.MANDATORY)
     public PostResult postPspFee(PspFee fee) {
         Posting posting = PostingRules.pspFee(fee.changeMinor());
-        LedgerTransaction tx = new LedgerTransaction(TimeOrderedIds.next(clock), null, fee.paymentId(),
-                fee.sourceId(), fee.kind(), Math.absExact(fee.changeMinor()), fee.currency(), null, null,
-                fee.occurredAt(), clock.instant(), List.of());
+        LedgerTransaction tx = new LedgerTransaction(
+                TimeOrderedIds.next(clock),
+                null,
+                fee.paymentId(),
+                fee.sourceId(),
+                fee.kind(),
+                Math.absExact(fee.changeMinor()),
+                fee.currency(),
+                null,
+                null,
+                fee.occurredAt(),
+                clock.instant(),
+                List.of());
         List<JournalStore.NewLine> lines = resolve(posting, null, fee.currency());
         if (!journal.insert(tx, lines)) {
             count(fee.kind(), "already_posted");
@@ -119,11 +145,22 @@ public class Ledger {
         List<LedgerEntry> entries = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             Line line = posting.lines().get(i);
-            entries.add(new LedgerEntry(i + 1, lines.get(i).accountId(), line.account(), line.side(),
-                    line.amountMinor(), tx.currency()));
+            entries.add(new LedgerEntry(
+                    i + 1, lines.get(i).accountId(), line.account(), line.side(), line.amountMinor(), tx.currency()));
         }
-        return new LedgerTransaction(tx.id(), tx.merchant(), tx.paymentId(), tx.sourceId(), tx.kind(),
-                tx.amountMinor(), tx.currency(), tx.reverses(), tx.reason(), tx.occurredAt(), tx.recordedAt(), entries);
+        return new LedgerTransaction(
+                tx.id(),
+                tx.merchant(),
+                tx.paymentId(),
+                tx.sourceId(),
+                tx.kind(),
+                tx.amountMinor(),
+                tx.currency(),
+                tx.reverses(),
+                tx.reason(),
+                tx.occurredAt(),
+                tx.recordedAt(),
+                entries);
     }
 
     /**
@@ -141,12 +178,21 @@ public class Ledger {
             return new ReversalResult.NotFound();
         }
         LedgerTransaction original = found.get();
-        LedgerTransaction reversal = new LedgerTransaction(TimeOrderedIds.next(clock), original.merchant(),
-                original.paymentId(), original.id(), LedgerTransaction.REVERSAL, original.amountMinor(),
-                original.currency(), original.id(), reason, clock.instant(), clock.instant(), List.of());
+        LedgerTransaction reversal = new LedgerTransaction(
+                TimeOrderedIds.next(clock),
+                original.merchant(),
+                original.paymentId(),
+                original.id(),
+                LedgerTransaction.REVERSAL,
+                original.amountMinor(),
+                original.currency(),
+                original.id(),
+                reason,
+                clock.instant(),
+                clock.instant(),
+                List.of());
         List<JournalStore.NewLine> lines = original.entries().stream()
-                .map(e -> new JournalStore.NewLine(e.accountId(), e.side().opposite(),
-                        e.amountMinor()))
+                .map(e -> new JournalStore.NewLine(e.accountId(), e.side().opposite(), e.amountMinor()))
                 .toList();
         if (!journal.insert(reversal, lines)) {
             return new ReversalResult.AlreadyReversed(journal.findBySource(original.id(), LedgerTransaction.REVERSAL)
@@ -169,8 +215,12 @@ public class Ledger {
         }
         long closed = PostingRules.holdToClose(movement.amount().minor(), open.getAsLong());
         if (closed < movement.amount().minor()) {
-            log.warn("{} of {} for payment {} exceeds its open authorization hold of {}; closing only that",
-                    movement.kind(), movement.amount(), movement.paymentId(), open.getAsLong());
+            log.warn(
+                    "{} of {} for payment {} exceeds its open authorization hold of {}; closing only that",
+                    movement.kind(),
+                    movement.amount(),
+                    movement.paymentId(),
+                    open.getAsLong());
         }
         return closed;
     }
@@ -185,14 +235,15 @@ public class Ledger {
                 && opened.currency().equals(movement.amount().currency().code());
         long amount = movement.amount().minor();
         if (!sameOwner || (exact ? amount != opened.amountMinor() : amount > opened.amountMinor())) {
-            throw new IllegalStateException(movement.kind() + " " + movement + " does not match its " + opening
-                    + " of " + opened.amountMinor() + " " + opened.currency() + " for payment " + opened.paymentId());
+            throw new IllegalStateException(movement.kind() + " " + movement + " does not match its " + opening + " of "
+                    + opened.amountMinor() + " " + opened.currency() + " for payment " + opened.paymentId());
         }
     }
 
     /** A replay must be the same movement; the same source with other facts is a bug upstream. */
     private static void requireSameFacts(MoneyMovement movement, LedgerTransaction existing) {
-        if (!existing.merchant().equals(movement.merchant()) || !movement.paymentId().equals(existing.paymentId())
+        if (!existing.merchant().equals(movement.merchant())
+                || !movement.paymentId().equals(existing.paymentId())
                 || existing.amountMinor() != movement.amount().minor()
                 || !existing.currency().equals(movement.amount().currency().code())) {
             throw new IllegalStateException("movement " + movement + " replays source " + movement.sourceId()
@@ -201,14 +252,17 @@ public class Ledger {
     }
 
     private List<JournalStore.NewLine> resolve(Posting posting, MerchantId merchant, String currency) {
-        return posting.lines().stream().map(line -> new JournalStore.NewLine(account(line, merchant, currency),
-                line.side(), line.amountMinor())).toList();
+        return posting.lines().stream()
+                .map(line ->
+                        new JournalStore.NewLine(account(line, merchant, currency), line.side(), line.amountMinor()))
+                .toList();
     }
 
     private long account(Line line, MerchantId merchant, String currency) {
         AccountType type = line.account();
         if (!type.isPlatform() && merchant == null) {
-            throw new IllegalStateException(type + " is a merchant's account; a posting without a merchant cannot use it");
+            throw new IllegalStateException(
+                    type + " is a merchant's account; a posting without a merchant cannot use it");
         }
         return accounts.id(new AccountStore.Key(type.isPlatform() ? null : merchant.value(), type, currency));
     }

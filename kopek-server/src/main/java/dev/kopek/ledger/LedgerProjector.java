@@ -27,7 +27,8 @@ public class LedgerProjector {
         this.balances = balances;
         this.tx = tx;
         this.projected = Counter.builder("kopek.ledger.projected")
-                .description("journal transactions added to the balance projection").register(meters);
+                .description("journal transactions added to the balance projection")
+                .register(meters);
     }
 
     @Scheduled(fixedDelayString = "${kopek.ledger.projection-interval:200ms}")
@@ -42,7 +43,8 @@ public class LedgerProjector {
     /** One pass; the journal transactions it projected, or -1 when another instance's pass was running. */
     public int project() {
         // The mark is locked and read first, then the pass runs from it as a value, in one transaction.
-        int n = tx.execute(status -> balances.lockMark().map(balances::projectFrom).orElse(-1));
+        int n = tx.execute(
+                status -> balances.lockMark().map(balances::projectFrom).orElse(-1));
         if (n > 0) {
             projected.increment(n);
         }

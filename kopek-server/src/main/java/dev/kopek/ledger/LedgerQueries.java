@@ -35,8 +35,7 @@ public class LedgerQueries {
     }
 
     /** A page of journal transactions and whether more follow. */
-    public record Page(List<LedgerTransaction> transactions, boolean hasMore) {
-    }
+    public record Page(List<LedgerTransaction> transactions, boolean hasMore) {}
 
     /** Per currency in which the merchant has accounts, sorted by currency. */
     public List<MerchantBalance> balances(MerchantId merchant) {

@@ -15,8 +15,18 @@ import java.util.UUID;
  * @param amountMinor the movement's amount as reported (entries may add a hold closing beside it)
  * @param reverses for a reversal, the transaction it reverses
  */
-public record LedgerTransaction(UUID id, MerchantId merchant, UUID paymentId, UUID sourceId, String kind,
-        long amountMinor, String currency, UUID reverses, String reason, Instant occurredAt, Instant recordedAt,
+public record LedgerTransaction(
+        UUID id,
+        MerchantId merchant,
+        UUID paymentId,
+        UUID sourceId,
+        String kind,
+        long amountMinor,
+        String currency,
+        UUID reverses,
+        String reason,
+        Instant occurredAt,
+        Instant recordedAt,
         List<LedgerEntry> entries) {
 
     public static final String ID_PREFIX = "ltx";

@@ -7,5 +7,4 @@ package dev.kopek.ledger;
  * @param pendingMinor authorized on customers' cards and not yet captured (before fees)
  * @param heldMinor refunds accepted and already taken from available, waiting for the PSP's answer
  */
-public record MerchantBalance(String currency, long availableMinor, long pendingMinor, long heldMinor) {
-}
+public record MerchantBalance(String currency, long availableMinor, long pendingMinor, long heldMinor) {}

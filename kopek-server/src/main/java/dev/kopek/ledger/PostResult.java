@@ -4,14 +4,11 @@ package dev.kopek.ledger;
 public sealed interface PostResult {
 
     /** A new journal transaction. */
-    record Posted(LedgerTransaction transaction) implements PostResult {
-    }
+    record Posted(LedgerTransaction transaction) implements PostResult {}
 
     /** The movement's source was posted before: nothing was written (a replay or a reconciled outcome). */
-    record AlreadyPosted(LedgerTransaction existing) implements PostResult {
-    }
+    record AlreadyPosted(LedgerTransaction existing) implements PostResult {}
 
     /** The movement changes nothing the ledger tracks, e.g. the release of a hold that captures already closed. */
-    record NothingToPost(String why) implements PostResult {
-    }
+    record NothingToPost(String why) implements PostResult {}
 }

@@ -13,11 +13,11 @@ public final class CallingMerchant {
     /** The request attribute merchant authentication sets; nothing else writes it. */
     public static final String ATTRIBUTE = "kopek.merchant";
 
-    private CallingMerchant() {
-    }
+    private CallingMerchant() {}
 
     public static Optional<MerchantId> of(HttpServletRequest request) {
-        return request.getAttribute(ATTRIBUTE) instanceof MerchantId merchant ? Optional.of(merchant)
+        return request.getAttribute(ATTRIBUTE) instanceof MerchantId merchant
+                ? Optional.of(merchant)
                 : Optional.empty();
     }
 }

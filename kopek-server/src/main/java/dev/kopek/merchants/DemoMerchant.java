@@ -36,16 +36,18 @@ class DemoMerchant implements ApplicationRunner {
         if (!properties.demoEnabled()) {
             return;
         }
-        String known = properties.demoApiKey() == null || properties.demoApiKey().isBlank()
-                ? null : properties.demoApiKey();
+        String known =
+                properties.demoApiKey() == null || properties.demoApiKey().isBlank() ? null : properties.demoApiKey();
         if (known != null && (known.length() < MIN_KEY_LENGTH || !known.chars().allMatch(c -> c > 32 && c < 127))) {
             throw new IllegalStateException("KOPEK_DEMO_API_KEY must be at least " + MIN_KEY_LENGTH
                     + " printable ASCII characters without spaces");
         }
         IssuedKey issued = tx.execute(status -> ensureDemoMerchant(known));
         if (issued != null && known == null) {
-            console.printf("%n  Kopek demo merchant created. Its test API key (shown once, stored only hashed):%n"
-                    + "    %s%n  Use it as: Authorization: Bearer <key>%n%n", issued.secret());
+            console.printf(
+                    "%n  Kopek demo merchant created. Its test API key (shown once, stored only hashed):%n"
+                            + "    %s%n  Use it as: Authorization: Bearer <key>%n%n",
+                    issued.secret());
         } else if (issued != null) {
             log.info("demo merchant uses the key from KOPEK_DEMO_API_KEY ({}…)", issued.prefix());
         }
@@ -53,19 +55,28 @@ class DemoMerchant implements ApplicationRunner {
 
     /** Serialised by an advisory lock, so instances starting together on one database make one demo merchant. */
     private IssuedKey ensureDemoMerchant(String known) {
-        merchants.jdbc().sql("SELECT pg_advisory_xact_lock(hashtext('kopek.demo-merchant'))").query().singleRow();
+        merchants
+                .jdbc()
+                .sql("SELECT pg_advisory_xact_lock(hashtext('kopek.demo-merchant'))")
+                .query()
+                .singleRow();
         if (known != null && merchants.isRegistered(known)) {
             return null;
         }
-        var existing = merchants.jdbc().sql("SELECT id FROM merchants WHERE name = :name ORDER BY created_at LIMIT 1")
-                .param("name", NAME).query(java.util.UUID.class).optional();
+        var existing = merchants
+                .jdbc()
+                .sql("SELECT id FROM merchants WHERE name = :name ORDER BY created_at LIMIT 1")
+                .param("name", NAME)
+                .query(java.util.UUID.class)
+                .optional();
         if (existing.isPresent() && known == null) {
             return null;
         }
         if (existing.isEmpty() && known == null && merchants.count() > 0) {
             return null;
         }
-        var merchant = existing.map(dev.kopek.money.MerchantId::new).orElseGet(() -> merchants.create(NAME).id());
+        var merchant = existing.map(dev.kopek.money.MerchantId::new)
+                .orElseGet(() -> merchants.create(NAME).id());
         return known == null ? merchants.issueKey(merchant) : merchants.register(merchant, known);
     }
 }

@@ -31,28 +31,30 @@ public class Merchants {
         this.cacheTtlMillis = properties.keyCacheTtl().toMillis();
     }
 
-    public record Merchant(MerchantId id, String name, Instant createdAt) {
-    }
+    public record Merchant(MerchantId id, String name, Instant createdAt) {}
 
-    public record KeyInfo(UUID id, String prefix, Instant createdAt, Instant revokedAt) {
-    }
+    public record KeyInfo(UUID id, String prefix, Instant createdAt, Instant revokedAt) {}
 
-    private record CachedKey(MerchantId merchant, long untilMillis) {
-    }
+    private record CachedKey(MerchantId merchant, long untilMillis) {}
 
     @Transactional
     public Merchant create(String name) {
         Instant now = clock.instant();
         UUID id = TimeOrderedIds.next(clock);
         jdbc.sql("INSERT INTO merchants (id, name, created_at) VALUES (:id, :name, :now)")
-                .param("id", id).param("name", name).param("now", Db.at(now)).update();
+                .param("id", id)
+                .param("name", name)
+                .param("now", Db.at(now))
+                .update();
         return new Merchant(new MerchantId(id), name, now);
     }
 
     public Optional<Merchant> find(MerchantId id) {
         return jdbc.sql("SELECT id, name, created_at FROM merchants WHERE id = :id")
                 .param("id", id.value())
-                .query((rs, n) -> new Merchant(new MerchantId(rs.getObject("id", UUID.class)), rs.getString("name"),
+                .query((rs, n) -> new Merchant(
+                        new MerchantId(rs.getObject("id", UUID.class)),
+                        rs.getString("name"),
                         Db.instant(rs, "created_at")))
                 .optional();
     }
@@ -71,8 +73,12 @@ public class Merchants {
                 INSERT INTO api_keys (id, merchant_id, key_hash, key_prefix, created_at)
                 VALUES (:id, :merchant, :hash, :prefix, :now)
                 """)
-                .param("id", id).param("merchant", merchant.value()).param("hash", Secrets.sha256Hex(secret))
-                .param("prefix", prefix).param("now", Db.at(now)).update();
+                .param("id", id)
+                .param("merchant", merchant.value())
+                .param("hash", Secrets.sha256Hex(secret))
+                .param("prefix", prefix)
+                .param("now", Db.at(now))
+                .update();
         return new IssuedKey(id, secret, prefix, now);
     }
 
@@ -82,7 +88,9 @@ public class Merchants {
                  WHERE merchant_id = :merchant ORDER BY created_at, id
                 """)
                 .param("merchant", merchant.value())
-                .query((rs, n) -> new KeyInfo(rs.getObject("id", UUID.class), rs.getString("key_prefix"),
+                .query((rs, n) -> new KeyInfo(
+                        rs.getObject("id", UUID.class),
+                        rs.getString("key_prefix"),
                         Db.instant(rs, "created_at"),
                         Db.instant(rs, "revoked_at")))
                 .list();
@@ -96,16 +104,22 @@ public class Merchants {
                  WHERE id = :id AND merchant_id = :merchant
                 RETURNING key_hash
                 """)
-                .param("now", Db.at(clock.instant())).param("id", keyId)
+                .param("now", Db.at(clock.instant()))
+                .param("id", keyId)
                 .param("merchant", merchant.value())
-                .query(String.class).optional();
+                .query(String.class)
+                .optional();
         hash.ifPresent(verified::remove);
-        return hash.flatMap(h -> keys(merchant).stream().filter(k -> k.id().equals(keyId)).findFirst());
+        return hash.flatMap(
+                h -> keys(merchant).stream().filter(k -> k.id().equals(keyId)).findFirst());
     }
 
     public boolean isRegistered(String secret) {
         return jdbc.sql("SELECT count(*) FROM api_keys WHERE key_hash = :hash")
-                .param("hash", Secrets.sha256Hex(secret)).query(Long.class).single() > 0;
+                        .param("hash", Secrets.sha256Hex(secret))
+                        .query(Long.class)
+                        .single()
+                > 0;
     }
 
     /** The merchant a live secret belongs to. Verified keys are cached briefly so each request is one lookup less. */
@@ -116,10 +130,10 @@ public class Merchants {
         if (cached != null && cached.untilMillis() > nowMillis) {
             return Optional.of(cached.merchant());
         }
-        Optional<MerchantId> merchant = jdbc.sql("""
+        Optional<MerchantId> merchant =
+                jdbc.sql("""
                 SELECT merchant_id FROM api_keys WHERE key_hash = :hash AND revoked_at IS NULL
-                """)
-                .param("hash", hash).query(UUID.class).optional().map(MerchantId::new);
+                """).param("hash", hash).query(UUID.class).optional().map(MerchantId::new);
         if (merchant.isPresent()) {
             if (verified.size() >= CACHE_LIMIT) {
                 verified.clear();

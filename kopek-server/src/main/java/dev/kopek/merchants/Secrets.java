@@ -12,8 +12,7 @@ public final class Secrets {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private Secrets() {
-    }
+    private Secrets() {}
 
     public static String newSecret(String prefix) {
         byte[] bytes = new byte[32];
@@ -35,7 +34,7 @@ public final class Secrets {
 
     /** Compares digests, so neither length nor content leaks through timing. */
     public static boolean constantTimeEquals(String a, String b) {
-        return MessageDigest.isEqual(sha256(a.getBytes(StandardCharsets.UTF_8)),
-                sha256(b.getBytes(StandardCharsets.UTF_8)));
+        return MessageDigest.isEqual(
+                sha256(a.getBytes(StandardCharsets.UTF_8)), sha256(b.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -7,8 +7,7 @@ import java.util.UUID;
 /** Public ids are a type prefix and the UUID's 32 hex digits: {@code pay_0190f3…}. */
 public final class PrefixedId {
 
-    private PrefixedId() {
-    }
+    private PrefixedId() {}
 
     public static String format(String prefix, UUID id) {
         return prefix + "_" + HexFormat.of().toHexDigits(id.getMostSignificantBits())
@@ -34,7 +33,7 @@ public final class PrefixedId {
                 return Optional.empty();
             }
         }
-        return Optional.of(new UUID(HexFormat.fromHexDigitsToLong(hex, 0, 16),
-                HexFormat.fromHexDigitsToLong(hex, 16, 32)));
+        return Optional.of(
+                new UUID(HexFormat.fromHexDigitsToLong(hex, 0, 16), HexFormat.fromHexDigitsToLong(hex, 16, 32)));
     }
 }

@@ -12,8 +12,7 @@ public final class TimeOrderedIds {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private TimeOrderedIds() {
-    }
+    private TimeOrderedIds() {}
 
     public static UUID next(Clock clock) {
         long millis = clock.millis();

@@ -15,17 +15,40 @@ public final class EventTypes {
     public static final String ENDPOINT_DISABLED = "webhook_endpoint.disabled";
 
     private static final Set<String> KNOWN = Set.of(
-            "payment.created", "payment.unknown", "payment.requires_action", "payment.authorized", "payment.captured", "payment.declined",
-            "payment.failed", "payment.voided", "payment.expired", "payment.authorization_closed",
-            "payment.partially_refunded", "payment.refunded", "payment.disputed", "payment.charged_back",
-            "capture.pending", "capture.unknown", "capture.succeeded", "capture.failed",
-            "void.pending", "void.unknown", "void.succeeded", "void.failed",
-            "refund.pending", "refund.unknown", "refund.succeeded", "refund.failed",
-            "dispute.opened", "dispute.won", "dispute.lost", "dispute.inquiry_opened", "dispute.inquiry_closed",
+            "payment.created",
+            "payment.unknown",
+            "payment.requires_action",
+            "payment.authorized",
+            "payment.captured",
+            "payment.declined",
+            "payment.failed",
+            "payment.voided",
+            "payment.expired",
+            "payment.authorization_closed",
+            "payment.partially_refunded",
+            "payment.refunded",
+            "payment.disputed",
+            "payment.charged_back",
+            "capture.pending",
+            "capture.unknown",
+            "capture.succeeded",
+            "capture.failed",
+            "void.pending",
+            "void.unknown",
+            "void.succeeded",
+            "void.failed",
+            "refund.pending",
+            "refund.unknown",
+            "refund.succeeded",
+            "refund.failed",
+            "dispute.opened",
+            "dispute.won",
+            "dispute.lost",
+            "dispute.inquiry_opened",
+            "dispute.inquiry_closed",
             ENDPOINT_DISABLED);
 
-    private EventTypes() {
-    }
+    private EventTypes() {}
 
     public static boolean isKnown(String type) {
         return KNOWN.contains(type);

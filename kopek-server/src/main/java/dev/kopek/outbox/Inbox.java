@@ -53,8 +53,11 @@ public class Inbox {
                         INSERT INTO inbox (consumer, event_id, processed_at) VALUES (:consumer, :event, :now)
                         ON CONFLICT (consumer, event_id) DO NOTHING
                         """)
-                        .param("consumer", name).param("event", eventId).param("now", Db.at(clock.instant()))
-                        .update() == 1;
+                                .param("consumer", name)
+                                .param("event", eventId)
+                                .param("now", Db.at(clock.instant()))
+                                .update()
+                        == 1;
                 if (first) {
                     handler.run();
                 }

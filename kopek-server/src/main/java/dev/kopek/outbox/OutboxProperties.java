@@ -72,7 +72,8 @@ public record OutboxProperties(
         private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
         public Cdc {
-            if (!NAME.matcher(slot).matches() || !NAME.matcher(publication).matches()
+            if (!NAME.matcher(slot).matches()
+                    || !NAME.matcher(publication).matches()
                     || !NAME.matcher(schema).matches()) {
                 throw new IllegalArgumentException(
                         "kopek.outbox.cdc: slot, publication and schema must be lower-case SQL identifiers");

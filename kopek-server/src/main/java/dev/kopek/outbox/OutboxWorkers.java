@@ -37,8 +37,14 @@ class OutboxWorkers {
     private final Clock clock;
     private volatile Instant relayPausedUntil = Instant.MIN;
 
-    OutboxWorkers(OutboxProperties properties, ObjectProvider<PollingRelay> relay, ObjectProvider<CdcRelay> cdc,
-            DeliveryWorker webhooks, OutboxStore store, KafkaSettings kafka, Clock clock) {
+    OutboxWorkers(
+            OutboxProperties properties,
+            ObjectProvider<PollingRelay> relay,
+            ObjectProvider<CdcRelay> cdc,
+            DeliveryWorker webhooks,
+            OutboxStore store,
+            KafkaSettings kafka,
+            Clock clock) {
         this.properties = properties;
         this.relay = relay;
         this.cdc = cdc;
@@ -50,7 +56,8 @@ class OutboxWorkers {
 
     @Scheduled(fixedDelayString = "${kopek.outbox.relay.interval:100ms}", initialDelayString = "1s")
     void relay() {
-        if (!properties.workersEnabled() || properties.mode() != OutboxProperties.Mode.POLLING
+        if (!properties.workersEnabled()
+                || properties.mode() != OutboxProperties.Mode.POLLING
                 || clock.instant().isBefore(relayPausedUntil)) {
             return;
         }
@@ -59,8 +66,10 @@ class OutboxWorkers {
                 polling.drain(MAX_BATCHES_PER_PASS);
             } catch (RuntimeException e) {
                 relayPausedUntil = clock.instant().plus(PAUSE_AFTER_FAILURE);
-                log.error("outbox relay pass failed; events stay unpublished and are retried in {}",
-                        PAUSE_AFTER_FAILURE, e);
+                log.error(
+                        "outbox relay pass failed; events stay unpublished and are retried in {}",
+                        PAUSE_AFTER_FAILURE,
+                        e);
             }
         });
     }
@@ -107,7 +116,8 @@ class OutboxWorkers {
                     break;
                 }
             }
-            for (int i = 0; i < MAX_CLEANUP_BATCHES && store.deleteInboxEntries(before, CLEANUP_BATCH) == CLEANUP_BATCH;
+            for (int i = 0;
+                    i < MAX_CLEANUP_BATCHES && store.deleteInboxEntries(before, CLEANUP_BATCH) == CLEANUP_BATCH;
                     i++) {
                 // keep going while full batches come back
             }

@@ -28,7 +28,7 @@ class AttemptRunner {
     AttemptRunner(IdempotencyKeys keys, KeyWindow keyWindow, Optional<AfterPspCall> afterPspCall, Clock clock) {
         this.keys = keys;
         this.keyWindow = keyWindow;
-        this.afterPspCall = afterPspCall.orElse((payment, outcome) -> { });
+        this.afterPspCall = afterPspCall.orElse((payment, outcome) -> {});
         this.clock = clock;
     }
 
@@ -43,8 +43,11 @@ class AttemptRunner {
     PaymentAnswer resume(Attempt attempt, ClientKey ck, int owner) {
         // Reclaims are counted, per kind, where the key is taken over (IdempotencyKeys.takeOver).
         log.info("resuming attempt: payment={} key#={} attempt={}", attempt.payment(), ck.hash(), owner);
-        LookupDecision next = LookupDecision.after(attempt.lookup(),
-                keyWindow.isOpen(attempt.psp(), attempt.firstSentAt()), keys.properties().maySend(owner), owner,
+        LookupDecision next = LookupDecision.after(
+                attempt.lookup(),
+                keyWindow.isOpen(attempt.psp(), attempt.firstSentAt()),
+                keys.properties().maySend(owner),
+                owner,
                 attempt::sendOnce);
         return recordOrReport(attempt, ck, owner, next.outcome(), next.reviewReason());
     }
@@ -54,14 +57,14 @@ class AttemptRunner {
      * from an owner whose lease is live (L4). Empty: someone owns the key; try again later.
      */
     Optional<PaymentAnswer> applyUnlessOwned(Attempt attempt, Optional<KeyRecord> key, ChargeOutcome outcome) {
-        return key.flatMap(k -> keys.takeOverUnlessOwned(k)
-                .map(owner -> recordOrReport(attempt, k.clientKey(), owner, outcome, null)));
+        return key.flatMap(k ->
+                keys.takeOverUnlessOwned(k).map(owner -> recordOrReport(attempt, k.clientKey(), owner, outcome, null)));
     }
 
     /** A person's decision on an attempt parked for review, through the same fenced phase 3. */
     Optional<PaymentAnswer> decide(Attempt attempt, Optional<KeyRecord> key, ChargeOutcome decided) {
-        return key.flatMap(k -> keys.takeOverWithAnswer(k)
-                .map(owner -> recordOrReport(attempt, k.clientKey(), owner, decided, null)));
+        return key.flatMap(k ->
+                keys.takeOverWithAnswer(k).map(owner -> recordOrReport(attempt, k.clientKey(), owner, decided, null)));
     }
 
     /** Phase 3, or — when someone else owns the key by now — the answer their state gives. */
@@ -69,9 +72,10 @@ class AttemptRunner {
         try {
             return attempt.record(ck, owner, outcome, review);
         } catch (StaleAttempt stale) {
-            return PaymentAnswer.fromKey(keys.find(ck).orElseThrow(
-                    () -> new IllegalStateException("key vanished while unfinished: " + ck)),
-                    attempt::current, clock.instant());
+            return PaymentAnswer.fromKey(
+                    keys.find(ck).orElseThrow(() -> new IllegalStateException("key vanished while unfinished: " + ck)),
+                    attempt::current,
+                    clock.instant());
         }
     }
 }

@@ -32,7 +32,8 @@ public class AuthorizationExpiry {
         int expired = 0;
         for (PaymentId id : payments.findExpired(limit)) {
             try {
-                Boolean done = tx.execute(status -> payments.expire(id).map(this::close).isPresent());
+                Boolean done = tx.execute(
+                        status -> payments.expire(id).map(this::close).isPresent());
                 expired += Boolean.TRUE.equals(done) ? 1 : 0;
             } catch (RuntimeException e) {
                 log.error("closing the expired authorization of {} failed; it stays for the next pass", id, e);
@@ -43,8 +44,9 @@ public class AuthorizationExpiry {
 
     private Payment close(Payment released) {
         Payment after = released.amounts().captured() == 0
-                ? payments.transition(released.id(), PaymentStatus.EXPIRED,
-                        new PaymentStore.Outcome(null, null, null, null)).orElseThrow()
+                ? payments.transition(
+                                released.id(), PaymentStatus.EXPIRED, new PaymentStore.Outcome(null, null, null, null))
+                        .orElseThrow()
                 : payments.moveToPaidStatus(released);
         events.changed(after, after.status() == PaymentStatus.EXPIRED ? "expired" : "authorization_closed");
         long releasedNow = after.amounts().released();

@@ -32,7 +32,11 @@ class CaptureStrategy implements OperationStrategy {
         events.changed(after, "captured");
         events.moved(op.id(), MoneyMovement.Kind.CAPTURED, after, op.amount());
         if (op.finalCapture() && after.amounts().released() > 0) {
-            events.moved(op.id(), MoneyMovement.Kind.AUTHORIZATION_RELEASED, after, after.amounts().released());
+            events.moved(
+                    op.id(),
+                    MoneyMovement.Kind.AUTHORIZATION_RELEASED,
+                    after,
+                    after.amounts().released());
         }
         return after;
     }
@@ -54,8 +58,14 @@ class CaptureStrategy implements OperationStrategy {
 
     /** A capture or void answers the payment as it is now, or 402 with why the PSP refused. */
     static StoredAnswer declinedOr(PaymentOperation op, Payment payment, String code) {
-        return op.status() == OperationStatus.SUCCEEDED ? new StoredAnswer(200, PaymentJson.render(payment))
-                : new StoredAnswer(402, Problems.json(402, code, "The PSP refused the " + op.kind().apiName()
-                        + " (" + op.failureReason() + "); nothing changed."));
+        return op.status() == OperationStatus.SUCCEEDED
+                ? new StoredAnswer(200, PaymentJson.render(payment))
+                : new StoredAnswer(
+                        402,
+                        Problems.json(
+                                402,
+                                code,
+                                "The PSP refused the " + op.kind().apiName() + " (" + op.failureReason()
+                                        + "); nothing changed."));
     }
 }

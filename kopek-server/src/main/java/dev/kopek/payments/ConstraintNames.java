@@ -7,8 +7,7 @@ import org.postgresql.util.ServerErrorMessage;
 /** Which constraint PostgreSQL named when it refused a write. */
 final class ConstraintNames {
 
-    private ConstraintNames() {
-    }
+    private ConstraintNames() {}
 
     static String of(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {

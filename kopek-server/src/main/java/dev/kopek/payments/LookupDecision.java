@@ -12,19 +12,24 @@ import java.util.function.Supplier;
  */
 record LookupDecision(ChargeOutcome outcome, String reviewReason) {
 
-    static LookupDecision after(LookupResult found, boolean windowOpen, boolean maySend, int attempt,
-            Supplier<ChargeOutcome> sendOnce) {
+    static LookupDecision after(
+            LookupResult found, boolean windowOpen, boolean maySend, int attempt, Supplier<ChargeOutcome> sendOnce) {
         return switch (found) {
             case LookupResult.Found f -> new LookupDecision(f.outcome(), null);
             // A lookup that cannot tell (Stripe's search lags, the PSP did not answer) past the window: nothing can be
             // sent again and asking again may never tell, so a person decides, as when nothing is found.
-            case LookupResult.Inconclusive i -> new LookupDecision(new ChargeOutcome.Unknown(i.reason()),
-                    windowOpen ? null : KeyWindow.CLOSED_REASON);
-            case LookupResult.NotFound n -> !windowOpen
-                    ? new LookupDecision(new ChargeOutcome.Unknown(
-                            "the PSP has no record and its key window has closed"), KeyWindow.CLOSED_REASON)
-                    : new LookupDecision(maySend ? sendOnce.get()
-                            : new ChargeOutcome.Failed(KeyWindow.nothingAfterTries(attempt - 1)), null);
+            case LookupResult.Inconclusive i ->
+                new LookupDecision(new ChargeOutcome.Unknown(i.reason()), windowOpen ? null : KeyWindow.CLOSED_REASON);
+            case LookupResult.NotFound n ->
+                !windowOpen
+                        ? new LookupDecision(
+                                new ChargeOutcome.Unknown("the PSP has no record and its key window has closed"),
+                                KeyWindow.CLOSED_REASON)
+                        : new LookupDecision(
+                                maySend
+                                        ? sendOnce.get()
+                                        : new ChargeOutcome.Failed(KeyWindow.nothingAfterTries(attempt - 1)),
+                                null);
         };
     }
 }

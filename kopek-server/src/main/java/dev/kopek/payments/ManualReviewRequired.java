@@ -13,8 +13,8 @@ import java.util.UUID;
  *     {@code exposure} (a chargeback overlapping refunds) or {@code notification} (one that could not be applied)
  * @param subjectId its id (the payment's own id for {@code payment})
  */
-public record ManualReviewRequired(PaymentId payment, MerchantId merchant, String reason, String subject,
-        UUID subjectId) {
+public record ManualReviewRequired(
+        PaymentId payment, MerchantId merchant, String reason, String subject, UUID subjectId) {
 
     public ManualReviewRequired(PaymentId payment, MerchantId merchant, String reason) {
         this(payment, merchant, reason, "payment", payment.value());

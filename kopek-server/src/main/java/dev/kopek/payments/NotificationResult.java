@@ -25,8 +25,11 @@ public enum NotificationResult {
     static NotificationResult agreesWith(PaymentStatus status, ChargeOutcome outcome) {
         boolean agrees = switch (outcome) {
             case ChargeOutcome.Succeeded s -> status.isPaid();
-            case ChargeOutcome.Authorized a -> status == PaymentStatus.AUTHORIZED || status.isPaid()
-                    || status == PaymentStatus.VOIDED || status == PaymentStatus.EXPIRED;
+            case ChargeOutcome.Authorized a ->
+                status == PaymentStatus.AUTHORIZED
+                        || status.isPaid()
+                        || status == PaymentStatus.VOIDED
+                        || status == PaymentStatus.EXPIRED;
             case ChargeOutcome.Declined d -> status == PaymentStatus.DECLINED || status == PaymentStatus.FAILED;
             case ChargeOutcome.Failed f -> !status.isPaid();
             case ChargeOutcome.Unknown u -> true;

@@ -37,8 +37,13 @@ class OperationRecorder {
     private final ApplicationEventPublisher publisher;
     private final TransactionTemplate tx;
 
-    OperationRecorder(IdempotencyKeys keys, PaymentStore payments, OperationStore operations,
-            List<OperationStrategy> strategies, ApplicationEventPublisher publisher, TransactionTemplate tx) {
+    OperationRecorder(
+            IdempotencyKeys keys,
+            PaymentStore payments,
+            OperationStore operations,
+            List<OperationStrategy> strategies,
+            ApplicationEventPublisher publisher,
+            TransactionTemplate tx) {
         this.keys = keys;
         this.payments = payments;
         this.operations = operations;
@@ -50,19 +55,26 @@ class OperationRecorder {
     PaymentAnswer record(PaymentOperation op, ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
         try {
             return tx.execute(status -> {
-                boolean parked = keys.holdAsOwner(ck, attempt)
-                        .orElseThrow(() -> new StaleAttempt(ck, attempt));
-                if (parked && !(outcome instanceof ChargeOutcome.Unknown)
+                boolean parked = keys.holdAsOwner(ck, attempt).orElseThrow(() -> new StaleAttempt(ck, attempt));
+                if (parked
+                        && !(outcome instanceof ChargeOutcome.Unknown)
                         && !(outcome instanceof ChargeOutcome.Authorized)) {
-                    publisher.publishEvent(new ParkedOutcomeRecorded(op.kind().apiName(), op.id(),
+                    publisher.publishEvent(new ParkedOutcomeRecorded(
+                            op.kind().apiName(),
+                            op.id(),
                             outcome instanceof ChargeOutcome.Succeeded ? "succeeded" : "failed"));
                 }
                 return switch (outcome) {
                     case ChargeOutcome.Succeeded s -> succeeded(op, ck, attempt, s.pspReference());
                     case ChargeOutcome.Declined d -> failed(op, ck, attempt, "declined: " + d.declineCode());
                     case ChargeOutcome.Failed f -> failed(op, ck, attempt, f.reason());
-                    case ChargeOutcome.Authorized a -> unknown(op, ck, attempt,
-                            "psp answered a " + op.kind().apiName() + " with an authorization", reviewReason);
+                    case ChargeOutcome.Authorized a ->
+                        unknown(
+                                op,
+                                ck,
+                                attempt,
+                                "psp answered a " + op.kind().apiName() + " with an authorization",
+                                reviewReason);
                     case ChargeOutcome.Unknown u -> unknown(op, ck, attempt, u.reason(), reviewReason);
                 };
             });
@@ -87,27 +99,36 @@ class OperationRecorder {
         return finish(strategy, failed, after, ck, attempt);
     }
 
-    private PaymentOperation move(PaymentOperation op, ClientKey ck, OperationStatus next, String pspReference,
-            String reason) {
+    private PaymentOperation move(
+            PaymentOperation op, ClientKey ck, OperationStatus next, String pspReference, String reason) {
         // The fence holds the key: nobody else can have finished this operation (every writer owns the key first).
-        return operations.transition(op, next, pspReference, reason)
+        return operations
+                .transition(op, next, pspReference, reason)
                 .orElseThrow(() -> new IllegalStateException("owner of " + ck + " found " + op.id() + " final"));
     }
 
-    private PaymentAnswer finish(OperationStrategy strategy, PaymentOperation done, Payment after, ClientKey ck,
-            int attempt) {
+    private PaymentAnswer finish(
+            OperationStrategy strategy, PaymentOperation done, Payment after, ClientKey ck, int attempt) {
         strategy.announce(done);
         StoredAnswer answer = strategy.answer(done, after);
         if (!keys.complete(ck, attempt, answer.status(), answer.body())) {
             throw new StaleAttempt(ck, attempt);
         }
-        log.info("{} {}: {} payment={} key#={} attempt={} psp_ref={}", done.kind().apiName(), done.status().apiName(),
-                done.id(), done.payment(), ck.hash(), attempt, done.pspReference());
+        log.info(
+                "{} {}: {} payment={} key#={} attempt={} psp_ref={}",
+                done.kind().apiName(),
+                done.status().apiName(),
+                done.id(),
+                done.payment(),
+                ck.hash(),
+                attempt,
+                done.pspReference());
         return new PaymentAnswer.Final(answer.status(), answer.body(), false);
     }
 
     private PaymentAnswer unknown(PaymentOperation op, ClientKey ck, int attempt, String reason, String reviewReason) {
-        operations.transition(op, OperationStatus.UNKNOWN, null, reason)
+        operations
+                .transition(op, OperationStatus.UNKNOWN, null, reason)
                 .filter(unknown -> unknown.version() != op.version())
                 .ifPresent(strategies.get(op.kind())::announce);
         boolean marked = reviewReason == null ? keys.awaitResult(ck, attempt) : keys.park(ck, attempt);
@@ -115,11 +136,17 @@ class OperationRecorder {
             throw new StaleAttempt(ck, attempt);
         }
         if (reviewReason != null) {
-            publisher.publishEvent(new ManualReviewRequired(op.payment(), op.merchant(), reviewReason,
-                    op.kind().apiName(), op.id()));
+            publisher.publishEvent(new ManualReviewRequired(
+                    op.payment(), op.merchant(), reviewReason, op.kind().apiName(), op.id()));
         }
-        log.warn("{} outcome unknown: payment={} operation={} key#={} attempt={} reason={}", op.kind().apiName(),
-                op.payment(), op.id(), ck.hash(), attempt, reason);
+        log.warn(
+                "{} outcome unknown: payment={} operation={} key#={} attempt={} reason={}",
+                op.kind().apiName(),
+                op.payment(),
+                op.id(),
+                ck.hash(),
+                attempt,
+                reason);
         return new PaymentAnswer.Processing(payments.find(op.payment()).orElseThrow());
     }
 }

@@ -10,24 +10,28 @@ import java.time.Instant;
  */
 final class OperationRefusals {
 
-    private OperationRefusals() {
-    }
+    private OperationRefusals() {}
 
     static PaymentAnswer.Refused capture(Payment p, long amount, boolean closing, Instant now) {
-        return common(p, now, "capture").orElseGet(() -> amount <= 0
-                ? conflict("nothing_to_capture", "Nothing remains to capture on this payment.")
-                : p.captureFinalized()
-                ? conflict("capture_finalized", "A final capture closed this authorization.")
-                : closing && p.amounts().capturePending() > 0
-                        ? conflict("capture_in_progress", "Another capture is in flight; retry when it is settled.")
-                        : conflict("amount_exceeds_capturable", "At most " + p.amounts().capturable()
-                                + " can still be captured."));
+        return common(p, now, "capture")
+                .orElseGet(() -> amount <= 0
+                        ? conflict("nothing_to_capture", "Nothing remains to capture on this payment.")
+                        : p.captureFinalized()
+                                ? conflict("capture_finalized", "A final capture closed this authorization.")
+                                : closing && p.amounts().capturePending() > 0
+                                        ? conflict(
+                                                "capture_in_progress",
+                                                "Another capture is in flight; retry when it is settled.")
+                                        : conflict(
+                                                "amount_exceeds_capturable",
+                                                "At most " + p.amounts().capturable() + " can still be captured."));
     }
 
     static PaymentAnswer.Refused voiding(Payment p, Instant now) {
-        return common(p, now, "void").orElseGet(() -> p.amounts().captured() > 0 || p.amounts().capturePending() > 0
-                ? conflict("already_captured", "A payment with a capture cannot be voided; refund it instead.")
-                : conflict("authorization_closed", "This authorization can no longer be voided."));
+        return common(p, now, "void")
+                .orElseGet(() -> p.amounts().captured() > 0 || p.amounts().capturePending() > 0
+                        ? conflict("already_captured", "A payment with a capture cannot be voided; refund it instead.")
+                        : conflict("authorization_closed", "This authorization can no longer be voided."));
     }
 
     private static java.util.Optional<PaymentAnswer.Refused> common(Payment p, Instant now, String what) {
@@ -35,14 +39,20 @@ final class OperationRefusals {
         if (s == PaymentStatus.VOIDED) {
             return java.util.Optional.of(conflict("authorization_voided", "This authorization was voided."));
         }
-        if (s == PaymentStatus.EXPIRED || (p.captureBefore() != null && !p.captureBefore().isAfter(now))) {
-            return java.util.Optional.of(conflict("authorization_expired", "This authorization expired at "
-                    + p.captureBefore() + "."));
+        if (s == PaymentStatus.EXPIRED
+                || (p.captureBefore() != null && !p.captureBefore().isAfter(now))) {
+            return java.util.Optional.of(
+                    conflict("authorization_expired", "This authorization expired at " + p.captureBefore() + "."));
         }
-        if (!p.isManualCapture() || s == PaymentStatus.PENDING || s == PaymentStatus.UNKNOWN
-                || s == PaymentStatus.DECLINED || s == PaymentStatus.FAILED) {
-            return java.util.Optional.of(conflict("payment_not_authorized", "Only an authorized payment with"
-                    + " capture_method 'manual' can " + what + "; this one is " + s.apiName() + "."));
+        if (!p.isManualCapture()
+                || s == PaymentStatus.PENDING
+                || s == PaymentStatus.UNKNOWN
+                || s == PaymentStatus.DECLINED
+                || s == PaymentStatus.FAILED) {
+            return java.util.Optional.of(conflict(
+                    "payment_not_authorized",
+                    "Only an authorized payment with" + " capture_method 'manual' can " + what + "; this one is "
+                            + s.apiName() + "."));
         }
         if (s == PaymentStatus.REFUNDED) {
             return java.util.Optional.of(conflict("payment_refunded", "This payment was refunded in full."));

@@ -40,8 +40,14 @@ public class OperationRunner {
     private final AttemptRunner runner;
     private final Clock clock;
 
-    OperationRunner(IdempotencyKeys keys, PaymentStore payments, OperationStore operations, OperationRecorder recorder,
-            PaymentProviders psps, AttemptRunner runner, Clock clock) {
+    OperationRunner(
+            IdempotencyKeys keys,
+            PaymentStore payments,
+            OperationStore operations,
+            OperationRecorder recorder,
+            PaymentProviders psps,
+            AttemptRunner runner,
+            Clock clock) {
         this.keys = keys;
         this.payments = payments;
         this.operations = operations;
@@ -81,9 +87,9 @@ public class OperationRunner {
      * Applies a PSP notification about a capture, void or refund through the fenced phase 3; one from an account that
      * does not hold the payment changes nothing (L11).
      */
-    public NotificationResult applyNotification(NotificationSource source, String providerKey,
-            ChargeOutcome outcome) {
-        return operations.findByProviderKey(providerKey)
+    public NotificationResult applyNotification(NotificationSource source, String providerKey, ChargeOutcome outcome) {
+        return operations
+                .findByProviderKey(providerKey)
                 .map(op -> speaksFor(source, op) ? apply(op, outcome) : NotificationResult.FOREIGN)
                 .orElse(NotificationResult.UNMATCHED);
     }
@@ -101,8 +107,10 @@ public class OperationRunner {
             return NotificationResult.IGNORED;
         }
         // Displaced by another writer before phase 3: not ours to report as applied; the retry will see it final.
-        return runner.applyUnlessOwned(attempt(op), keys.findByResource(op.kind().keySpace(), op.id()), outcome)
-                .map(answer -> answer instanceof PaymentAnswer.Final f && !f.replayed() ? NotificationResult.APPLIED
+        return runner.applyUnlessOwned(
+                        attempt(op), keys.findByResource(op.kind().keySpace(), op.id()), outcome)
+                .map(answer -> answer instanceof PaymentAnswer.Final f && !f.replayed()
+                        ? NotificationResult.APPLIED
                         : NotificationResult.RETRY)
                 .orElse(NotificationResult.RETRY);
     }
@@ -169,8 +177,12 @@ public class OperationRunner {
             case VOID -> OperationRequest.Kind.VOID;
             case REFUND -> OperationRequest.Kind.REFUND;
         };
-        return new OperationRequest(kind, op.providerKey(), payment.pspReference(),
-                new Money(op.amount(), op.currency()), op.finalCapture());
+        return new OperationRequest(
+                kind,
+                op.providerKey(),
+                payment.pspReference(),
+                new Money(op.amount(), op.currency()),
+                op.finalCapture());
     }
 
     private boolean speaksFor(NotificationSource source, PaymentOperation op) {
@@ -179,7 +191,9 @@ public class OperationRunner {
     }
 
     PaymentOperation operation(UUID id) {
-        return operations.find(id).orElseThrow(() -> new IllegalStateException("key points at missing operation " + id));
+        return operations
+                .find(id)
+                .orElseThrow(() -> new IllegalStateException("key points at missing operation " + id));
     }
 
     Payment paymentOf(PaymentOperation op) {

@@ -25,6 +25,5 @@ public interface OperationStrategy {
     /** The answer stored under the operation's key once it is final. */
     StoredAnswer answer(PaymentOperation op, Payment payment);
 
-    record StoredAnswer(int status, String body) {
-    }
+    record StoredAnswer(int status, String body) {}
 }

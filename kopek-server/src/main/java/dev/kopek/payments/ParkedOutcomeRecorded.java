@@ -9,5 +9,4 @@ import java.util.UUID;
  * @param subject {@code payment}, {@code capture}, {@code void} or {@code refund}
  * @param resolution what was recorded: {@code captured}, {@code authorized}, {@code failed} or {@code succeeded}
  */
-public record ParkedOutcomeRecorded(String subject, UUID subjectId, String resolution) {
-}
+public record ParkedOutcomeRecorded(String subject, UUID subjectId, String resolution) {}

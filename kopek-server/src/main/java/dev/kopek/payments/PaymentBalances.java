@@ -54,8 +54,11 @@ public class PaymentBalances {
         events.changed(after, "disputed");
         events.moved(disputeId, MoneyMovement.Kind.CHARGEBACK_WITHDRAWN, after, amount);
         if (!locked.status().isPaid()) {
-            review(after, disputeId, "chargeback of " + amount + " on a payment that is " + locked.status()
-                    + ": recorded and posted; check with the PSP what it charged");
+            review(
+                    after,
+                    disputeId,
+                    "chargeback of " + amount + " on a payment that is " + locked.status()
+                            + ": recorded and posted; check with the PSP what it charged");
         } else {
             reviewOverlap(after, "dispute", disputeId);
         }
@@ -66,8 +69,8 @@ public class PaymentBalances {
      * A dispute ended: won returns the money. The payment stays DISPUTED while another dispute is open, becomes
      * CHARGED_BACK once all are closed and one was lost, and otherwise returns to what its amounts say.
      */
-    public Payment disputeClosed(PaymentId id, UUID disputeId, long amount, boolean won, boolean othersOpen,
-            boolean anyLost) {
+    public Payment disputeClosed(
+            PaymentId id, UUID disputeId, long amount, boolean won, boolean othersOpen, boolean anyLost) {
         Payment locked = won ? payments.changeDisputed(id, amount, false) : payments.lock(id);
         Payment after = payments.moveTo(locked, locked.statusAfterDisputeClosed(othersOpen, anyLost));
         events.changed(after);
@@ -83,15 +86,18 @@ public class PaymentBalances {
      */
     private void reviewOverlap(Payment after, String cause, UUID causeId) {
         if (after.amounts().overlap() > 0) {
-            review(after, causeId, "a " + cause + " made refunds and chargebacks exceed the captured "
-                    + after.amounts().captured() + " by " + after.amounts().overlap()
-                    + ": recorded and posted; the merchant lost this twice, take it up with the PSP");
+            review(
+                    after,
+                    causeId,
+                    "a " + cause + " made refunds and chargebacks exceed the captured "
+                            + after.amounts().captured() + " by "
+                            + after.amounts().overlap()
+                            + ": recorded and posted; the merchant lost this twice, take it up with the PSP");
         }
     }
 
     private void review(Payment payment, UUID causeId, String reason) {
-        publisher.publishEvent(new ManualReviewRequired(payment.id(), payment.merchant(), reason, "exposure",
-                causeId));
+        publisher.publishEvent(new ManualReviewRequired(payment.id(), payment.merchant(), reason, "exposure", causeId));
     }
 
     /** Locks the payment's row for the rest of the caller's transaction. */

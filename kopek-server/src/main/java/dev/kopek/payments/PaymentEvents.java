@@ -6,14 +6,14 @@ import dev.kopek.events.RecordedEvent;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import tools.jackson.databind.json.JsonMapper;
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Announces payment changes inside the transaction that makes them (L9). Listeners (the outbox, the ledger) run
@@ -47,8 +47,15 @@ class PaymentEvents {
      * not published: see {@link #recorded}.
      */
     BusinessEvent event(Payment payment, String what, String rendered) {
-        return new BusinessEvent("payment." + what, "payment", payment.id().value(), payment.id().toString(),
-                payment.merchant(), payment.version(), rendered, clock.instant());
+        return new BusinessEvent(
+                "payment." + what,
+                "payment",
+                payment.id().value(),
+                payment.id().toString(),
+                payment.merchant(),
+                payment.version(),
+                rendered,
+                clock.instant());
     }
 
     /**
@@ -86,12 +93,24 @@ class PaymentEvents {
         json.put("failure_reason", op.failureReason());
         json.put("created_at", op.createdAt().toString());
         json.put("updated_at", op.updatedAt().toString());
-        publisher.publishEvent(new BusinessEvent(op.eventType(), op.kind().apiName(), op.id(), publicId,
-                op.merchant(), op.version(), JSON.writeValueAsString(json), clock.instant()));
+        publisher.publishEvent(new BusinessEvent(
+                op.eventType(),
+                op.kind().apiName(),
+                op.id(),
+                publicId,
+                op.merchant(),
+                op.version(),
+                JSON.writeValueAsString(json),
+                clock.instant()));
     }
 
     void moved(UUID source, MoneyMovement.Kind kind, Payment payment, long amountMinor) {
-        publisher.publishEvent(new MoneyMovement(source, kind, payment.merchant(), payment.id().value(),
-                new dev.kopek.money.Money(amountMinor, payment.amount().currency()), clock.instant()));
+        publisher.publishEvent(new MoneyMovement(
+                source,
+                kind,
+                payment.merchant(),
+                payment.id().value(),
+                new dev.kopek.money.Money(amountMinor, payment.amount().currency()),
+                clock.instant()));
     }
 }

@@ -16,8 +16,7 @@ public final class PaymentJson {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private PaymentJson() {
-    }
+    private PaymentJson() {}
 
     public static String render(Payment payment) {
         return JSON.writeValueAsString(fields(payment));
@@ -45,7 +44,9 @@ public final class PaymentJson {
         json.put("amount_refund_pending", p.amounts().refundPending());
         json.put("amount_disputed", p.amounts().disputed());
         json.put("capture_method", p.captureMethod());
-        json.put("capture_before", p.captureBefore() == null ? null : p.captureBefore().toString());
+        json.put(
+                "capture_before",
+                p.captureBefore() == null ? null : p.captureBefore().toString());
         json.put("payment_method", p.paymentMethod());
         json.put("description", p.description());
         json.put("metadata", p.metadataJson() == null ? Map.of() : metadata(p.metadataJson()));

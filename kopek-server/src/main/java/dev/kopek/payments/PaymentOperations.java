@@ -37,8 +37,15 @@ public class PaymentOperations {
     private final TransactionTemplate tx;
     private final Clock clock;
 
-    PaymentOperations(IdempotencyKeys keys, PaymentStore payments, OperationStore operations, OperationRunner runner,
-            PaymentBalances balances, PaymentEvents events, TransactionTemplate tx, Clock clock) {
+    PaymentOperations(
+            IdempotencyKeys keys,
+            PaymentStore payments,
+            OperationStore operations,
+            OperationRunner runner,
+            PaymentBalances balances,
+            PaymentEvents events,
+            TransactionTemplate tx,
+            Clock clock) {
         this.keys = keys;
         this.payments = payments;
         this.operations = operations;
@@ -52,14 +59,18 @@ public class PaymentOperations {
     /** Captures {@code amount} (or all that remains) of an authorization; {@code finalCapture} releases the rest. */
     public PaymentAnswer capture(MerchantId merchant, PaymentId id, String key, Long amount, boolean finalCapture) {
         LogContext.put(LogContext.PAYMENT, id);
-        return run(new ClientKey(merchant, OperationKind.CAPTURE.keySpace(), key),
-                Fingerprint.of(id.toString(), amount == null ? null : amount.toString(), Boolean.toString(finalCapture)),
+        return run(
+                new ClientKey(merchant, OperationKind.CAPTURE.keySpace(), key),
+                Fingerprint.of(
+                        id.toString(), amount == null ? null : amount.toString(), Boolean.toString(finalCapture)),
                 (opId, ck) -> reserveCapture(ck, id, opId, amount, finalCapture));
     }
 
     public PaymentAnswer voidAuthorization(MerchantId merchant, PaymentId id, String key) {
         LogContext.put(LogContext.PAYMENT, id);
-        return run(new ClientKey(merchant, OperationKind.VOID.keySpace(), key), Fingerprint.of(id.toString()),
+        return run(
+                new ClientKey(merchant, OperationKind.VOID.keySpace(), key),
+                Fingerprint.of(id.toString()),
                 (opId, ck) -> reserveVoid(ck, id, opId));
     }
 
@@ -67,21 +78,29 @@ public class PaymentOperations {
      * A refund's phase 1, inside the caller's transaction: reserves against what is captured and neither refunded
      * nor disputed, inserts the PENDING refund and opens the key its run is fenced by. Empty when it does not fit.
      */
-    public Optional<PaymentOperation> reserveRefund(ClientKey clientKey, Payment payment, UUID refundId, long amount,
-            String reason) {
-        if (balances.reserveRefund(payment.merchant(), payment.id(), refundId, amount).isEmpty()) {
+    public Optional<PaymentOperation> reserveRefund(
+            ClientKey clientKey, Payment payment, UUID refundId, long amount, String reason) {
+        if (balances.reserveRefund(payment.merchant(), payment.id(), refundId, amount)
+                .isEmpty()) {
             return Optional.empty();
         }
-        PaymentOperation refund = operations.insert(new OperationStore.NewOperation(refundId, payment.id(),
-                payment.merchant(), OperationKind.REFUND, new Money(amount, payment.amount().currency()), false,
-                reason, clientKey.providerKey(refundId)));
+        PaymentOperation refund = operations.insert(new OperationStore.NewOperation(
+                refundId,
+                payment.id(),
+                payment.merchant(),
+                OperationKind.REFUND,
+                new Money(amount, payment.amount().currency()),
+                false,
+                reason,
+                clientKey.providerKey(refundId)));
         keys.open(runKey(refund), refundId);
         return Optional.of(refund);
     }
 
     /** The key a refund's run is fenced by: its own, named by its id (its client's key was answered in phase 1). */
     public static ClientKey runKey(PaymentOperation refund) {
-        return new ClientKey(refund.merchant(), OperationKind.REFUND.keySpace(), refund.id().toString());
+        return new ClientKey(
+                refund.merchant(), OperationKind.REFUND.keySpace(), refund.id().toString());
     }
 
     public Optional<PaymentOperation> find(UUID id) {
@@ -115,20 +134,20 @@ public class PaymentOperations {
         });
         return switch (phaseOne) {
             case PaymentAnswer.Refused refused -> refused;
-            case Claim.Owned owned when owned.reclaimed() ->
-                    runner.resume(ck, owned.attempt(), runner.operation(owned.resourceId()));
+            case Claim.Owned owned
+            when owned.reclaimed() -> runner.resume(ck, owned.attempt(), runner.operation(owned.resourceId()));
             case Claim.Owned owned -> runner.start(runner.operation(owned.resourceId()), ck, owned.attempt());
             case Claim.Replay replay -> new PaymentAnswer.Final(replay.status(), replay.body(), true);
             case Claim.InFlight inFlight -> new PaymentAnswer.InFlight(inFlight.retryAfter());
             case Claim.Awaiting awaiting ->
-                    new PaymentAnswer.Processing(runner.paymentOf(runner.operation(awaiting.resourceId())));
+                new PaymentAnswer.Processing(runner.paymentOf(runner.operation(awaiting.resourceId())));
             case Claim.Mismatch mismatch -> new PaymentAnswer.KeyReused();
             default -> throw new IllegalStateException("unexpected phase-one result " + phaseOne);
         };
     }
 
-    private PaymentAnswer.Refused reserveCapture(ClientKey ck, PaymentId id, UUID opId, Long requested,
-            boolean finalCapture) {
+    private PaymentAnswer.Refused reserveCapture(
+            ClientKey ck, PaymentId id, UUID opId, Long requested, boolean finalCapture) {
         MerchantId merchant = ck.merchant();
         Optional<Payment> found = payments.find(merchant, id);
         if (found.isEmpty()) {
@@ -138,8 +157,14 @@ public class PaymentOperations {
         long amount = requested == null ? remaining : requested;
         boolean closing = finalCapture || amount == remaining;
         if (amount > 0 && payments.reserveCapture(merchant, id, amount, closing).isPresent()) {
-            events.operationChanged(operations.insert(new OperationStore.NewOperation(opId, id, merchant,
-                    OperationKind.CAPTURE, new Money(amount, found.get().amount().currency()), closing, null,
+            events.operationChanged(operations.insert(new OperationStore.NewOperation(
+                    opId,
+                    id,
+                    merchant,
+                    OperationKind.CAPTURE,
+                    new Money(amount, found.get().amount().currency()),
+                    closing,
+                    null,
                     ck.providerKey(opId))));
             return null;
         }
@@ -154,9 +179,17 @@ public class PaymentOperations {
         }
         Optional<Payment> reserved = payments.reserveVoid(merchant, id);
         if (reserved.isPresent()) {
-            events.operationChanged(operations.insert(new OperationStore.NewOperation(opId, id, merchant,
-                    OperationKind.VOID, new Money(reserved.get().amounts().authorized(), found.get().amount().currency()),
-                    true, null, ck.providerKey(opId))));
+            events.operationChanged(operations.insert(new OperationStore.NewOperation(
+                    opId,
+                    id,
+                    merchant,
+                    OperationKind.VOID,
+                    new Money(
+                            reserved.get().amounts().authorized(),
+                            found.get().amount().currency()),
+                    true,
+                    null,
+                    ck.providerKey(opId))));
             return null;
         }
         return OperationRefusals.voiding(found.get(), clock.instant());

@@ -13,6 +13,7 @@ import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentRequest;
 import dev.kopek.payments.domain.PaymentStatus;
 import dev.kopek.payments.jdbc.PaymentStore;
+import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.ConnectionWait;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
@@ -20,7 +21,6 @@ import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationSource;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
-import dev.kopek.platform.ApiProblem;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,9 +54,17 @@ public class PaymentService {
     private final ConnectionWait connectionWait;
     private final EventStatements eventStatements;
 
-    PaymentService(IdempotencyKeys keys, PaymentStore payments, PaymentRecorder recorder, AttemptRunner runner,
-            PaymentProviders psps, TransactionTemplate tx, PaymentEvents events, Clock clock,
-            ConnectionWait connectionWait, EventStatements eventStatements) {
+    PaymentService(
+            IdempotencyKeys keys,
+            PaymentStore payments,
+            PaymentRecorder recorder,
+            AttemptRunner runner,
+            PaymentProviders psps,
+            TransactionTemplate tx,
+            PaymentEvents events,
+            Clock clock,
+            ConnectionWait connectionWait,
+            EventStatements eventStatements) {
         this.keys = keys;
         this.payments = payments;
         this.recorder = recorder;
@@ -83,8 +91,13 @@ public class PaymentService {
             fresh = connectionWait.patiently(() -> {
                 BusinessEvent[] created = new BusinessEvent[1];
                 Optional<Payment> inserted = payments.claimAndInsertPending(
-                        keys.claimPart(ck, fingerprint, newId.value(), clock.instant()), newId, merchant, request,
-                        idempotencyKey, ck.providerKey(newId.value()), pending -> {
+                        keys.claimPart(ck, fingerprint, newId.value(), clock.instant()),
+                        newId,
+                        merchant,
+                        request,
+                        idempotencyKey,
+                        ck.providerKey(newId.value()),
+                        pending -> {
                             created[0] = events.created(pending);
                             return eventStatements.append(created[0], "payment");
                         });
@@ -107,8 +120,8 @@ public class PaymentService {
             phaseOne = connectionWait.patiently(() -> tx.execute(status -> {
                 Claim c = keys.claim(ck, fingerprint, newId.value());
                 if (c instanceof Claim.Owned owned && !owned.reclaimed()) {
-                    Payment inserted = payments.insertPending(newId, merchant, request, idempotencyKey,
-                            ck.providerKey(newId.value()));
+                    Payment inserted = payments.insertPending(
+                            newId, merchant, request, idempotencyKey, ck.providerKey(newId.value()));
                     events.changed(inserted, "created");
                     return new PhaseOne(c, inserted);
                 }
@@ -121,8 +134,8 @@ public class PaymentService {
             throw e;
         }
         return switch (phaseOne.claim()) {
-            case Claim.Owned owned when owned.reclaimed() -> runner.resume(attempt(payment(owned.resourceId())), ck,
-                    owned.attempt());
+            case Claim.Owned owned
+            when owned.reclaimed() -> runner.resume(attempt(payment(owned.resourceId())), ck, owned.attempt());
             // the row phase 1 inserted and committed, as INSERT … RETURNING gave it: no second read
             case Claim.Owned owned -> runner.start(attempt(phaseOne.inserted()), ck, owned.attempt());
             case Claim.Replay replay -> new PaymentAnswer.Final(replay.status(), replay.body(), true);
@@ -147,19 +160,24 @@ public class PaymentService {
             return Optional.empty();
         }
         Optional<KeyRecord> key = keys.find(ck);
-        if (key.isPresent() && key.get().status() == dev.kopek.idempotency.KeyStatus.COMPLETED
+        if (key.isPresent()
+                && key.get().status() == dev.kopek.idempotency.KeyStatus.COMPLETED
                 && key.get().requestHash().equals(fingerprint)) {
-            return Optional.of(new PaymentAnswer.Final(key.get().responseCode(), key.get().responseBody(), true));
+            return Optional.of(
+                    new PaymentAnswer.Final(key.get().responseCode(), key.get().responseBody(), true));
         }
         long seconds = Math.max(1, (wait.get().toMillis() + 999) / 1000);
-        throw ApiProblem.withHeaders(HttpStatus.SERVICE_UNAVAILABLE, "psp_unavailable", "The PSP is failing;"
-                + " no payment was attempted and nothing was stored. Retry after " + seconds + " s with the"
-                + " same Idempotency-Key.", Map.of("Retry-After", Long.toString(seconds)));
+        throw ApiProblem.withHeaders(
+                HttpStatus.SERVICE_UNAVAILABLE,
+                "psp_unavailable",
+                "The PSP is failing;"
+                        + " no payment was attempted and nothing was stored. Retry after " + seconds + " s with the"
+                        + " same Idempotency-Key.",
+                Map.of("Retry-After", Long.toString(seconds)));
     }
 
     /** What phase 1 decided, and the PENDING attempt when it inserted one. */
-    private record PhaseOne(Claim claim, Payment inserted) {
-    }
+    private record PhaseOne(Claim claim, Payment inserted) {}
 
     /** Takes over one stuck attempt if no one else has; empty when another worker or a client retry won. */
     public Optional<PaymentAnswer> recover(KeyRecord stuck) {
@@ -182,8 +200,7 @@ public class PaymentService {
      * notification carrying no outcome changes nothing; a live owner is never displaced (it retries later). A
      * notification from an account that does not hold the payment changes nothing at all (L11).
      */
-    public NotificationResult applyNotification(NotificationSource source, String providerKey,
-            ChargeOutcome outcome) {
+    public NotificationResult applyNotification(NotificationSource source, String providerKey, ChargeOutcome outcome) {
         Optional<Payment> found = payments.findByProviderKey(providerKey);
         if (found.isEmpty()) {
             return NotificationResult.UNMATCHED;
@@ -198,16 +215,24 @@ public class PaymentService {
         if (outcome instanceof ChargeOutcome.Unknown) {
             return NotificationResult.IGNORED;
         }
-        return runner.applyUnlessOwned(attempt(payment), keys.findByResource(OPERATION, payment.id().value()),
-                outcome).map(answer -> NotificationResult.APPLIED).orElse(NotificationResult.RETRY);
+        return runner.applyUnlessOwned(
+                        attempt(payment),
+                        keys.findByResource(OPERATION, payment.id().value()),
+                        outcome)
+                .map(answer -> NotificationResult.APPLIED)
+                .orElse(NotificationResult.RETRY);
     }
 
     /** A payment's charge (or authorization) as the runner drives it: its PSP call, its lookup, its phase 3. */
     private Attempt attempt(Payment payment) {
         // Sent, looked up and recovered through the account it recorded in phase 1, never the merchant's setting now.
         Supplier<PaymentProvider> psp = Attempt.once(() -> psps.forPayment(payment.merchant(), payment.pspAccount()));
-        Supplier<ChargeRequest> charge = Attempt.once(() -> new ChargeRequest(payment.providerKey(), payment.amount(),
-                payment.paymentMethod(), payment.reference(), !payment.isManualCapture()));
+        Supplier<ChargeRequest> charge = Attempt.once(() -> new ChargeRequest(
+                payment.providerKey(),
+                payment.amount(),
+                payment.paymentMethod(),
+                payment.reference(),
+                !payment.isManualCapture()));
         return new Attempt() {
             @Override
             public PaymentId payment() {

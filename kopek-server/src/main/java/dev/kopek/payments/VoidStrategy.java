@@ -27,11 +27,16 @@ class VoidStrategy implements OperationStrategy {
 
     @Override
     public Payment confirm(PaymentOperation op) {
-        Payment after = payments.transition(op.payment(), PaymentStatus.VOIDED,
-                new PaymentStore.Outcome(null, null, null, null)).orElseThrow(() -> new IllegalStateException(
+        Payment after = payments.transition(
+                        op.payment(), PaymentStatus.VOIDED, new PaymentStore.Outcome(null, null, null, null))
+                .orElseThrow(() -> new IllegalStateException(
                         "void reserved on " + op.payment() + " but it is no longer authorized"));
         events.changed(after);
-        events.moved(op.id(), MoneyMovement.Kind.AUTHORIZATION_RELEASED, after, after.amounts().released());
+        events.moved(
+                op.id(),
+                MoneyMovement.Kind.AUTHORIZATION_RELEASED,
+                after,
+                after.amounts().released());
         return after;
     }
 

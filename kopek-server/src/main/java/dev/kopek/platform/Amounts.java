@@ -11,8 +11,7 @@ import tools.jackson.databind.JsonNode;
  */
 public final class Amounts {
 
-    private Amounts() {
-    }
+    private Amounts() {}
 
     /** The amount in {@code field}, or null when it is absent and {@code required} is false. */
     public static Long parse(JsonNode node, String field, long maxMinor, boolean required) {
@@ -23,13 +22,17 @@ public final class Amounts {
             return null;
         }
         if (!node.isIntegralNumber()) {
-            throw ApiProblem.badRequest("invalid_amount", field,
+            throw ApiProblem.badRequest(
+                    "invalid_amount",
+                    field,
                     field + " must be a JSON integer in minor units (499000 for 4990.00 RUB), not a "
-                            + (node.isNumber() ? "fraction" : node.getNodeType().name().toLowerCase(Locale.ROOT)) + ".");
+                            + (node.isNumber()
+                                    ? "fraction"
+                                    : node.getNodeType().name().toLowerCase(Locale.ROOT)) + ".");
         }
         if (!node.canConvertToLong() || node.longValue() > maxMinor) {
-            throw ApiProblem.badRequest("amount_too_large", field,
-                    field + " must not exceed " + maxMinor + " minor units.");
+            throw ApiProblem.badRequest(
+                    "amount_too_large", field, field + " must not exceed " + maxMinor + " minor units.");
         }
         if (node.longValue() <= 0) {
             throw ApiProblem.badRequest("invalid_amount", field, field + " must be positive.");

@@ -14,8 +14,7 @@ public final class CardNumbers {
     static final int MAX_DIGITS = 19;
     private static final int MAX_SEPARATOR = 3;
 
-    private CardNumbers() {
-    }
+    private CardNumbers() {}
 
     /** Whether any run of digits inside free text holds a card number. */
     public static boolean containsCardNumber(String text) {
@@ -46,7 +45,9 @@ public final class CardNumbers {
                 continue;
             }
             int separator = separatorLength(text, i);
-            if (group.isEmpty() || separator == 0 || i + separator >= text.length()
+            if (group.isEmpty()
+                    || separator == 0
+                    || i + separator >= text.length()
                     || !Character.isDigit(text.charAt(i + separator))) {
                 break;
             }

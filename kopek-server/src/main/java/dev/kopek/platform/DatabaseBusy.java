@@ -19,8 +19,7 @@ final class DatabaseBusy {
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseBusy.class);
 
-    private DatabaseBusy() {
-    }
+    private DatabaseBusy() {}
 
     /** The 503 to answer when the failure, or one of its causes, is a connection the pool could not give. */
     static ApiProblem problemFor(Throwable failure) {
@@ -29,7 +28,9 @@ final class DatabaseBusy {
             return null;
         }
         log.warn("no database connection within the pool's timeout: {}", cause.getMessage());
-        return ApiProblem.withHeaders(HttpStatus.SERVICE_UNAVAILABLE, "database_unavailable",
+        return ApiProblem.withHeaders(
+                HttpStatus.SERVICE_UNAVAILABLE,
+                "database_unavailable",
                 "The database is busy or unavailable; retry with the same Idempotency-Key after "
                         + "Retry-After seconds.",
                 Map.of(HttpHeaders.RETRY_AFTER, "1"));

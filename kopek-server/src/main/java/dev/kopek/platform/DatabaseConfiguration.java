@@ -54,8 +54,10 @@ class DatabaseConfiguration {
             verify(dataSource);
             return dataSource;
         } catch (RuntimeException | SQLException e) {
-            throw new DatabaseUnavailableException("Kopek cannot use PostgreSQL at " + redact(config.getJdbcUrl())
-                    + " as user '" + config.getUsername() + "': " + rootMessage(e), e);
+            throw new DatabaseUnavailableException(
+                    "Kopek cannot use PostgreSQL at " + redact(config.getJdbcUrl()) + " as user '"
+                            + config.getUsername() + "': " + rootMessage(e),
+                    e);
         }
     }
 
@@ -132,16 +134,15 @@ class DatabaseConfiguration {
             Path pgData = dataDir.toAbsolutePath().resolve("postgres");
             try {
                 Files.createDirectories(pgData.getParent());
-                EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                        .setDataDirectory(pgData)
-                        .setCleanDataDirectory(false);
+                EmbeddedPostgres.Builder builder =
+                        EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(false);
                 RUN_MODE_SETTINGS.forEach(builder::setServerConfig);
                 EmbeddedPostgres postgres = builder.start();
                 log.info("embedded PostgreSQL on port {} with data in {}", postgres.getPort(), pgData);
                 return new EmbeddedDatabase(postgres);
             } catch (IOException | RuntimeException e) {
-                throw new DatabaseUnavailableException("Kopek cannot start the embedded PostgreSQL in " + pgData
-                        + ": " + rootMessage(e), e);
+                throw new DatabaseUnavailableException(
+                        "Kopek cannot start the embedded PostgreSQL in " + pgData + ": " + rootMessage(e), e);
             }
         }
 

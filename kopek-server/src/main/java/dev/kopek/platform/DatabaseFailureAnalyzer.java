@@ -8,7 +8,8 @@ class DatabaseFailureAnalyzer extends AbstractFailureAnalyzer<DatabaseUnavailabl
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, DatabaseUnavailableException cause) {
-        return new FailureAnalysis(cause.getMessage(),
+        return new FailureAnalysis(
+                cause.getMessage(),
                 "Check KOPEK_DB_URL, KOPEK_DB_USER and KOPEK_DB_PASSWORD, or unset KOPEK_DB_URL to use the "
                         + "embedded PostgreSQL under KOPEK_DATA_DIR.",
                 cause);

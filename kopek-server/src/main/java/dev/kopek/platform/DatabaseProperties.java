@@ -24,8 +24,8 @@ public record DatabaseProperties(
             throw new IllegalArgumentException("kopek.db.pool-size must be 1..500, was " + poolSize);
         }
         if (paymentConnectionWait.isNegative() || paymentConnectionWait.compareTo(Duration.ofMinutes(10)) > 0) {
-            throw new IllegalArgumentException("kopek.db.payment-connection-wait must be 0..10m, was "
-                    + paymentConnectionWait);
+            throw new IllegalArgumentException(
+                    "kopek.db.payment-connection-wait must be 0..10m, was " + paymentConnectionWait);
         }
     }
 

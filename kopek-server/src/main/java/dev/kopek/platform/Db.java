@@ -9,8 +9,7 @@ import java.time.ZoneOffset;
 /** Conversions at the JDBC edge: TIMESTAMPTZ travels as OffsetDateTime, the domain speaks Instant. */
 public final class Db {
 
-    private Db() {
-    }
+    private Db() {}
 
     /** {@code instant} as PostgreSQL keeps it (microseconds), so a value rendered before it is stored reads the same. */
     public static Instant micros(Instant instant) {

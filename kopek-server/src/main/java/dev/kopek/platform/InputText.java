@@ -14,8 +14,7 @@ public final class InputText {
 
     private static final int MAX_DEPTH = 32;
 
-    private InputText() {
-    }
+    private InputText() {}
 
     /** Refuses the first string or property name in the tree that carries a control character or card data. */
     public static void check(JsonNode root) {
@@ -67,7 +66,9 @@ public final class InputText {
 
     private static void walk(JsonNode node, String path, int depth, boolean cards) {
         if (depth > MAX_DEPTH) {
-            throw ApiProblem.badRequest("invalid_json", path.isEmpty() ? null : path,
+            throw ApiProblem.badRequest(
+                    "invalid_json",
+                    path.isEmpty() ? null : path,
                     "The request body nests deeper than " + MAX_DEPTH + " levels.");
         }
         if (node.isString()) {
@@ -91,14 +92,20 @@ public final class InputText {
             throw controlRefusal(field);
         }
         if (cards && CardNumbers.containsCardNumber(value)) {
-            throw ApiProblem.badRequest("card_data_not_accepted", field.isEmpty() ? null : field, "This field looks like it holds a card"
-                    + " number. Kopek never accepts card data; send the PSP's payment method token instead.");
+            throw ApiProblem.badRequest(
+                    "card_data_not_accepted",
+                    field.isEmpty() ? null : field,
+                    "This field looks like it holds a card"
+                            + " number. Kopek never accepts card data; send the PSP's payment method token instead.");
         }
     }
 
     private static ApiProblem controlRefusal(String path) {
         String field = path == null || path.isEmpty() ? null : path;
-        return ApiProblem.badRequest("invalid_characters", field, "Control characters (such as NUL) are not"
-                + " accepted in " + (field == null || field.isEmpty() ? "the request" : field) + ".");
+        return ApiProblem.badRequest(
+                "invalid_characters",
+                field,
+                "Control characters (such as NUL) are not" + " accepted in "
+                        + (field == null || field.isEmpty() ? "the request" : field) + ".");
     }
 }

@@ -28,13 +28,14 @@ public final class JsonBodies {
 
     private static final int MAX_NESTING = 32;
     private static final JsonMapper STRICT = JsonMapper.builder(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_NESTING)
+                            .build())
                     .build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
-    private JsonBodies() {
-    }
+    private JsonBodies() {}
 
     /** Like {@link #readObject}, but an empty body is an empty object: for operations whose fields are all optional. */
     public static ObjectNode readOptionalObject(HttpServletRequest request, int maxBytes) {
@@ -55,10 +56,10 @@ public final class JsonBodies {
 
     private static byte[] read(HttpServletRequest request, int maxBytes) {
         String contentType = request.getContentType();
-        if (contentType != null && !contentType.toLowerCase(Locale.ROOT).matches(
-                "application/([a-z.+-]*\\+)?json\\s*(;.*)?")) {
-            throw ApiProblem.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
-                    "Send the body as application/json.");
+        if (contentType != null
+                && !contentType.toLowerCase(Locale.ROOT).matches("application/([a-z.+-]*\\+)?json\\s*(;.*)?")) {
+            throw ApiProblem.of(
+                    HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", "Send the body as application/json.");
         }
         long declared = request.getContentLengthLong();
         if (declared > maxBytes) {
@@ -84,8 +85,8 @@ public final class JsonBodies {
         try {
             node = STRICT.readTree(body);
         } catch (JacksonException e) {
-            throw ApiProblem.badRequest("invalid_json", null, "The request body is not valid JSON: "
-                    + e.getOriginalMessage());
+            throw ApiProblem.badRequest(
+                    "invalid_json", null, "The request body is not valid JSON: " + e.getOriginalMessage());
         }
         if (!(node instanceof ObjectNode object)) {
             throw ApiProblem.badRequest("invalid_json", null, "The request body must be a JSON object.");
@@ -102,14 +103,19 @@ public final class JsonBodies {
     private static void requireUtf8(byte[] body) {
         for (byte b : body) {
             if (b >= 0 && b < 0x20 && b != '\t' && b != '\n' && b != '\r') {
-                throw ApiProblem.badRequest("invalid_json", null,
+                throw ApiProblem.badRequest(
+                        "invalid_json",
+                        null,
                         "The request body contains a raw control character; JSON escapes them, and Kopek refuses"
                                 + " them anyway.");
             }
         }
         try {
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body));
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body));
         } catch (CharacterCodingException e) {
             throw ApiProblem.badRequest("invalid_encoding", null, "The request body is not valid UTF-8.");
         }

@@ -20,8 +20,7 @@ public final class LogContext {
     /** What a caller may send as {@code X-Request-Id}: short, printable, no spaces or separators to forge lines. */
     private static final Pattern REQUEST_ID_SHAPE = Pattern.compile("[A-Za-z0-9._:@/+=-]{1,128}");
 
-    private LogContext() {
-    }
+    private LogContext() {}
 
     public static boolean isValidRequestId(String candidate) {
         return candidate != null && REQUEST_ID_SHAPE.matcher(candidate).matches();

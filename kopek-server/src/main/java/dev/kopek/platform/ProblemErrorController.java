@@ -30,17 +30,19 @@ class ProblemErrorController implements ErrorController {
         if (problem != null) {
             var response = ResponseEntity.status(problem.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
             problem.headers().forEach(response::header);
-            return response.body(Problems.json(problem.status().value(), problem.code(), problem.getMessage(),
-                    problem.field()));
+            return response.body(
+                    Problems.json(problem.status().value(), problem.code(), problem.getMessage(), problem.field()));
         }
         int status = status(request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE));
         if (status >= 500) {
             Object exception = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
             log.error("unexpected error on an error dispatch", exception instanceof Throwable t ? t : null);
         }
-        String detail = status == 404 ? "No such resource." : status >= 500
-                ? "An internal error occurred; it has been logged." : "The request was refused.";
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        String detail = status == 404
+                ? "No such resource."
+                : status >= 500 ? "An internal error occurred; it has been logged." : "The request was refused.";
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(Problems.json(status, Problems.codeFor(status), detail));
     }
 

@@ -70,14 +70,17 @@ public final class ProblemErrorReportValve extends ErrorReportValve {
 
     private static String detail(int status) {
         return switch (status) {
-            case 400 -> "The request is not well-formed HTTP/1.1: check the request line, the header bytes and the"
-                    + " percent-encoding of the path.";
+            case 400 ->
+                "The request is not well-formed HTTP/1.1: check the request line, the header bytes and the"
+                        + " percent-encoding of the path.";
             case 413, 431 -> "The request or its headers are too large.";
             case 414 -> "The request target is too long.";
             case 417 -> "The Expect header names an expectation this server does not support.";
             case 501 -> "The method or transfer coding is not supported.";
-            default -> status >= 500 ? "An internal error occurred; it has been logged."
-                    : "The request was refused by the web server.";
+            default ->
+                status >= 500
+                        ? "An internal error occurred; it has been logged."
+                        : "The request was refused by the web server.";
         };
     }
 }

@@ -38,7 +38,8 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     /** Tomcat refuses a malformed query string (e.g. an empty parameter name, {@code ?a&=}) when it is read. */
     @ExceptionHandler(org.apache.tomcat.util.http.InvalidParameterException.class)
     ResponseEntity<ProblemDetail> invalidQuery(org.apache.tomcat.util.http.InvalidParameterException e) {
-        return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        return ResponseEntity.status(HttpStatus.BAD_REQUEST)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(Problems.detail(HttpStatus.BAD_REQUEST, "invalid_query", "The query string is malformed."));
     }
 
@@ -51,13 +52,15 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         log.error("unexpected error", e);
         return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR)
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(Problems.detail(HttpStatus.INTERNAL_SERVER_ERROR, "internal_error",
+                .body(Problems.detail(
+                        HttpStatus.INTERNAL_SERVER_ERROR,
+                        "internal_error",
                         "An internal error occurred; it has been logged."));
     }
 
     @Override
-    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
-            HttpStatusCode statusCode, WebRequest request) {
+    protected ResponseEntity<Object> handleExceptionInternal(
+            Exception ex, Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
         ProblemDetail detail = body instanceof ProblemDetail pd ? pd : ProblemDetail.forStatus(statusCode);
         String code = Problems.codeFor(statusCode.value());
         detail.setType(URI.create(Problems.TYPE_BASE + code));
@@ -65,7 +68,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         detail.setTitle(code.replace('_', ' '));
         detail.setProperty("code", code);
         Problems.withRequestId(detail);
-        return ResponseEntity.status(statusCode).headers(headers).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        return ResponseEntity.status(statusCode)
+                .headers(headers)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(detail);
     }
 }

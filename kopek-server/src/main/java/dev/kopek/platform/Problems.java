@@ -13,10 +13,10 @@ public final class Problems {
      * points at a page that exists wherever Kopek runs.
      */
     public static final String TYPE_BASE = "/problems/";
+
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-    private Problems() {
-    }
+    private Problems() {}
 
     /**
      * The problem body as bytes to store with an idempotency key, so that a replayed refusal is the same bytes as
@@ -47,8 +47,10 @@ public final class Problems {
      */
     public static String requestIdParagraph() {
         String requestId = LogContext.requestId();
-        return requestId == null ? "" : "<p class=\"muted small\">Request id <code>"
-                + org.springframework.web.util.HtmlUtils.htmlEscape(requestId) + "</code></p>";
+        return requestId == null
+                ? ""
+                : "<p class=\"muted small\">Request id <code>"
+                        + org.springframework.web.util.HtmlUtils.htmlEscape(requestId) + "</code></p>";
     }
 
     /**

@@ -44,7 +44,8 @@ class ProductionMode {
         if (blank(env.getProperty("kopek.db.url"))) {
             problems.add("KOPEK_DB_URL is not set: the embedded PostgreSQL is for the demo only.");
         }
-        boolean stripe = "stripe".equals(env.getProperty("kopek.psp.provider", "simulator").strip());
+        boolean stripe = "stripe"
+                .equals(env.getProperty("kopek.psp.provider", "simulator").strip());
         if (stripe) {
             problems.addAll(stripeProblems(env));
         } else if (blank(env.getProperty("kopek.psp.simulator-url"))) {
@@ -57,8 +58,10 @@ class ProductionMode {
             problems.add("KOPEK_DEMO_API_KEY is set: production has no demo merchant and no known key.");
         }
         String webhookSecret = env.getProperty("kopek.psp.webhook-secret", "");
-        if (!stripe && (webhookSecret.isBlank() || webhookSecret.equals(SIMULATOR_WEBHOOK_SECRET)
-                || webhookSecret.length() < MIN_WEBHOOK_SECRET)) {
+        if (!stripe
+                && (webhookSecret.isBlank()
+                        || webhookSecret.equals(SIMULATOR_WEBHOOK_SECRET)
+                        || webhookSecret.length() < MIN_WEBHOOK_SECRET)) {
             problems.add("KOPEK_PSP_WEBHOOK_SECRET is empty, too short or the simulator's default: set the secret"
                     + " your PSP signs notifications with.");
         }
@@ -105,8 +108,7 @@ class ProductionMode {
         private final transient List<String> problems;
 
         ProductionModeViolation(List<String> problems) {
-            super("KOPEK_PROFILE=production refuses to start:\n  " + String.join("\n  ", problems), null, false,
-                    false);
+            super("KOPEK_PROFILE=production refuses to start:\n  " + String.join("\n  ", problems), null, false, false);
             this.problems = List.copyOf(problems);
         }
 

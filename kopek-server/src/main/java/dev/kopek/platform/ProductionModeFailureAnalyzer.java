@@ -8,7 +8,7 @@ class ProductionModeFailureAnalyzer extends AbstractFailureAnalyzer<ProductionMo
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, ProductionMode.ProductionModeViolation cause) {
-        return new FailureAnalysis(cause.getMessage(), "Configure each of these, or unset KOPEK_PROFILE to run the"
-                + " demo.", cause);
+        return new FailureAnalysis(
+                cause.getMessage(), "Configure each of these, or unset KOPEK_PROFILE to run the" + " demo.", cause);
     }
 }

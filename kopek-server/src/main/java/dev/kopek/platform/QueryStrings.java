@@ -12,8 +12,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class QueryStrings {
 
-    private QueryStrings() {
-    }
+    private QueryStrings() {}
 
     /** The refusal for this query string, or null when it is fine. */
     static ApiProblem check(String query) {
@@ -30,15 +29,17 @@ final class QueryStrings {
             String name = decode(eq < 0 ? pair : pair.substring(0, eq));
             String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
             if (name == null || value == null) {
-                return ApiProblem.badRequest("invalid_encoding", null, "The query string is not valid"
-                        + " percent-encoded UTF-8.");
+                return ApiProblem.badRequest(
+                        "invalid_encoding", null, "The query string is not valid" + " percent-encoded UTF-8.");
             }
             if (!InputText.isClean(name)) {
-                return ApiProblem.badRequest("invalid_characters", null,
-                        "A query parameter name contains a control character.");
+                return ApiProblem.badRequest(
+                        "invalid_characters", null, "A query parameter name contains a control character.");
             }
             if (!InputText.isClean(value)) {
-                return ApiProblem.badRequest("invalid_characters", name,
+                return ApiProblem.badRequest(
+                        "invalid_characters",
+                        name,
                         "Control characters (such as NUL) are not accepted in " + name + ".");
             }
         }
@@ -65,8 +66,12 @@ final class QueryStrings {
         }
         bytes.flip();
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(bytes).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(bytes)
+                    .toString();
         } catch (CharacterCodingException e) {
             return null;
         }

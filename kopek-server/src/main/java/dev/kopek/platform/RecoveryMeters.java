@@ -13,14 +13,23 @@ import java.util.List;
  */
 public final class RecoveryMeters {
 
-    private static final Duration[] BUCKETS = {Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(15),
-        Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(5),
-        Duration.ofMinutes(15), Duration.ofHours(1), Duration.ofHours(6), Duration.ofHours(24)};
+    private static final Duration[] BUCKETS = {
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(15),
+        Duration.ofSeconds(30),
+        Duration.ofMinutes(1),
+        Duration.ofMinutes(2),
+        Duration.ofMinutes(5),
+        Duration.ofMinutes(15),
+        Duration.ofHours(1),
+        Duration.ofHours(6),
+        Duration.ofHours(24)
+    };
 
     public static final List<String> KINDS = List.of("payment", "capture", "void", "refund");
 
-    private RecoveryMeters() {
-    }
+    private RecoveryMeters() {}
 
     public static void registerAll(MeterRegistry meters) {
         for (String kind : KINDS) {
@@ -37,7 +46,8 @@ public final class RecoveryMeters {
 
     /** A write by an owner that no longer holds the key (its attempt number is stale) was refused (L4). */
     public static void staleRejected(MeterRegistry meters, String kind) {
-        meters.counter("kopek.idempotency.stale_attempt_rejections", "kind", kind).increment();
+        meters.counter("kopek.idempotency.stale_attempt_rejections", "kind", kind)
+                .increment();
     }
 
     /** A taken-over operation reached its final state this long after the previous owner's lease expired. */
@@ -59,6 +69,8 @@ public final class RecoveryMeters {
     private static Timer leaseTimer(MeterRegistry meters, String kind) {
         return Timer.builder("kopek.recovery.lease_expiry_to_final")
                 .description("time from an owner's lease expiring to the operation's final state")
-                .tag("kind", kind).serviceLevelObjectives(BUCKETS).register(meters);
+                .tag("kind", kind)
+                .serviceLevelObjectives(BUCKETS)
+                .register(meters);
     }
 }

@@ -45,8 +45,13 @@ class RequestGuardFilter extends OncePerRequestFilter {
         chain.doFilter(request, watched);
         if (watched.refusedWithoutBody()) {
             int status = response.getStatus();
-            write(response, status, Problems.json(status, Problems.codeFor(status),
-                    status == 404 ? "No such resource." : "The request was refused."));
+            write(
+                    response,
+                    status,
+                    Problems.json(
+                            status,
+                            Problems.codeFor(status),
+                            status == 404 ? "No such resource." : "The request was refused."));
         }
     }
 
@@ -100,8 +105,11 @@ class RequestGuardFilter extends OncePerRequestFilter {
 
     private static ApiProblem check(HttpServletRequest request) {
         if (CorsUtils.isPreFlightRequest(request)) {
-            return ApiProblem.of(HttpStatus.FORBIDDEN, "cors_not_allowed", "Kopek's API is called from servers;"
-                    + " no browser origin may call it, so cross-origin preflights are refused.");
+            return ApiProblem.of(
+                    HttpStatus.FORBIDDEN,
+                    "cors_not_allowed",
+                    "Kopek's API is called from servers;"
+                            + " no browser origin may call it, so cross-origin preflights are refused.");
         }
         ApiProblem query = QueryStrings.check(request.getQueryString());
         if (query != null) {
@@ -113,8 +121,8 @@ class RequestGuardFilter extends OncePerRequestFilter {
             Enumeration<String> values = request.getHeaders(name);
             while (values.hasMoreElements()) {
                 if (InputText.hasHeaderControl(values.nextElement())) {
-                    return ApiProblem.badRequest("invalid_characters", name,
-                            "Header " + name + " contains a control character.");
+                    return ApiProblem.badRequest(
+                            "invalid_characters", name, "Header " + name + " contains a control character.");
                 }
             }
         }
@@ -123,8 +131,10 @@ class RequestGuardFilter extends OncePerRequestFilter {
 
     private static void write(HttpServletResponse response, ApiProblem problem) throws IOException {
         problem.headers().forEach(response::setHeader);
-        write(response, problem.status().value(), Problems.json(problem.status().value(), problem.code(),
-                problem.getMessage(), problem.field()));
+        write(
+                response,
+                problem.status().value(),
+                Problems.json(problem.status().value(), problem.code(), problem.getMessage(), problem.field()));
     }
 
     private static void write(HttpServletResponse response, int status, String json) throws IOException {

@@ -28,7 +28,8 @@ public class RequestIdFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        String given = request.getAttribute(LogContext.REQUEST_ID) instanceof String earlier ? earlier
+        String given = request.getAttribute(LogContext.REQUEST_ID) instanceof String earlier
+                ? earlier
                 : request.getHeader(HEADER);
         String id = LogContext.isValidRequestId(given) ? given : newId();
         MDC.put(LogContext.REQUEST_ID, id);

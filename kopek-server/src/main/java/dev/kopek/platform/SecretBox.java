@@ -62,17 +62,22 @@ public final class SecretBox {
     public Sealed seal(String secret, String boundTo) {
         byte[] nonce = new byte[NONCE_BYTES];
         RANDOM.nextBytes(nonce);
-        byte[] sealed = run(Cipher.ENCRYPT_MODE, keys.get(currentId), nonce, boundTo,
-                secret.getBytes(StandardCharsets.UTF_8));
-        return new Sealed(currentId, ByteBuffer.allocate(nonce.length + sealed.length).put(nonce).put(sealed).array());
+        byte[] sealed =
+                run(Cipher.ENCRYPT_MODE, keys.get(currentId), nonce, boundTo, secret.getBytes(StandardCharsets.UTF_8));
+        return new Sealed(
+                currentId,
+                ByteBuffer.allocate(nonce.length + sealed.length)
+                        .put(nonce)
+                        .put(sealed)
+                        .array());
     }
 
     /** Opens a value sealed with the current or a retired key; throws when the key is unknown or it was altered. */
     public String open(Sealed sealed, String boundTo) {
         SecretKeySpec key = keys.get(sealed.keyId());
         if (key == null) {
-            throw new IllegalStateException("no secrets key with id " + sealed.keyId()
-                    + " is configured; add it to KOPEK_SECRETS_OLD_KEYS");
+            throw new IllegalStateException(
+                    "no secrets key with id " + sealed.keyId() + " is configured; add it to KOPEK_SECRETS_OLD_KEYS");
         }
         byte[] bytes = sealed.bytes();
         if (bytes.length < NONCE_BYTES + TAG_BITS / 8) {
@@ -92,8 +97,8 @@ public final class SecretBox {
             throw new IllegalArgumentException(setting + " must be base64 (openssl rand -base64 32)");
         }
         if (key.length != KEY_BYTES) {
-            throw new IllegalArgumentException(setting + " must decode to " + KEY_BYTES + " bytes, not "
-                    + key.length + " (openssl rand -base64 32)");
+            throw new IllegalArgumentException(setting + " must decode to " + KEY_BYTES + " bytes, not " + key.length
+                    + " (openssl rand -base64 32)");
         }
         return key;
     }

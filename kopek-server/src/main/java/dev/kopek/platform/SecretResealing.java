@@ -53,8 +53,11 @@ public class SecretResealing implements ApplicationRunner {
         }
         long unopenable = table.countUnopenable();
         if (unopenable > 0) {
-            log.error("{} {} are sealed by a key that is not configured; add it to KOPEK_SECRETS_OLD_KEYS or they "
-                    + "cannot be used", unopenable, table.what());
+            log.error(
+                    "{} {} are sealed by a key that is not configured; add it to KOPEK_SECRETS_OLD_KEYS or they "
+                            + "cannot be used",
+                    unopenable,
+                    table.what());
         }
         return total;
     }

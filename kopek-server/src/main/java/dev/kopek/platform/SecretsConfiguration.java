@@ -32,16 +32,24 @@ class SecretsConfiguration {
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     @Bean
-    SecretBox secretBox(@Value("${kopek.secrets-key:}") String key, @Value("${kopek.secrets-old-keys:}") String old,
-            @Value("${kopek.data-dir:.kopek}") String dataDir, DatabaseProperties database) {
-        List<byte[]> retired = Arrays.stream(old.split(",")).map(String::strip).filter(s -> !s.isEmpty())
-                .map(s -> SecretBox.decodeKey(s, "KOPEK_SECRETS_OLD_KEYS")).toList();
+    SecretBox secretBox(
+            @Value("${kopek.secrets-key:}") String key,
+            @Value("${kopek.secrets-old-keys:}") String old,
+            @Value("${kopek.data-dir:.kopek}") String dataDir,
+            DatabaseProperties database) {
+        List<byte[]> retired = Arrays.stream(old.split(","))
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .map(s -> SecretBox.decodeKey(s, "KOPEK_SECRETS_OLD_KEYS"))
+                .toList();
         if (!key.isBlank()) {
             return new SecretBox(SecretBox.decodeKey(key, "KOPEK_SECRETS_KEY"), retired);
         }
         if (database.external()) {
-            log.warn("KOPEK_SECRETS_KEY is not set: webhook secrets are sealed with a key kept in {}; every instance "
-                    + "sharing this database needs the same key, so set KOPEK_SECRETS_KEY", dataDir);
+            log.warn(
+                    "KOPEK_SECRETS_KEY is not set: webhook secrets are sealed with a key kept in {}; every instance "
+                            + "sharing this database needs the same key, so set KOPEK_SECRETS_KEY",
+                    dataDir);
         }
         return new SecretBox(demoKey(Path.of(dataDir).resolve(KEY_FILE)), retired);
     }
@@ -55,15 +63,19 @@ class SecretsConfiguration {
             if (!Files.exists(file)) {
                 Path folder = file.toAbsolutePath().getParent();
                 Files.createDirectories(folder);
-                Path temporary = Files.createTempFile(folder, KEY_FILE, ".new",
-                        PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-                Files.writeString(temporary, Base64.getEncoder().encodeToString(SecretBox.newKey()) + "\n",
+                Path temporary = Files.createTempFile(
+                        folder, KEY_FILE, ".new", PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+                Files.writeString(
+                        temporary,
+                        Base64.getEncoder().encodeToString(SecretBox.newKey()) + "\n",
                         StandardCharsets.US_ASCII);
                 try {
                     // A hard link fails when the name exists, where a rename would silently replace it.
                     Files.createLink(file, temporary);
-                    log.info("generated a secrets key for this data folder: {} (set KOPEK_SECRETS_KEY outside the "
-                            + "demo)", file.toAbsolutePath());
+                    log.info(
+                            "generated a secrets key for this data folder: {} (set KOPEK_SECRETS_KEY outside the "
+                                    + "demo)",
+                            file.toAbsolutePath());
                 } catch (FileAlreadyExistsException raced) {
                     // another instance on this folder was first; its key is the one
                 } finally {

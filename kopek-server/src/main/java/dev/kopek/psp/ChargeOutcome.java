@@ -10,18 +10,14 @@ import java.time.Instant;
 public sealed interface ChargeOutcome {
 
     /** Money moved: charged and captured, or a capture, void or refund done. */
-    record Succeeded(String pspReference) implements ChargeOutcome {
-    }
+    record Succeeded(String pspReference) implements ChargeOutcome {}
 
     /** Funds are held on the card until {@code captureBefore}; nothing is captured yet. */
-    record Authorized(String pspReference, Instant captureBefore) implements ChargeOutcome {
-    }
+    record Authorized(String pspReference, Instant captureBefore) implements ChargeOutcome {}
 
-    record Declined(String declineCode, String pspReference) implements ChargeOutcome {
-    }
+    record Declined(String declineCode, String pspReference) implements ChargeOutcome {}
 
-    record Failed(String reason) implements ChargeOutcome {
-    }
+    record Failed(String reason) implements ChargeOutcome {}
 
     /**
      * Nothing is certain yet. {@code nextAction} is set when the PSP waits for the customer (3-D Secure): not a

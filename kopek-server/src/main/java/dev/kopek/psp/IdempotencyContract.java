@@ -10,5 +10,4 @@ import java.time.Duration;
  * @param concurrentDuplicate what a repeat returns while the first request still runs
  * @param lookupByKey whether a status lookup by key exists
  */
-public record IdempotencyContract(Duration keyWindow, String scope, String concurrentDuplicate, boolean lookupByKey) {
-}
+public record IdempotencyContract(Duration keyWindow, String scope, String concurrentDuplicate, boolean lookupByKey) {}

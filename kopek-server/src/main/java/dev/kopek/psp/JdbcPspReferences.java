@@ -24,7 +24,9 @@ class JdbcPspReferences implements PspReferences {
     @Override
     public Optional<String> find(String providerKey) {
         return jdbc.sql("SELECT psp_reference FROM psp_references WHERE provider_key = :key")
-                .param("key", providerKey).query(String.class).optional();
+                .param("key", providerKey)
+                .query(String.class)
+                .optional();
     }
 
     @Override
@@ -34,7 +36,10 @@ class JdbcPspReferences implements PspReferences {
                 VALUES (:key, :provider, :reference, :now)
                 ON CONFLICT (provider_key) DO NOTHING
                 """)
-                .param("key", providerKey).param("provider", provider).param("reference", pspReference)
-                .param("now", Db.at(clock.instant())).update();
+                .param("key", providerKey)
+                .param("provider", provider)
+                .param("reference", pspReference)
+                .param("now", Db.at(clock.instant()))
+                .update();
     }
 }

@@ -4,14 +4,11 @@ package dev.kopek.psp;
 public sealed interface LookupResult {
 
     /** The PSP has a finished operation under the key. */
-    record Found(ChargeOutcome outcome) implements LookupResult {
-    }
+    record Found(ChargeOutcome outcome) implements LookupResult {}
 
     /** The PSP has nothing under the key (inside its window this means it never charged). */
-    record NotFound() implements LookupResult {
-    }
+    record NotFound() implements LookupResult {}
 
     /** The lookup itself did not give an answer (timeout, 5xx, still in progress). */
-    record Inconclusive(String reason) implements LookupResult {
-    }
+    record Inconclusive(String reason) implements LookupResult {}
 }

@@ -9,8 +9,8 @@ import java.util.Objects;
  * The PSP a merchant's payments go to, and the merchant's credentials there (for Stripe: the account's secret key and
  * its webhook endpoint's signing secrets). Opened from {@code merchant_psp}; never printed.
  */
-public record MerchantPsp(MerchantId merchant, String provider, Credentials credentials, int version,
-        Instant updatedAt) {
+public record MerchantPsp(
+        MerchantId merchant, String provider, Credentials credentials, int version, Instant updatedAt) {
 
     public MerchantPsp {
         Objects.requireNonNull(merchant, "merchant");

@@ -40,7 +40,9 @@ public class MerchantPspStore implements SealedRows {
                 SELECT provider, credentials_key_id, credentials_sealed, version, updated_at
                   FROM merchant_psp WHERE merchant_id = :merchant
                 """)
-                .param("merchant", merchant.value()).query((rs, n) -> read(merchant, rs)).optional();
+                .param("merchant", merchant.value())
+                .query((rs, n) -> read(merchant, rs))
+                .optional();
     }
 
     /**
@@ -56,19 +58,23 @@ public class MerchantPspStore implements SealedRows {
                  ORDER BY m.merchant_id
                  LIMIT :limit
                 """)
-                .param("limit", limit).query((rs, n) -> new MerchantId(rs.getObject("merchant_id", UUID.class)))
+                .param("limit", limit)
+                .query((rs, n) -> new MerchantId(rs.getObject("merchant_id", UUID.class)))
                 .list();
     }
 
     /** Only the version: cheap enough to ask on every payment, so a rotation reaches every instance at once. */
     public Optional<Integer> version(MerchantId merchant) {
         return jdbc.sql("SELECT version FROM merchant_psp WHERE merchant_id = :merchant")
-                .param("merchant", merchant.value()).query(Integer.class).optional();
+                .param("merchant", merchant.value())
+                .query(Integer.class)
+                .optional();
     }
 
     /** Inserts or replaces the merchant's setting in the caller's transaction; the version goes up by one. */
     public MerchantPsp save(MerchantId merchant, String provider, MerchantPsp.Credentials credentials, Instant now) {
-        SecretBox.Sealed sealed = credentials.secretKey().isEmpty() ? null
+        SecretBox.Sealed sealed = credentials.secretKey().isEmpty()
+                ? null
                 : box.seal(JSON.writeValueAsString(json(credentials)), boundTo(merchant));
         int version = jdbc.sql("""
                 INSERT INTO merchant_psp (merchant_id, provider, credentials_key_id, credentials_sealed, version,
@@ -80,13 +86,18 @@ public class MerchantPspStore implements SealedRows {
                        updated_at = EXCLUDED.updated_at
                 RETURNING version
                 """)
-                .param("merchant", merchant.value()).param("provider", provider)
+                .param("merchant", merchant.value())
+                .param("provider", provider)
                 .param("keyId", sealed == null ? null : sealed.keyId())
-                .param("sealed", sealed == null ? null : sealed.bytes()).param("now", Db.at(now))
-                .query(Integer.class).single();
+                .param("sealed", sealed == null ? null : sealed.bytes())
+                .param("now", Db.at(now))
+                .query(Integer.class)
+                .single();
         // Where new payments go, on the row a payment's phase 1 locks (V166): this provider once it has credentials.
         jdbc.sql("UPDATE merchants SET psp_account = :account WHERE id = :merchant")
-                .param("account", sealed == null ? null : provider).param("merchant", merchant.value()).update();
+                .param("account", sealed == null ? null : provider)
+                .param("merchant", merchant.value())
+                .update();
         return new MerchantPsp(merchant, provider, credentials, version, now);
     }
 
@@ -97,15 +108,19 @@ public class MerchantPspStore implements SealedRows {
      * payment.
      */
     public void lockMerchant(MerchantId merchant) {
-        jdbc.sql("SELECT 1 FROM merchants WHERE id = :merchant FOR UPDATE").param("merchant", merchant.value())
-                .query(Integer.class).optional();
+        jdbc.sql("SELECT 1 FROM merchants WHERE id = :merchant FOR UPDATE")
+                .param("merchant", merchant.value())
+                .query(Integer.class)
+                .optional();
     }
 
     /** Whether any payment of the merchant exists: its PSP holds them, so the PSP may no longer change. */
     public boolean hasPayments(MerchantId merchant) {
         // Read across modules on purpose: the payments module depends on this one, not the other way round.
         return jdbc.sql("SELECT EXISTS (SELECT 1 FROM payments WHERE merchant_id = :merchant)")
-                .param("merchant", merchant.value()).query(Boolean.class).single();
+                .param("merchant", merchant.value())
+                .query(Boolean.class)
+                .single();
     }
 
     @Override
@@ -123,8 +138,11 @@ public class MerchantPspStore implements SealedRows {
                  LIMIT :limit
                    FOR UPDATE SKIP LOCKED
                 """)
-                .param("current", box.currentKeyId()).param("openable", List.copyOf(box.keyIds()))
-                .param("limit", limit).query(UUID.class).list();
+                .param("current", box.currentKeyId())
+                .param("openable", List.copyOf(box.keyIds()))
+                .param("limit", limit)
+                .query(UUID.class)
+                .list();
         for (UUID id : ids) {
             MerchantId merchant = new MerchantId(id);
             MerchantPsp psp = find(merchant).orElseThrow();
@@ -133,7 +151,10 @@ public class MerchantPspStore implements SealedRows {
                     UPDATE merchant_psp SET credentials_key_id = :keyId, credentials_sealed = :sealed
                      WHERE merchant_id = :merchant
                     """)
-                    .param("keyId", sealed.keyId()).param("sealed", sealed.bytes()).param("merchant", id).update();
+                    .param("keyId", sealed.keyId())
+                    .param("sealed", sealed.bytes())
+                    .param("merchant", id)
+                    .update();
         }
         return ids.size();
     }
@@ -141,15 +162,22 @@ public class MerchantPspStore implements SealedRows {
     @Override
     public long countUnopenable() {
         return jdbc.sql("SELECT count(*) FROM merchant_psp WHERE credentials_key_id NOT IN (:openable)")
-                .param("openable", List.copyOf(box.keyIds())).query(Long.class).single();
+                .param("openable", List.copyOf(box.keyIds()))
+                .query(Long.class)
+                .single();
     }
 
     private MerchantPsp read(MerchantId merchant, ResultSet rs) throws SQLException {
         byte[] sealed = rs.getBytes("credentials_sealed");
-        MerchantPsp.Credentials credentials = sealed == null ? MerchantPsp.Credentials.NONE
-                : credentials(box.open(new SecretBox.Sealed(rs.getString("credentials_key_id"), sealed),
-                        boundTo(merchant)));
-        return new MerchantPsp(merchant, rs.getString("provider"), credentials, rs.getInt("version"),
+        MerchantPsp.Credentials credentials = sealed == null
+                ? MerchantPsp.Credentials.NONE
+                : credentials(
+                        box.open(new SecretBox.Sealed(rs.getString("credentials_key_id"), sealed), boundTo(merchant)));
+        return new MerchantPsp(
+                merchant,
+                rs.getString("provider"),
+                credentials,
+                rs.getInt("version"),
                 rs.getTimestamp("updated_at").toInstant());
     }
 

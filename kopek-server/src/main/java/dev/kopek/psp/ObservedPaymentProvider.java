@@ -23,7 +23,8 @@ public final class ObservedPaymentProvider implements PaymentProvider {
 
     /** Latency buckets for dashboards and alerts: a fixed few, not the default hundred per series. */
     private static final Duration[] BUCKETS = Stream.of(5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000)
-            .map(Duration::ofMillis).toArray(Duration[]::new);
+            .map(Duration::ofMillis)
+            .toArray(Duration[]::new);
 
     private final PaymentProvider adapter;
     private final MeterRegistry meters;
@@ -129,8 +130,15 @@ public final class ObservedPaymentProvider implements PaymentProvider {
             case ChargeOutcome.Unknown u -> "unknown";
         };
         timer(operation, meaning).record(nanos, TimeUnit.NANOSECONDS);
-        callLog.record(new PspCallLog.Call(name(), operation, providerKey, meaning, reference(outcome),
-                detail(outcome), startedAt, nanos / 1_000_000));
+        callLog.record(new PspCallLog.Call(
+                name(),
+                operation,
+                providerKey,
+                meaning,
+                reference(outcome),
+                detail(outcome),
+                startedAt,
+                nanos / 1_000_000));
         return outcome;
     }
 
@@ -151,16 +159,21 @@ public final class ObservedPaymentProvider implements PaymentProvider {
             case LookupResult.NotFound n -> null;
             case LookupResult.Inconclusive i -> i.reason();
         };
-        callLog.record(new PspCallLog.Call(name(), operation, providerKey, meaning, reference, detail, startedAt,
-                nanos / 1_000_000));
+        callLog.record(new PspCallLog.Call(
+                name(), operation, providerKey, meaning, reference, detail, startedAt, nanos / 1_000_000));
         return result;
     }
 
     private Timer timer(String operation, String outcome) {
-        return timers.computeIfAbsent(operation + ' ' + outcome, key -> Timer.builder("kopek.psp.calls")
-                .description("PSP calls by adapter, operation and outcome")
-                .tag("adapter", name()).tag("operation", operation).tag("outcome", outcome)
-                .serviceLevelObjectives(BUCKETS).register(meters));
+        return timers.computeIfAbsent(
+                operation + ' ' + outcome,
+                key -> Timer.builder("kopek.psp.calls")
+                        .description("PSP calls by adapter, operation and outcome")
+                        .tag("adapter", name())
+                        .tag("operation", operation)
+                        .tag("outcome", outcome)
+                        .serviceLevelObjectives(BUCKETS)
+                        .register(meters));
     }
 
     private static String reference(ChargeOutcome outcome) {

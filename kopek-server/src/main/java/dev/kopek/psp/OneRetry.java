@@ -20,16 +20,17 @@ public final class OneRetry {
         ChargeOutcome send(Duration timeout) throws IOException;
     }
 
-    private OneRetry() {
-    }
+    private OneRetry() {}
 
     public static ChargeOutcome send(PspProperties limits, String psp, Call call) {
         long deadline = System.nanoTime() + limits.budget().toNanos();
         try {
             return call.send(limits.readTimeout());
         } catch (IOException first) {
-            long pauseMillis = ThreadLocalRandom.current().nextLong(limits.retryPauseMin().toMillis(),
-                    limits.retryPauseMax().toMillis() + 1);
+            long pauseMillis = ThreadLocalRandom.current()
+                    .nextLong(
+                            limits.retryPauseMin().toMillis(),
+                            limits.retryPauseMax().toMillis() + 1);
             long leftMillis = (deadline - System.nanoTime()) / 1_000_000 - pauseMillis;
             if (leftMillis < limits.connectTimeout().toMillis()) {
                 return new ChargeOutcome.Unknown("transport failure, no budget left to retry: " + describe(first));
@@ -38,7 +39,8 @@ public final class OneRetry {
             if (!pause(pauseMillis)) {
                 return new ChargeOutcome.Unknown("interrupted before retry: " + describe(first));
             }
-            Duration timeout = Duration.ofMillis(Math.min(leftMillis, limits.readTimeout().toMillis()));
+            Duration timeout =
+                    Duration.ofMillis(Math.min(leftMillis, limits.readTimeout().toMillis()));
             try {
                 return afterTransportFailure(call.send(timeout), first);
             } catch (IOException second) {

@@ -10,10 +10,14 @@ import java.util.Objects;
  * @param chargeReference the PSP's id of the charge or authorization
  * @param finalCapture for a capture: release whatever stays uncaptured
  */
-public record OperationRequest(Kind kind, String providerKey, String chargeReference, Money amount,
-        boolean finalCapture) {
+public record OperationRequest(
+        Kind kind, String providerKey, String chargeReference, Money amount, boolean finalCapture) {
 
-    public enum Kind { CAPTURE, VOID, REFUND }
+    public enum Kind {
+        CAPTURE,
+        VOID,
+        REFUND
+    }
 
     public OperationRequest {
         Objects.requireNonNull(kind, "kind");

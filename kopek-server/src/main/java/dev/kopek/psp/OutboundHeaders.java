@@ -12,7 +12,6 @@ public interface OutboundHeaders {
     void addTo(BiConsumer<String, String> header);
 
     static OutboundHeaders none() {
-        return header -> {
-        };
+        return header -> {};
     }
 }

@@ -33,8 +33,12 @@ public class PaymentProviders {
     private final Clock clock;
     private final Map<MerchantId, Cached> cache = new ConcurrentHashMap<>();
 
-    PaymentProviders(PaymentProvider configured, MerchantPspStore store, List<MerchantAdapters> builders,
-            PspCircuits circuits, Clock clock) {
+    PaymentProviders(
+            PaymentProvider configured,
+            MerchantPspStore store,
+            List<MerchantAdapters> builders,
+            PspCircuits circuits,
+            Clock clock) {
         this.configured = configured;
         this.store = store;
         this.builders = builders.stream().collect(Collectors.toMap(MerchantAdapters::provider, Function.identity()));
@@ -42,8 +46,7 @@ public class PaymentProviders {
         this.clock = clock;
     }
 
-    private record Cached(int version, PaymentProvider adapter, Instant readAt) {
-    }
+    private record Cached(int version, PaymentProvider adapter, Instant readAt) {}
 
     /** Kopek's configured PSP: the default, and the source of settlement reports. */
     public PaymentProvider configured() {
@@ -58,7 +61,9 @@ public class PaymentProviders {
     public PaymentProvider forMerchant(MerchantId merchant) {
         Instant now = clock.instant();
         Cached cached = cache.get(merchant);
-        if (cached != null && !now.isBefore(cached.readAt()) && now.isBefore(cached.readAt().plus(FRESH))) {
+        if (cached != null
+                && !now.isBefore(cached.readAt())
+                && now.isBefore(cached.readAt().plus(FRESH))) {
             return cached.adapter();
         }
         int version = store.version(merchant).orElse(0);
@@ -122,15 +127,18 @@ public class PaymentProviders {
         if (provider.equals(configured.name())) {
             return configured.readVerifiedNotification(body);
         }
-        return Optional.ofNullable(builders.get(provider)).orElseThrow(() -> new IllegalStateException(
-                "a notification from " + provider + " is stored, but that PSP is not configured here"))
+        return Optional.ofNullable(builders.get(provider))
+                .orElseThrow(() -> new IllegalStateException(
+                        "a notification from " + provider + " is stored, but that PSP is not configured here"))
                 .readVerifiedNotification(body);
     }
 
     private PaymentProvider build(MerchantId merchant) {
-        MerchantPsp psp = store.find(merchant).orElseThrow(() -> new IllegalStateException(
-                "merchant " + merchant + " changed PSP while being read; the next call reads it again"));
-        if (psp.provider().equals(configured.name()) && psp.credentials().secretKey().isEmpty()) {
+        MerchantPsp psp = store.find(merchant)
+                .orElseThrow(() -> new IllegalStateException(
+                        "merchant " + merchant + " changed PSP while being read; the next call reads it again"));
+        if (psp.provider().equals(configured.name())
+                && psp.credentials().secretKey().isEmpty()) {
             return configured;
         }
         MerchantAdapters builder = builders.get(psp.provider());

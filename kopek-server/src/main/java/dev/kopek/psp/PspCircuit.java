@@ -28,7 +28,6 @@ public final class PspCircuit {
     /** The {@code account} tag of Kopek's configured PSP account; a merchant's own account is tagged with its id. */
     public static final String CONFIGURED = "configured";
 
-
     private final CircuitBreaker breaker;
     private final Duration wait;
     private final Counter refused;
@@ -42,27 +41,33 @@ public final class PspCircuit {
      * The circuit of one account at the PSP {@code adapter}: {@link #CONFIGURED} or a merchant's id. The breaker
      * reads Kopek's clock, so its wait is measured like every other time in Kopek (and tests move it).
      */
-    public PspCircuit(String adapter, String account, PspCircuitProperties properties, MeterRegistry meters,
-            Clock clock) {
+    public PspCircuit(
+            String adapter, String account, PspCircuitProperties properties, MeterRegistry meters, Clock clock) {
         this.wait = properties.waitInOpen();
-        this.breaker = CircuitBreaker.of(nameOf(adapter, account), CircuitBreakerConfig.custom()
-                .clock(clock)
-                .failureRateThreshold(properties.failureRatePercent())
-                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-                .slidingWindowSize(properties.windowCalls())
-                .minimumNumberOfCalls(properties.minimumCalls())
-                .waitDurationInOpenState(properties.waitInOpen())
-                .permittedNumberOfCallsInHalfOpenState(properties.halfOpenCalls())
-                // A half-open permit taken by a request that never reached the PSP (a replay) yields no result;
-                // reopening after the wait keeps the circuit from waiting for it for ever.
-                .maxWaitDurationInHalfOpenState(properties.waitInOpen())
-                .build());
+        this.breaker = CircuitBreaker.of(
+                nameOf(adapter, account),
+                CircuitBreakerConfig.custom()
+                        .clock(clock)
+                        .failureRateThreshold(properties.failureRatePercent())
+                        .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                        .slidingWindowSize(properties.windowCalls())
+                        .minimumNumberOfCalls(properties.minimumCalls())
+                        .waitDurationInOpenState(properties.waitInOpen())
+                        .permittedNumberOfCallsInHalfOpenState(properties.halfOpenCalls())
+                        // A half-open permit taken by a request that never reached the PSP (a replay) yields no result;
+                        // reopening after the wait keeps the circuit from waiting for it for ever.
+                        .maxWaitDurationInHalfOpenState(properties.waitInOpen())
+                        .build());
         Gauge.builder("kopek.psp.circuit.state", this, PspCircuit::stateCode)
-                .description("PSP circuit: 0 closed, 1 open, 2 half-open").tag("adapter", adapter)
-                .tag("account", account).register(meters);
+                .description("PSP circuit: 0 closed, 1 open, 2 half-open")
+                .tag("adapter", adapter)
+                .tag("account", account)
+                .register(meters);
         this.refused = Counter.builder("kopek.psp.circuit.refused")
-                .description("new payments refused while the PSP's circuit was open").tag("adapter", adapter)
-                .tag("account", account).register(meters);
+                .description("new payments refused while the PSP's circuit was open")
+                .tag("adapter", adapter)
+                .tag("account", account)
+                .register(meters);
     }
 
     /**
@@ -92,10 +97,10 @@ public final class PspCircuit {
     void record(ChargeOutcome outcome, long nanos) {
         switch (outcome) {
             // The PSP answered and waits for the customer (3-D Secure): it is working, however many need it.
-            case ChargeOutcome.Unknown waiting when waiting.nextAction() != null ->
-                    breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
-            case ChargeOutcome.Unknown unknown -> breaker.onError(nanos, TimeUnit.NANOSECONDS,
-                    new PspUnavailable(unknown.reason()));
+            case ChargeOutcome.Unknown waiting
+            when waiting.nextAction() != null -> breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
+            case ChargeOutcome.Unknown unknown ->
+                breaker.onError(nanos, TimeUnit.NANOSECONDS, new PspUnavailable(unknown.reason()));
             case ChargeOutcome.Succeeded s -> breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
             case ChargeOutcome.Authorized a -> breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
             case ChargeOutcome.Declined d -> breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);

@@ -27,6 +27,8 @@ final class PspCircuitHealth implements HealthIndicator {
         if (states.contains("open") || states.contains("forced_open")) {
             return Health.status(OPEN).build();
         }
-        return states.contains("half_open") ? Health.status(HALF_OPEN).build() : Health.up().build();
+        return states.contains("half_open")
+                ? Health.status(HALF_OPEN).build()
+                : Health.up().build();
     }
 }

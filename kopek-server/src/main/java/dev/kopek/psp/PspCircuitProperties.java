@@ -18,8 +18,13 @@ public record PspCircuitProperties(
         @DefaultValue("5") int halfOpenCalls) {
 
     public PspCircuitProperties {
-        if (failureRatePercent <= 0 || failureRatePercent > 100 || windowCalls < 1 || minimumCalls < 1
-                || halfOpenCalls < 1 || waitInOpen.isNegative() || waitInOpen.isZero()) {
+        if (failureRatePercent <= 0
+                || failureRatePercent > 100
+                || windowCalls < 1
+                || minimumCalls < 1
+                || halfOpenCalls < 1
+                || waitInOpen.isNegative()
+                || waitInOpen.isZero()) {
             throw new IllegalArgumentException("kopek.psp.circuit: rate in (0, 100], counts at least 1, wait > 0");
         }
     }

@@ -38,7 +38,8 @@ public final class PspCircuits {
     }
 
     private PspCircuit of(String provider, String account) {
-        return circuits.computeIfAbsent(PspCircuit.nameOf(provider, account),
+        return circuits.computeIfAbsent(
+                PspCircuit.nameOf(provider, account),
                 name -> new PspCircuit(provider, account, properties, meters, clock));
     }
 

@@ -34,8 +34,7 @@ import org.apache.hc.core5.util.Timeout;
 public final class PspHttp {
 
     /** The PSP's answer: its status and its body as text. */
-    public record Answer(int status, String body) {
-    }
+    public record Answer(int status, String body) {}
 
     /** Many payments wait on a slow PSP at once (latency mode: 5,000); each holds one connection. */
     private static final int MAX_CONNECTIONS = 20_000;
@@ -54,16 +53,24 @@ public final class PspHttp {
     public PspHttp(Duration connectTimeout) {
         var connections = PoolingHttpClientConnectionManagerBuilder.create()
                 .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.LAX)
-                .setMaxConnTotal(MAX_CONNECTIONS).setMaxConnPerRoute(MAX_CONNECTIONS)
+                .setMaxConnTotal(MAX_CONNECTIONS)
+                .setMaxConnPerRoute(MAX_CONNECTIONS)
                 .setConnectionFactory(ManagedHttpClientConnectionFactory.builder()
-                        .http1Config(Http1Config.custom().setBufferSize(BUFFER_BYTES).build()).build())
+                        .http1Config(
+                                Http1Config.custom().setBufferSize(BUFFER_BYTES).build())
+                        .build())
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(Timeout.of(connectTimeout))
-                        .setValidateAfterInactivity(VALIDATE_AFTER_INACTIVITY).build())
+                        .setValidateAfterInactivity(VALIDATE_AFTER_INACTIVITY)
+                        .build())
                 .build();
-        this.client = HttpClients.custom().setConnectionManager(connections)
-                .disableAutomaticRetries().disableRedirectHandling().disableCookieManagement()
-                .disableAuthCaching().disableContentCompression()
+        this.client = HttpClients.custom()
+                .setConnectionManager(connections)
+                .disableAutomaticRetries()
+                .disableRedirectHandling()
+                .disableCookieManagement()
+                .disableAuthCaching()
+                .disableContentCompression()
                 .build();
     }
 
@@ -71,8 +78,7 @@ public final class PspHttp {
         return exchange(new HttpGet(uri), timeout, headers);
     }
 
-    public Answer post(URI uri, ContentType type, String body, Duration timeout, Headers headers)
-            throws IOException {
+    public Answer post(URI uri, ContentType type, String body, Duration timeout, Headers headers) throws IOException {
         HttpPost post = new HttpPost(uri);
         post.setEntity(new StringEntity(body, type));
         return exchange(post, timeout, headers);
@@ -85,10 +91,18 @@ public final class PspHttp {
     }
 
     private Answer exchange(HttpUriRequestBase request, Duration timeout, Headers headers) throws IOException {
-        request.setConfig(RequestConfig.custom().setResponseTimeout(Timeout.of(timeout))
-                .setConnectionRequestTimeout(Timeout.of(timeout)).setRedirectsEnabled(false).build());
+        request.setConfig(RequestConfig.custom()
+                .setResponseTimeout(Timeout.of(timeout))
+                .setConnectionRequestTimeout(Timeout.of(timeout))
+                .setRedirectsEnabled(false)
+                .build());
         headers.addTo(request::setHeader);
-        return client.execute(request, response -> new Answer(response.getCode(),
-                response.getEntity() == null ? "" : EntityUtils.toString(response.getEntity(), StandardCharsets.UTF_8)));
+        return client.execute(
+                request,
+                response -> new Answer(
+                        response.getCode(),
+                        response.getEntity() == null
+                                ? ""
+                                : EntityUtils.toString(response.getEntity(), StandardCharsets.UTF_8)));
     }
 }

@@ -11,8 +11,18 @@ import java.time.Instant;
  * @param providerKey the idempotency key Kopek sent for the operation; null for disputes
  * @param outcome what the event says happened to that operation
  */
-public record PspNotification(String eventId, String type, String objectId, String chargeId, String providerKey,
-        long amountMinor, String currency, String reason, ChargeOutcome outcome, Instant created, String raw) {
+public record PspNotification(
+        String eventId,
+        String type,
+        String objectId,
+        String chargeId,
+        String providerKey,
+        long amountMinor,
+        String currency,
+        String reason,
+        ChargeOutcome outcome,
+        Instant created,
+        String raw) {
 
     /** The object kind: the part of the type before the dot. */
     public String objectType() {

@@ -26,8 +26,7 @@ class BucketStore {
      * One bucket as the take statement left it: {@code granted} tokens were taken from both buckets (0 when either
      * held less than one); {@code available} is what it held before.
      */
-    record Taken(String bucket, int granted, double available, double perSecond) {
-    }
+    record Taken(String bucket, int granted, double available, double perSecond) {}
 
     /**
      * Takes the same number of tokens from both buckets: as many as both hold, up to {@code most} and up to a
@@ -35,8 +34,15 @@ class BucketStore {
      * One statement, so in autocommit it is its own short transaction; the two rows are locked in name order, so two
      * requests never wait on each other crosswise. Fewer than two rows back means a bucket row does not exist yet.
      */
-    List<Taken> take(String merchantBucket, MerchantId merchant, Kind kind, Limit merchantDefault,
-            String globalBucket, Limit globalShare, int most, Instant now) {
+    List<Taken> take(
+            String merchantBucket,
+            MerchantId merchant,
+            Kind kind,
+            Limit merchantDefault,
+            String globalBucket,
+            Limit globalShare,
+            int most,
+            Instant now) {
         return jdbc.sql("""
                 WITH shape (bucket, per_second, burst) AS (
                     SELECT CAST(:merchantBucket AS VARCHAR), COALESCE(o.per_second, CAST(:rate AS DOUBLE PRECISION)),
@@ -68,13 +74,21 @@ class BucketStore {
                  WHERE b.bucket = c.bucket
                 RETURNING b.bucket, v.granted, c.available, c.per_second
                 """)
-                .param("merchantBucket", merchantBucket).param("rate", merchantDefault.perSecond())
-                .param("burst", merchantDefault.burst()).param("merchant", merchant.value())
-                .param("kind", kind.label()).param("globalBucket", globalBucket)
-                .param("globalRate", globalShare.perSecond()).param("globalBurst", globalShare.burst())
-                .param("most", most).param("now", Db.at(now))
-                .query((rs, n) -> new Taken(rs.getString("bucket"), rs.getInt("granted"),
-                        rs.getDouble("available"), rs.getDouble("per_second")))
+                .param("merchantBucket", merchantBucket)
+                .param("rate", merchantDefault.perSecond())
+                .param("burst", merchantDefault.burst())
+                .param("merchant", merchant.value())
+                .param("kind", kind.label())
+                .param("globalBucket", globalBucket)
+                .param("globalRate", globalShare.perSecond())
+                .param("globalBurst", globalShare.burst())
+                .param("most", most)
+                .param("now", Db.at(now))
+                .query((rs, n) -> new Taken(
+                        rs.getString("bucket"),
+                        rs.getInt("granted"),
+                        rs.getDouble("available"),
+                        rs.getDouble("per_second")))
                 .list();
     }
 
@@ -85,15 +99,20 @@ class BucketStore {
                     INSERT INTO rate_limit_buckets (bucket, tokens, refilled_at) VALUES (:bucket, :tokens, :now)
                     ON CONFLICT (bucket) DO NOTHING
                     """)
-                    .param("bucket", buckets.get(i)).param("tokens", (double) bursts.get(i)).param("now", Db.at(now))
+                    .param("bucket", buckets.get(i))
+                    .param("tokens", (double) bursts.get(i))
+                    .param("now", Db.at(now))
                     .update();
         }
     }
 
     Optional<Limit> override(MerchantId merchant, Kind kind) {
-        return jdbc.sql("SELECT per_second, burst FROM merchant_rate_limits WHERE merchant_id = :merchant AND kind = :kind")
-                .param("merchant", merchant.value()).param("kind", kind.label())
-                .query((rs, n) -> new Limit(rs.getDouble("per_second"), rs.getInt("burst"))).optional();
+        return jdbc.sql(
+                        "SELECT per_second, burst FROM merchant_rate_limits WHERE merchant_id = :merchant AND kind = :kind")
+                .param("merchant", merchant.value())
+                .param("kind", kind.label())
+                .query((rs, n) -> new Limit(rs.getDouble("per_second"), rs.getInt("burst")))
+                .optional();
     }
 
     void setOverride(MerchantId merchant, Kind kind, Limit limit, String by, Instant now) {
@@ -104,12 +123,19 @@ class BucketStore {
                 DO UPDATE SET per_second = EXCLUDED.per_second, burst = EXCLUDED.burst,
                               updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by
                 """)
-                .param("merchant", merchant.value()).param("kind", kind.label()).param("rate", limit.perSecond())
-                .param("burst", limit.burst()).param("now", Db.at(now)).param("by", by).update();
+                .param("merchant", merchant.value())
+                .param("kind", kind.label())
+                .param("rate", limit.perSecond())
+                .param("burst", limit.burst())
+                .param("now", Db.at(now))
+                .param("by", by)
+                .update();
     }
 
     void clearOverride(MerchantId merchant, Kind kind) {
         jdbc.sql("DELETE FROM merchant_rate_limits WHERE merchant_id = :merchant AND kind = :kind")
-                .param("merchant", merchant.value()).param("kind", kind.label()).update();
+                .param("merchant", merchant.value())
+                .param("kind", kind.label())
+                .update();
     }
 }

@@ -42,7 +42,8 @@ public record RateLimitProperties(
 
     /** The limit of one shard of the global bucket of this kind. */
     Limit globalShare(Kind kind) {
-        Limit global = kind == Kind.WRITE ? new Limit(globalWritesPerSecond, globalWritesBurst)
+        Limit global = kind == Kind.WRITE
+                ? new Limit(globalWritesPerSecond, globalWritesBurst)
                 : new Limit(globalReadsPerSecond, globalReadsBurst);
         return new Limit(global.perSecond() / globalShards, (global.burst() + globalShards - 1) / globalShards);
     }

@@ -43,7 +43,11 @@ public class RateLimiter {
     private final ConnectionWait connectionWait;
     private final Map<String, Lease> leases = new ConcurrentHashMap<>();
 
-    RateLimiter(BucketStore buckets, RateLimitProperties properties, MeterRegistry meters, Clock clock,
+    RateLimiter(
+            BucketStore buckets,
+            RateLimitProperties properties,
+            MeterRegistry meters,
+            Clock clock,
             ConnectionWait connectionWait) {
         this.buckets = buckets;
         this.properties = properties;
@@ -54,12 +58,10 @@ public class RateLimiter {
 
     /** The answer for one request. */
     public sealed interface Decision {
-        record Granted() implements Decision {
-        }
+        record Granted() implements Decision {}
 
         /** @param scope {@code merchant} or {@code global}: whose bucket was empty */
-        record Limited(long retryAfterSeconds, String scope) implements Decision {
-        }
+        record Limited(long retryAfterSeconds, String scope) implements Decision {}
     }
 
     public Decision take(MerchantId merchant, Kind kind) {
@@ -75,7 +77,8 @@ public class RateLimiter {
                 return new Decision.Granted();
             }
             // A write may be a payment: its token waits for a connection like the payment's own transactions do.
-            decision = kind == Kind.WRITE ? connectionWait.patiently(() -> draw(merchant, kind, lease, now))
+            decision = kind == Kind.WRITE
+                    ? connectionWait.patiently(() -> draw(merchant, kind, lease, now))
                     : draw(merchant, kind, lease, now);
         } finally {
             lease.lock.unlock();
@@ -98,11 +101,12 @@ public class RateLimiter {
         String global = kind.label() + ":g:" + ThreadLocalRandom.current().nextInt(properties.globalShards());
         Limit merchantDefault = properties.merchantDefault(kind);
         Limit globalShare = properties.globalShare(kind);
-        List<BucketStore.Taken> taken = buckets.take(mine, merchant, kind, merchantDefault, global, globalShare,
-                MOST_PER_DRAW, now);
+        List<BucketStore.Taken> taken =
+                buckets.take(mine, merchant, kind, merchantDefault, global, globalShare, MOST_PER_DRAW, now);
         if (taken.size() < 2) {
             // First request of this merchant (or shard) ever: create the rows full and ask again.
-            int merchantBurst = buckets.override(merchant, kind).orElse(merchantDefault).burst();
+            int merchantBurst =
+                    buckets.override(merchant, kind).orElse(merchantDefault).burst();
             buckets.createFull(List.of(mine, global), List.of(merchantBurst, globalShare.burst()), now);
             taken = buckets.take(mine, merchant, kind, merchantDefault, global, globalShare, MOST_PER_DRAW, now);
         }
@@ -132,8 +136,11 @@ public class RateLimiter {
     }
 
     private Counter refusals(MerchantId merchant, Kind kind, String scope) {
-        return Counter.builder("kopek.rate_limit.refusals").description("requests refused with 429 rate_limited")
-                .tag("merchant", merchant.toString()).tag("kind", kind.label()).tag("scope", scope)
+        return Counter.builder("kopek.rate_limit.refusals")
+                .description("requests refused with 429 rate_limited")
+                .tag("merchant", merchant.toString())
+                .tag("kind", kind.label())
+                .tag("scope", scope)
                 .register(meters);
     }
 

@@ -5,22 +5,21 @@ import dev.kopek.money.PaymentId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.ManualReviewRequired;
 import dev.kopek.payments.OperationRunner;
-import dev.kopek.payments.domain.Payment;
-import dev.kopek.psp.ChargeOutcome;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import org.springframework.transaction.interceptor.TransactionAspectSupport;
-import dev.kopek.payments.PaymentService;
 import dev.kopek.payments.ParkedOutcomeRecorded;
+import dev.kopek.payments.PaymentService;
+import dev.kopek.payments.domain.Payment;
 import dev.kopek.platform.Db;
+import dev.kopek.psp.ChargeOutcome;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +27,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.interceptor.TransactionAspectSupport;
 
 /**
  * The queue of what a machine must not decide: unknown outcomes of payments, captures, voids and refunds past the
@@ -66,15 +66,24 @@ public class ManualReviews {
                 ON CONFLICT (subject, subject_id) WHERE status = 'OPEN' DO NOTHING
                 """)
                 .param("id", TimeOrderedIds.next(clock))
-                .param("merchant", event.merchant() == null ? null : event.merchant().value())
-                .param("payment", event.payment() == null ? null : event.payment().value())
+                .param(
+                        "merchant",
+                        event.merchant() == null ? null : event.merchant().value())
+                .param(
+                        "payment",
+                        event.payment() == null ? null : event.payment().value())
                 .param("reason", event.reason())
-                .param("subject", event.subject()).param("subjectId", event.subjectId())
+                .param("subject", event.subject())
+                .param("subjectId", event.subjectId())
                 .param("now", Db.at(clock.instant()))
                 .update();
         if (inserted == 1) {
-            log.warn("{} {} of payment {} queued for manual review: {}", event.subject(), event.subjectId(),
-                    event.payment(), event.reason());
+            log.warn(
+                    "{} {} of payment {} queued for manual review: {}",
+                    event.subject(),
+                    event.subjectId(),
+                    event.payment(),
+                    event.reason());
         }
     }
 
@@ -87,12 +96,17 @@ public class ManualReviews {
                        resolved_note = 'settled by the PSP''s own answer before a person decided'
                  WHERE subject = :subject AND subject_id = :subjectId AND status = 'OPEN'
                 """)
-                .param("resolution", event.resolution()).param("actor", SETTLED_BY_PSP)
-                .param("now", Db.at(clock.instant())).param("subject", event.subject())
+                .param("resolution", event.resolution())
+                .param("actor", SETTLED_BY_PSP)
+                .param("now", Db.at(clock.instant()))
+                .param("subject", event.subject())
                 .param("subjectId", event.subjectId())
                 .update();
         if (closed == 1) {
-            log.info("{} {} review closed: the PSP's answer settled it as {}", event.subject(), event.subjectId(),
+            log.info(
+                    "{} {} review closed: the PSP's answer settled it as {}",
+                    event.subject(),
+                    event.subjectId(),
                     event.resolution());
         }
     }
@@ -102,33 +116,35 @@ public class ManualReviews {
                 SELECT * FROM manual_reviews WHERE (:status = 'ALL' OR status = :status)
                  ORDER BY created_at, id LIMIT :limit
                 """)
-                .param("status", status).param("limit", limit)
-                .query(ManualReviews::map).list();
+                .param("status", status)
+                .param("limit", limit)
+                .query(ManualReviews::map)
+                .list();
     }
 
     public Optional<ManualReview> find(UUID id) {
-        return jdbc.sql("SELECT * FROM manual_reviews WHERE id = :id").param("id", id)
-                .query(ManualReviews::map).optional();
+        return jdbc.sql("SELECT * FROM manual_reviews WHERE id = :id")
+                .param("id", id)
+                .query(ManualReviews::map)
+                .optional();
     }
 
     public long openCount() {
-        return jdbc.sql("SELECT count(*) FROM manual_reviews WHERE status = 'OPEN'").query(Long.class).single();
+        return jdbc.sql("SELECT count(*) FROM manual_reviews WHERE status = 'OPEN'")
+                .query(Long.class)
+                .single();
     }
 
     /** The outcome of a resolution attempt. */
     public sealed interface Resolution {
-        record Resolved(ManualReview review) implements Resolution {
-        }
+        record Resolved(ManualReview review) implements Resolution {}
 
-        record NotOpen(ManualReview review) implements Resolution {
-        }
+        record NotOpen(ManualReview review) implements Resolution {}
 
-        record NotFound() implements Resolution {
-        }
+        record NotFound() implements Resolution {}
 
         /** The decision does not fit what the review is about; nothing changed. */
-        record NotApplicable(ManualReview review, String detail) implements Resolution {
-        }
+        record NotApplicable(ManualReview review, String detail) implements Resolution {}
     }
 
     /**
@@ -140,8 +156,7 @@ public class ManualReviews {
      * @param pspReference the PSP's reference of what moved (for captured, authorized, succeeded)
      * @param captureBefore for authorized: when the hold expires at the PSP (default: created + 7 days)
      */
-    public record Decision(String kind, String pspReference, Instant captureBefore) {
-    }
+    public record Decision(String kind, String pspReference, Instant captureBefore) {}
 
     private static final Map<String, Set<String>> DECISIONS = Map.of(
             "payment", Set.of("captured", "authorized", "failed"),
@@ -159,7 +174,9 @@ public class ManualReviews {
     @Transactional
     public Resolution resolve(UUID id, Decision decision, String actor, String note) {
         Optional<ManualReview> locked = jdbc.sql("SELECT * FROM manual_reviews WHERE id = :id FOR UPDATE")
-                .param("id", id).query(ManualReviews::map).optional();
+                .param("id", id)
+                .query(ManualReviews::map)
+                .optional();
         if (locked.isEmpty()) {
             return new Resolution.NotFound();
         }
@@ -177,26 +194,38 @@ public class ManualReviews {
                        resolved_by = :actor, resolved_note = :note, resolved_at = :now
                  WHERE id = :id AND status = 'OPEN'
                 """)
-                .param("resolution", decision.kind()).param("pspReference", decision.pspReference())
-                .param("actor", actor).param("note", note).param("now", Db.at(clock.instant())).param("id", id)
+                .param("resolution", decision.kind())
+                .param("pspReference", decision.pspReference())
+                .param("actor", actor)
+                .param("note", note)
+                .param("now", Db.at(clock.instant()))
+                .param("id", id)
                 .update();
         if (!apply(review, decision, actor)) {
             TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
             return new Resolution.NotOpen(review);
         }
-        log.info("manual review {} ({} {}) resolved as {} by {}", id, review.subject(), review.subjectId(),
-                decision.kind(), actor);
+        log.info(
+                "manual review {} ({} {}) resolved as {} by {}",
+                id,
+                review.subject(),
+                review.subjectId(),
+                decision.kind(),
+                actor);
         return new Resolution.Resolved(find(id).orElseThrow());
     }
 
     private Optional<String> unfit(ManualReview review, Decision decision) {
         Set<String> allowed = DECISIONS.getOrDefault(review.subject(), Set.of());
         if (!allowed.contains(decision.kind())) {
-            return Optional.of("A review of a " + review.subject() + " is decided as one of " + new TreeSet<>(allowed)
-                    + ".");
+            return Optional.of(
+                    "A review of a " + review.subject() + " is decided as one of " + new TreeSet<>(allowed) + ".");
         }
-        if (review.subject().equals("payment") && decision.kind().equals("captured")
-                && payments.find(review.merchant(), review.payment()).map(Payment::isManualCapture).orElse(false)) {
+        if (review.subject().equals("payment")
+                && decision.kind().equals("captured")
+                && payments.find(review.merchant(), review.payment())
+                        .map(Payment::isManualCapture)
+                        .orElse(false)) {
             return Optional.of("This payment has capture_method 'manual': the PSP only authorized it, so decide"
                     + " 'authorized' (recording 'captured' would book a capture that never happened).");
         }
@@ -206,14 +235,20 @@ public class ManualReviews {
     private boolean apply(ManualReview review, Decision decision, String actor) {
         ChargeOutcome outcome = switch (decision.kind()) {
             case "captured", "succeeded" -> new ChargeOutcome.Succeeded(decision.pspReference());
-            case "authorized" -> new ChargeOutcome.Authorized(decision.pspReference(), decision.captureBefore() != null
-                    ? decision.captureBefore() : review.createdAt().plus(DEFAULT_AUTHORIZATION));
+            case "authorized" ->
+                new ChargeOutcome.Authorized(
+                        decision.pspReference(),
+                        decision.captureBefore() != null
+                                ? decision.captureBefore()
+                                : review.createdAt().plus(DEFAULT_AUTHORIZATION));
             case "failed" -> new ChargeOutcome.Failed("nothing moved at the PSP, confirmed by " + actor);
             default -> null;
         };
         return switch (review.subject()) {
-            case "payment" -> payments.resolveManually(review.payment(), outcome).isPresent();
-            case "capture", "void", "refund" -> operations.resolveManually(review.subjectId(), outcome).isPresent();
+            case "payment" ->
+                payments.resolveManually(review.payment(), outcome).isPresent();
+            case "capture", "void", "refund" ->
+                operations.resolveManually(review.subjectId(), outcome).isPresent();
             default -> true;
         };
     }
@@ -221,10 +256,19 @@ public class ManualReviews {
     private static ManualReview map(ResultSet rs, int row) throws SQLException {
         UUID merchant = rs.getObject("merchant_id", UUID.class);
         UUID payment = rs.getObject("payment_id", UUID.class);
-        return new ManualReview(rs.getObject("id", UUID.class), merchant == null ? null : new MerchantId(merchant),
-                payment == null ? null : new PaymentId(payment), rs.getString("subject"),
-                rs.getObject("subject_id", UUID.class), rs.getString("reason"), rs.getString("status"),
-                Db.instant(rs, "created_at"), rs.getString("resolution"), rs.getString("psp_reference"),
-                rs.getString("resolved_by"), rs.getString("resolved_note"), Db.instant(rs, "resolved_at"));
+        return new ManualReview(
+                rs.getObject("id", UUID.class),
+                merchant == null ? null : new MerchantId(merchant),
+                payment == null ? null : new PaymentId(payment),
+                rs.getString("subject"),
+                rs.getObject("subject_id", UUID.class),
+                rs.getString("reason"),
+                rs.getString("status"),
+                Db.instant(rs, "created_at"),
+                rs.getString("resolution"),
+                rs.getString("psp_reference"),
+                rs.getString("resolved_by"),
+                rs.getString("resolved_note"),
+                Db.instant(rs, "resolved_at"));
     }
 }

@@ -12,16 +12,28 @@ import org.springframework.stereotype.Component;
 class RecoveryMetrics {
 
     RecoveryMetrics(MeterRegistry registry, JdbcClient jdbc, ManualReviews reviews, Clock clock) {
-        Gauge.builder("kopek.payments.unknown", jdbc,
-                        db -> db.sql("SELECT count(*) FROM payments WHERE status = 'UNKNOWN'").query(Long.class).single())
-                .description("payments whose PSP outcome is unknown").register(registry);
-        Gauge.builder("kopek.payments.unknown.oldest.age.seconds", jdbc, db -> db
-                        .sql("SELECT min(updated_at) FROM payments WHERE status = 'UNKNOWN'")
-                        .query(OffsetDateTime.class).optional()
-                        .map(oldest -> (double) (clock.millis() - oldest.toInstant().toEpochMilli()) / 1000.0)
-                        .orElse(0.0))
-                .description("age of the oldest unknown payment").register(registry);
+        Gauge.builder(
+                        "kopek.payments.unknown",
+                        jdbc,
+                        db -> db.sql("SELECT count(*) FROM payments WHERE status = 'UNKNOWN'")
+                                .query(Long.class)
+                                .single())
+                .description("payments whose PSP outcome is unknown")
+                .register(registry);
+        Gauge.builder(
+                        "kopek.payments.unknown.oldest.age.seconds",
+                        jdbc,
+                        db -> db.sql("SELECT min(updated_at) FROM payments WHERE status = 'UNKNOWN'")
+                                .query(OffsetDateTime.class)
+                                .optional()
+                                .map(oldest -> (double) (clock.millis()
+                                                - oldest.toInstant().toEpochMilli())
+                                        / 1000.0)
+                                .orElse(0.0))
+                .description("age of the oldest unknown payment")
+                .register(registry);
         Gauge.builder("kopek.manual_review.open", reviews, ManualReviews::openCount)
-                .description("payments waiting for a person").register(registry);
+                .description("payments waiting for a person")
+                .register(registry);
     }
 }

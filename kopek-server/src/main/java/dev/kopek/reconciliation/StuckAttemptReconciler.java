@@ -1,17 +1,17 @@
 package dev.kopek.reconciliation;
 
-import java.time.Duration;
-import java.time.Clock;
-import io.micrometer.core.instrument.MeterRegistry;
-import dev.kopek.platform.RecoveryMeters;
-import dev.kopek.payments.PaymentAnswer;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyRecord;
-import dev.kopek.platform.LogContext;
 import dev.kopek.payments.AuthorizationExpiry;
 import dev.kopek.payments.OperationRunner;
+import dev.kopek.payments.PaymentAnswer;
 import dev.kopek.payments.PaymentService;
 import dev.kopek.payments.domain.OperationKind;
+import dev.kopek.platform.LogContext;
+import dev.kopek.platform.RecoveryMeters;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -40,8 +40,14 @@ public class StuckAttemptReconciler {
     private final MeterRegistry meters;
     private final Clock clock;
 
-    StuckAttemptReconciler(IdempotencyKeys keys, PaymentService payments, OperationRunner operations,
-            AuthorizationExpiry expiry, ReconciliationProperties properties, MeterRegistry meters, Clock clock) {
+    StuckAttemptReconciler(
+            IdempotencyKeys keys,
+            PaymentService payments,
+            OperationRunner operations,
+            AuthorizationExpiry expiry,
+            ReconciliationProperties properties,
+            MeterRegistry meters,
+            Clock clock) {
         this.meters = meters;
         this.clock = clock;
         this.keys = keys;
@@ -51,7 +57,9 @@ public class StuckAttemptReconciler {
         this.properties = properties;
     }
 
-    @Scheduled(fixedDelayString = "${kopek.reconciler.interval:5s}", initialDelayString = "${kopek.reconciler.interval:5s}")
+    @Scheduled(
+            fixedDelayString = "${kopek.reconciler.interval:5s}",
+            initialDelayString = "${kopek.reconciler.interval:5s}")
     void scheduled() {
         if (properties.enabled()) {
             reconcileOnce();
@@ -89,7 +97,9 @@ public class StuckAttemptReconciler {
                     resumed++;
                 }
                 if (answer.orElse(null) instanceof PaymentAnswer.Final) {
-                    RecoveryMeters.leaseExpiryToFinal(meters, RecoveryMeters.kindOfKeySpace(operation),
+                    RecoveryMeters.leaseExpiryToFinal(
+                            meters,
+                            RecoveryMeters.kindOfKeySpace(operation),
                             Duration.between(stuck.leaseUntil(), clock.instant()));
                 }
             } catch (RuntimeException e) {

@@ -4,15 +4,11 @@ package dev.kopek.refunds;
 public sealed interface RefundAnswer {
 
     /** Accepted (or replayed): 202 with the pending refund as stored. */
-    record Accepted(String body, boolean replayed) implements RefundAnswer {
-    }
+    record Accepted(String body, boolean replayed) implements RefundAnswer {}
 
-    record Refused(int status, String code, String detail) implements RefundAnswer {
-    }
+    record Refused(int status, String code, String detail) implements RefundAnswer {}
 
-    record KeyReused() implements RefundAnswer {
-    }
+    record KeyReused() implements RefundAnswer {}
 
-    record InFlight(java.time.Duration retryAfter) implements RefundAnswer {
-    }
+    record InFlight(java.time.Duration retryAfter) implements RefundAnswer {}
 }

@@ -20,8 +20,14 @@ class RefundEvents {
     }
 
     void announce(PaymentOperation refund) {
-        publisher.publishEvent(new BusinessEvent(refund.eventType(), "refund", refund.id(),
-                new RefundId(refund.id()).toString(), refund.merchant(), refund.version(), RefundJson.render(refund),
+        publisher.publishEvent(new BusinessEvent(
+                refund.eventType(),
+                "refund",
+                refund.id(),
+                new RefundId(refund.id()).toString(),
+                refund.merchant(),
+                refund.version(),
+                RefundJson.render(refund),
                 clock.instant()));
     }
 }

@@ -13,8 +13,7 @@ public final class RefundJson {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private RefundJson() {
-    }
+    private RefundJson() {}
 
     public static String render(PaymentOperation refund) {
         return JSON.writeValueAsString(fields(refund));
@@ -33,7 +32,9 @@ public final class RefundJson {
         json.put("object", "refund");
         json.put("payment_id", r.payment().toString());
         // a refund whose outcome is not known yet is pending to the merchant
-        json.put("status", r.status() == OperationStatus.UNKNOWN ? "pending" : r.status().apiName());
+        json.put(
+                "status",
+                r.status() == OperationStatus.UNKNOWN ? "pending" : r.status().apiName());
         json.put("amount", r.amount());
         json.put("currency", r.currency().code());
         json.put("reason", r.reason());

@@ -48,8 +48,14 @@ public class Refunds {
     private final boolean dispatch;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-    Refunds(IdempotencyKeys keys, PaymentService payments, PaymentOperations operations, OperationRunner runner,
-            RefundEvents events, TransactionTemplate tx, Clock clock,
+    Refunds(
+            IdempotencyKeys keys,
+            PaymentService payments,
+            PaymentOperations operations,
+            OperationRunner runner,
+            RefundEvents events,
+            TransactionTemplate tx,
+            Clock clock,
             @Value("${kopek.refunds.dispatch:true}") boolean dispatch) {
         this.keys = keys;
         this.payments = payments;
@@ -84,16 +90,15 @@ public class Refunds {
     }
 
     /** The answer of phase 1, and the refund it accepted (to start at once). */
-    private record Accepting(RefundAnswer answer, PaymentOperation refund) {
-    }
+    private record Accepting(RefundAnswer answer, PaymentOperation refund) {}
 
-    private Accepting accept(ClientKey ck, UUID id, PaymentId paymentId, long amount, String reason,
-            TransactionStatus status) {
+    private Accepting accept(
+            ClientKey ck, UUID id, PaymentId paymentId, long amount, String reason, TransactionStatus status) {
         Optional<Payment> payment = payments.find(ck.merchant(), paymentId);
         if (payment.isEmpty()) {
             status.setRollbackOnly();
-            return new Accepting(new RefundAnswer.Refused(404, "not_found", "payment " + paymentId + " not found"),
-                    null);
+            return new Accepting(
+                    new RefundAnswer.Refused(404, "not_found", "payment " + paymentId + " not found"), null);
         }
         Optional<PaymentOperation> refund = operations.reserveRefund(ck, payment.get(), id, amount, reason);
         if (refund.isEmpty()) {
@@ -110,12 +115,17 @@ public class Refunds {
 
     private static RefundAnswer.Refused refusal(Payment payment, long amount) {
         if (!payment.status().isPaid()) {
-            return new RefundAnswer.Refused(409, "payment_not_captured", "Only captured money can be refunded; this "
-                    + "payment is " + payment.status().apiName() + (payment.isManualCapture()
-                            ? ". Void an uncaptured authorization instead." : "."));
+            return new RefundAnswer.Refused(
+                    409,
+                    "payment_not_captured",
+                    "Only captured money can be refunded; this "
+                            + "payment is " + payment.status().apiName()
+                            + (payment.isManualCapture() ? ". Void an uncaptured authorization instead." : "."));
         }
-        return new RefundAnswer.Refused(409, "amount_exceeds_refundable", "At most "
-                + payment.amounts().refundable() + " can still be refunded; " + amount + " was asked.");
+        return new RefundAnswer.Refused(
+                409,
+                "amount_exceeds_refundable",
+                "At most " + payment.amounts().refundable() + " can still be refunded; " + amount + " was asked.");
     }
 
     /**
@@ -123,8 +133,11 @@ public class Refunds {
      * fenced phase 3. Returns whether it changed the refund.
      */
     public boolean recordOutcome(RefundId id, ChargeOutcome outcome) {
-        return operations.find(id.value()).filter(op -> op.kind() == OperationKind.REFUND)
-                .map(op -> runner.apply(op, outcome) == NotificationResult.APPLIED).orElse(false);
+        return operations
+                .find(id.value())
+                .filter(op -> op.kind() == OperationKind.REFUND)
+                .map(op -> runner.apply(op, outcome) == NotificationResult.APPLIED)
+                .orElse(false);
     }
 
     public Optional<PaymentOperation> find(MerchantId merchant, RefundId id) {

@@ -14,13 +14,13 @@ final class NotificationFields {
     /** Larger than any real payment and far from overflowing a sum of a few of them. */
     static final long MAX_AMOUNT_MINOR = 1_000_000_000_000_000L;
 
-    private NotificationFields() {
-    }
+    private NotificationFields() {}
 
     /** Why this notification cannot be stored, or null when it can. */
     static NotificationInbox.Receipt.Malformed unfit(PspNotification n) {
         String field = firstUnfit(n);
-        return field == null ? null
+        return field == null
+                ? null
                 : new NotificationInbox.Receipt.Malformed(field, "is missing, too long or holds a control character");
     }
 

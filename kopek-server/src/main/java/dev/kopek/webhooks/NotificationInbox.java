@@ -3,6 +3,7 @@ package dev.kopek.webhooks;
 import dev.kopek.disputes.Disputes;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.TimeOrderedIds;
+import dev.kopek.payments.ManualReviewRequired;
 import dev.kopek.payments.NotificationResult;
 import dev.kopek.payments.OperationRunner;
 import dev.kopek.payments.PaymentService;
@@ -21,13 +22,12 @@ import java.util.Locale;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.kopek.payments.ManualReviewRequired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Receives PSP notifications. Order of work: verify the signature (nothing is stored for a bad one), store the
@@ -41,6 +41,7 @@ public class NotificationInbox {
     private static final int RETRY_BATCH = 100;
     /** How long the receiving request has to apply a notification before the retry pass may take it. */
     private static final java.time.Duration CLAIM = java.time.Duration.ofSeconds(30);
+
     private static final java.time.Duration BASE_BACKOFF = java.time.Duration.ofSeconds(5);
     private static final java.time.Duration MAX_BACKOFF = java.time.Duration.ofHours(1);
 
@@ -50,11 +51,14 @@ public class NotificationInbox {
         Receipt DUPLICATE = Plain.DUPLICATE;
         Receipt ACCEPTED = Plain.ACCEPTED;
 
-        enum Plain implements Receipt { INVALID, DUPLICATE, ACCEPTED }
+        enum Plain implements Receipt {
+            INVALID,
+            DUPLICATE,
+            ACCEPTED
+        }
 
         /** Correctly signed, but a field cannot be stored or applied; nothing was stored. */
-        record Malformed(String field, String reason) implements Receipt {
-        }
+        record Malformed(String field, String reason) implements Receipt {}
     }
 
     private final PaymentProviders psps;
@@ -69,10 +73,17 @@ public class NotificationInbox {
     private final TransactionTemplate tx;
     private final ApplicationEventPublisher publisher;
 
-    NotificationInbox(PaymentProviders psps, PaymentService payments, OperationRunner operations,
-            Disputes disputes, JdbcClient jdbc, MeterRegistry meters, Clock clock,
+    NotificationInbox(
+            PaymentProviders psps,
+            PaymentService payments,
+            OperationRunner operations,
+            Disputes disputes,
+            JdbcClient jdbc,
+            MeterRegistry meters,
+            Clock clock,
             @Value("${kopek.reconciler.enabled:true}") boolean enabled,
-            @Value("${kopek.notifications.max-tries:10}") int maxTries, TransactionTemplate tx,
+            @Value("${kopek.notifications.max-tries:10}") int maxTries,
+            TransactionTemplate tx,
             ApplicationEventPublisher publisher) {
         this.psps = psps;
         this.payments = payments;
@@ -125,11 +136,16 @@ public class NotificationInbox {
                 VALUES (:id, :provider, :merchant, :event, :type, :ref, :key, :payload, :now, 1, :nextTry)
                 ON CONFLICT (provider, merchant_id, event_id) DO NOTHING
                 """)
-                .param("id", id).param("provider", psp.name())
+                .param("id", id)
+                .param("provider", psp.name())
                 .param("merchant", source.merchant().map(MerchantId::value).orElse(null))
-                .param("event", n.eventId()).param("type", n.type())
-                .param("ref", n.objectId()).param("key", n.providerKey()).param("payload", body)
-                .param("now", Db.at(clock.instant())).param("nextTry", Db.at(clock.instant().plus(CLAIM)))
+                .param("event", n.eventId())
+                .param("type", n.type())
+                .param("ref", n.objectId())
+                .param("key", n.providerKey())
+                .param("payload", body)
+                .param("now", Db.at(clock.instant()))
+                .param("nextTry", Db.at(clock.instant().plus(CLAIM)))
                 .update();
         if (stored == 0) {
             meters.counter("kopek.webhooks.duplicates").increment();
@@ -139,7 +155,9 @@ public class NotificationInbox {
             // Not done (it came before its object, or applying failed): the retry pass may take it at once; from
             // then on each try backs off.
             jdbc.sql("UPDATE psp_notifications SET next_try_at = :now WHERE id = :id AND tries = 1")
-                    .param("now", Db.at(clock.instant())).param("id", id).update();
+                    .param("now", Db.at(clock.instant()))
+                    .param("id", id)
+                    .update();
         }
         return Receipt.ACCEPTED;
     }
@@ -150,7 +168,8 @@ public class NotificationInbox {
         try {
             result = apply(n, source);
         } catch (RuntimeException e) {
-            log.error("notification {} ({}) could not be applied; it waits for the next pass", n.eventId(), n.type(), e);
+            log.error(
+                    "notification {} ({}) could not be applied; it waits for the next pass", n.eventId(), n.type(), e);
             return false;
         }
         if (result == NotificationResult.RETRY) {
@@ -158,13 +177,20 @@ public class NotificationInbox {
         }
         if (result == NotificationResult.CONFLICT) {
             meters.counter("kopek.webhooks.conflicts").increment();
-            log.error("notification {} ({}) contradicts Kopek's final state of {}; recorded, nothing changed",
-                    n.eventId(), n.type(), n.objectId());
+            log.error(
+                    "notification {} ({}) contradicts Kopek's final state of {}; recorded, nothing changed",
+                    n.eventId(),
+                    n.type(),
+                    n.objectId());
         }
         if (result == NotificationResult.FOREIGN) {
             meters.counter("kopek.webhooks.foreign").increment();
-            log.warn("notification {} ({}) from the {} names an object that account does not hold; refused, nothing"
-                    + " changed", n.eventId(), n.type(), source);
+            log.warn(
+                    "notification {} ({}) from the {} names an object that account does not hold; refused, nothing"
+                            + " changed",
+                    n.eventId(),
+                    n.type(),
+                    source);
         }
         boolean done = result != NotificationResult.UNMATCHED;
         jdbc.sql("""
@@ -173,18 +199,26 @@ public class NotificationInbox {
                        next_try_at = CASE WHEN :done THEN NULL ELSE next_try_at END
                  WHERE id = :id
                 """)
-                .param("now", Db.at(clock.instant())).param("outcome", result.name().toLowerCase(Locale.ROOT))
-                .param("done", done).param("id", id).update();
-        meters.counter("kopek.webhooks.processed", "outcome", result.name().toLowerCase(Locale.ROOT)).increment();
+                .param("now", Db.at(clock.instant()))
+                .param("outcome", result.name().toLowerCase(Locale.ROOT))
+                .param("done", done)
+                .param("id", id)
+                .update();
+        meters.counter("kopek.webhooks.processed", "outcome", result.name().toLowerCase(Locale.ROOT))
+                .increment();
         return done;
     }
 
     private NotificationResult apply(PspNotification n, NotificationSource source) {
         return switch (n.objectType()) {
-            case "charge" -> n.providerKey() == null ? NotificationResult.IGNORED
-                    : payments.applyNotification(source, n.providerKey(), n.outcome());
-            case "capture", "void", "refund" -> n.providerKey() == null ? NotificationResult.IGNORED
-                    : operations.applyNotification(source, n.providerKey(), n.outcome());
+            case "charge" ->
+                n.providerKey() == null
+                        ? NotificationResult.IGNORED
+                        : payments.applyNotification(source, n.providerKey(), n.outcome());
+            case "capture", "void", "refund" ->
+                n.providerKey() == null
+                        ? NotificationResult.IGNORED
+                        : operations.applyNotification(source, n.providerKey(), n.outcome());
             case "dispute" -> disputes.apply(n, source);
             default -> NotificationResult.IGNORED;
         };
@@ -217,10 +251,17 @@ public class NotificationInbox {
                  WHERE n.id = due.id
                 RETURNING n.id, n.provider, n.merchant_id, n.payload, n.tries, n.event_id, n.type
                 """)
-                .param("now", Db.at(clock.instant())).param("capSeconds", (double) MAX_BACKOFF.toSeconds())
-                .param("baseSeconds", (double) BASE_BACKOFF.toSeconds()).param("limit", RETRY_BATCH)
-                .query((rs, row) -> new Waiting(rs.getObject("id", UUID.class), source(rs), rs.getString("payload"),
-                        rs.getInt("tries"), rs.getString("event_id"), rs.getString("type")))
+                .param("now", Db.at(clock.instant()))
+                .param("capSeconds", (double) MAX_BACKOFF.toSeconds())
+                .param("baseSeconds", (double) BASE_BACKOFF.toSeconds())
+                .param("limit", RETRY_BATCH)
+                .query((rs, row) -> new Waiting(
+                        rs.getObject("id", UUID.class),
+                        source(rs),
+                        rs.getString("payload"),
+                        rs.getInt("tries"),
+                        rs.getString("event_id"),
+                        rs.getString("type")))
                 .list();
         int done = 0;
         for (Waiting w : claimed) {
@@ -241,25 +282,32 @@ public class NotificationInbox {
                     UPDATE psp_notifications SET outcome = 'dead', processed_at = :now, next_try_at = NULL
                      WHERE id = :id AND (processed_at IS NULL OR outcome = 'unmatched')
                     """)
-                    .param("now", Db.at(clock.instant())).param("id", w.id()).update();
+                    .param("now", Db.at(clock.instant()))
+                    .param("id", w.id())
+                    .update();
             if (marked == 1) {
-                publisher.publishEvent(ManualReviewRequired.notification(w.id(), "PSP notification " + w.eventId()
-                        + " (" + w.type() + ") could not be applied after " + w.tries() + " tries"));
+                publisher.publishEvent(ManualReviewRequired.notification(
+                        w.id(),
+                        "PSP notification " + w.eventId() + " (" + w.type() + ") could not be applied after "
+                                + w.tries() + " tries"));
             }
         });
         meters.counter("kopek.webhooks.dead_lettered").increment();
-        log.error("notification {} ({}) dead-lettered after {} tries; a review item was opened", w.eventId(),
-                w.type(), w.tries());
+        log.error(
+                "notification {} ({}) dead-lettered after {} tries; a review item was opened",
+                w.eventId(),
+                w.type(),
+                w.tries());
     }
 
     private static NotificationSource source(ResultSet rs) throws SQLException {
         UUID merchant = rs.getObject("merchant_id", UUID.class);
         String provider = rs.getString("provider");
-        return merchant == null ? NotificationSource.configured(provider)
+        return merchant == null
+                ? NotificationSource.configured(provider)
                 : NotificationSource.merchant(provider, new MerchantId(merchant));
     }
 
-    private record Waiting(UUID id, NotificationSource source, String payload, int tries, String eventId,
-            String type) {
-    }
+    private record Waiting(
+            UUID id, NotificationSource source, String payload, int tries, String eventId, String type) {}
 }

@@ -18,11 +18,15 @@ class LoginThrottleTest {
             assertThat(throttle.check("10.0.0.1", "guess")).isInstanceOf(LoginThrottle.Verdict.Allowed.class);
             throttle.failed("10.0.0.1", "guess");
         }
-        assertThat(throttle.check("10.0.0.1", "the-right-token")).isInstanceOfSatisfying(
-                LoginThrottle.Verdict.Refused.class, refused -> assertThat(refused.retryAfterSeconds())
-                        .as("until the window of the first failure ends").isBetween(1L, 900L));
-        assertThat(throttle.check("10.0.0.2", "guess")).as("another address").isInstanceOf(
-                LoginThrottle.Verdict.Allowed.class);
+        assertThat(throttle.check("10.0.0.1", "the-right-token"))
+                .isInstanceOfSatisfying(
+                        LoginThrottle.Verdict.Refused.class,
+                        refused -> assertThat(refused.retryAfterSeconds())
+                                .as("until the window of the first failure ends")
+                                .isBetween(1L, 900L));
+        assertThat(throttle.check("10.0.0.2", "guess"))
+                .as("another address")
+                .isInstanceOf(LoginThrottle.Verdict.Allowed.class);
         clock.advance(Duration.ofMinutes(15));
         assertThat(throttle.check("10.0.0.1", "guess")).isInstanceOf(LoginThrottle.Verdict.Allowed.class);
     }
@@ -33,11 +37,13 @@ class LoginThrottleTest {
         for (int i = 0; i < 3; i++) {
             throttle.failed("10.1.0." + i, identity + "guess" + i);
         }
-        assertThat(throttle.check("10.1.0.99", identity + "anything")).isInstanceOf(
-                LoginThrottle.Verdict.Refused.class);
-        assertThat(throttle.check("10.1.0.99", "kad_99999999anything")).as("another identity").isInstanceOf(
-                LoginThrottle.Verdict.Allowed.class);
-        assertThat(throttle.check("10.1.0.99", "not-a-named-token")).as("the bootstrap token names no identity")
+        assertThat(throttle.check("10.1.0.99", identity + "anything"))
+                .isInstanceOf(LoginThrottle.Verdict.Refused.class);
+        assertThat(throttle.check("10.1.0.99", "kad_99999999anything"))
+                .as("another identity")
+                .isInstanceOf(LoginThrottle.Verdict.Allowed.class);
+        assertThat(throttle.check("10.1.0.99", "not-a-named-token"))
+                .as("the bootstrap token names no identity")
                 .isInstanceOf(LoginThrottle.Verdict.Allowed.class);
     }
 

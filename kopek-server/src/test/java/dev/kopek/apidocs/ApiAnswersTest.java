@@ -43,8 +43,8 @@ class ApiAnswersTest extends IntegrationTest {
 
     private static final Path EXAMPLES = Path.of("src/main/resources/apidocs/examples.yaml");
     private static final String COMPONENTS = "#/components/schemas/";
-    private static final Pattern SECRET = Pattern.compile(
-            "(\"(?:secret|token)\" : \")([a-z]+_(?:test_|live_)?)[^\"]*\"");
+    private static final Pattern SECRET =
+            Pattern.compile("(\"(?:secret|token)\" : \")([a-z]+_(?:test_|live_)?)[^\"]*\"");
     /** Request bodies sent below, by the component schema that describes them: their examples. */
     private final Map<String, String> requests = new LinkedHashMap<>();
     /** The resource each event of the merchant's feed carries, by its schema: examples of resources no route answers. */
@@ -61,7 +61,8 @@ class ApiAnswersTest extends IntegrationTest {
         assertThat(mismatches).as("answers that do not match the API document").isEmpty();
 
         ApiContract contract = ApiContract.of(baseUri());
-        assertThat(uncovered(contract)).as("operations no call here got a 2xx from; add one to ApiAnswersTest")
+        assertThat(uncovered(contract))
+                .as("operations no call here got a 2xx from; add one to ApiAnswersTest")
                 .isEmpty();
         Map<String, String> examples = new TreeMap<>(ApiContract.answersByComponent());
         examples.putAll(requests);
@@ -73,42 +74,66 @@ class ApiAnswersTest extends IntegrationTest {
         JsonNode schemas = contract.document().path("components").path("schemas");
         for (String component : examples.keySet()) {
             JsonNode example = schemas.path(component).path("example");
-            assertThat(example.isMissingNode()).as(component + " has no example in " + EXAMPLES).isFalse();
-            assertThat(contract.mismatches(component, example)).as("the example of " + component).isEmpty();
+            assertThat(example.isMissingNode())
+                    .as(component + " has no example in " + EXAMPLES)
+                    .isFalse();
+            assertThat(contract.mismatches(component, example))
+                    .as("the example of " + component)
+                    .isEmpty();
         }
     }
 
     private void merchantOperations(Api shop) {
-        Api.Response endpoint = created(shop.post("/v1/webhook-endpoints", Api.newKey(),
-                request("WebhookEndpointRequest", "{\"url\":\"https://hooks.example.com/kopek\",\"event_types\":"
-                        + "[\"payment.captured\",\"refund.succeeded\"]}")));
+        Api.Response endpoint = created(shop.post(
+                "/v1/webhook-endpoints",
+                Api.newKey(),
+                request(
+                        "WebhookEndpointRequest",
+                        "{\"url\":\"https://hooks.example.com/kopek\",\"event_types\":"
+                                + "[\"payment.captured\",\"refund.succeeded\"]}")));
         String hook = endpoint.text("id");
 
-        Api.Response paid = created(shop.pay(Api.newKey(), request("PaymentRequest", "{\"reference\":\""
-                + Api.unique("order") + "\",\"amount\":4990,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\","
-                + "\"description\":\"Two books\",\"metadata\":{\"order\":\"1001\"}}")));
+        Api.Response paid = created(shop.pay(
+                Api.newKey(),
+                request(
+                        "PaymentRequest",
+                        "{\"reference\":\""
+                                + Api.unique("order")
+                                + "\",\"amount\":4990,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\","
+                                + "\"description\":\"Two books\",\"metadata\":{\"order\":\"1001\"}}")));
         String payment = paid.text("id");
         ok(shop.get("/v1/payments?reference=" + paid.text("reference")));
         ok(shop.get("/v1/payments/" + payment));
-        Api.Response refund = ok(shop.post("/v1/payments/" + payment + "/refunds", Api.newKey(),
+        Api.Response refund = ok(shop.post(
+                "/v1/payments/" + payment + "/refunds",
+                Api.newKey(),
                 request("RefundRequest", "{\"amount\":1000,\"reason\":\"one book returned\"}")));
         ok(shop.get("/v1/payments/" + payment + "/refunds"));
         ok(shop.get("/v1/refunds/" + refund.text("id")));
 
-        String authorized = created(shop.pay(Api.newKey(), "{\"reference\":\"" + Api.unique("order")
-                + "\",\"amount\":3000,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":"
-                + "\"manual\"}")).text("id");
-        ok(shop.post("/v1/payments/" + authorized + "/capture", Api.newKey(),
+        String authorized = created(shop.pay(
+                        Api.newKey(),
+                        "{\"reference\":\"" + Api.unique("order")
+                                + "\",\"amount\":3000,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":"
+                                + "\"manual\"}"))
+                .text("id");
+        ok(shop.post(
+                "/v1/payments/" + authorized + "/capture",
+                Api.newKey(),
                 request("CaptureRequest", "{\"amount\":2000,\"final\":false}")));
-        String held = created(shop.pay(Api.newKey(), "{\"reference\":\"" + Api.unique("order")
-                + "\",\"amount\":700,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":"
-                + "\"manual\"}")).text("id");
+        String held = created(shop.pay(
+                        Api.newKey(),
+                        "{\"reference\":\"" + Api.unique("order")
+                                + "\",\"amount\":700,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":"
+                                + "\"manual\"}"))
+                .text("id");
         ok(shop.post("/v1/payments/" + held + "/void", Api.newKey(), "{}"));
 
         ok(shop.get("/v1/events"));
         ok(shop.get("/v1/balance"));
         Api.Response journal = ok(shop.get("/v1/ledger/transactions?payment_id=" + payment));
-        ok(shop.get("/v1/ledger/transactions/" + journal.json().get("data").get(0).get("id").asString()));
+        ok(shop.get("/v1/ledger/transactions/"
+                + journal.json().get("data").get(0).get("id").asString()));
 
         ok(shop.get("/v1/webhook-endpoints"));
         ok(shop.get("/v1/webhook-endpoints/" + hook));
@@ -119,11 +144,17 @@ class ApiAnswersTest extends IntegrationTest {
         ok(shop.delete("/v1/webhook-endpoints/" + hook));
 
         String providerKey = jdbc.sql("SELECT provider_key FROM payments WHERE psp_reference = :ref")
-                .param("ref", paid.text("psp_reference")).query(String.class).single();
-        notify(request("PspNotification", "{\"id\":\"evt_" + Api.unique("answers").replace("-", "") + "\","
-                + "\"type\":\"charge.succeeded\",\"created\":" + clock.instant().getEpochSecond() + ",\"data\":{"
-                + "\"id\":\"" + paid.text("psp_reference") + "\",\"object\":\"charge\",\"status\":\"succeeded\","
-                + "\"amount\":4990,\"currency\":\"EUR\",\"idempotency_key\":\"" + providerKey + "\"}}"));
+                .param("ref", paid.text("psp_reference"))
+                .query(String.class)
+                .single();
+        notify(request(
+                "PspNotification",
+                "{\"id\":\"evt_" + Api.unique("answers").replace("-", "") + "\","
+                        + "\"type\":\"charge.succeeded\",\"created\":"
+                        + clock.instant().getEpochSecond() + ",\"data\":{"
+                        + "\"id\":\"" + paid.text("psp_reference")
+                        + "\",\"object\":\"charge\",\"status\":\"succeeded\","
+                        + "\"amount\":4990,\"currency\":\"EUR\",\"idempotency_key\":\"" + providerKey + "\"}}"));
         // A cardholder disputes part of the charge: the dispute.opened event carries the Dispute.
         notify("{\"id\":\"evt_" + Api.unique("dispute").replace("-", "") + "\",\"type\":\"dispute.opened\","
                 + "\"created\":" + clock.instant().getEpochSecond() + ",\"data\":{\"id\":\"" + Api.unique("dp")
@@ -131,7 +162,8 @@ class ApiAnswersTest extends IntegrationTest {
                 + "\"currency\":\"EUR\",\"reason\":\"fraudulent\",\"status\":\"open\"}}");
         stripeNotification();
         for (JsonNode event : ok(shop.get("/v1/events?limit=100")).json().get("data")) {
-            eventData.putIfAbsent(KopekDocument.resourceSchema(event.get("type").asString()),
+            eventData.putIfAbsent(
+                    KopekDocument.resourceSchema(event.get("type").asString()),
                     event.get("data").toString());
         }
     }
@@ -144,11 +176,15 @@ class ApiAnswersTest extends IntegrationTest {
     private void stripeNotification() {
         StripeStub stripe = new StripeStub(clock);
         try {
-            HttpResponse<String> intent = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    stripe.baseUri().resolve("/v1/payment_intents")).header("Authorization", "Bearer "
-                            + StripeStub.SECRET_KEY).header("Content-Type", "application/x-www-form-urlencoded")
-                    .POST(HttpRequest.BodyPublishers.ofString("amount=4990&currency=eur&confirm=true&payment_method="
-                            + StripeStub.OK)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> intent = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(stripe.baseUri().resolve("/v1/payment_intents"))
+                                    .header("Authorization", "Bearer " + StripeStub.SECRET_KEY)
+                                    .header("Content-Type", "application/x-www-form-urlencoded")
+                                    .POST(HttpRequest.BodyPublishers.ofString(
+                                            "amount=4990&currency=eur&confirm=true&payment_method=" + StripeStub.OK))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(intent.statusCode()).as(intent.body()).isEqualTo(200);
             request("StripeNotification", stripe.event("payment_intent.succeeded", Api.JSON.readTree(intent.body())));
         } catch (IOException e) {
@@ -164,10 +200,15 @@ class ApiAnswersTest extends IntegrationTest {
     /** A notification signed as the simulator signs it, through the public PSP route. */
     private void notify(String notification) {
         Api anonymous = new Api(baseUri(), null);
-        ok(anonymous.send(anonymous.request("/v1/psp/simulator/webhooks").header("Content-Type", "application/json")
-                .header(WebhookSignature.HEADER, WebhookSignature.header("whsec_simulator",
-                        clock.instant().getEpochSecond(), notification))
-                .POST(HttpRequest.BodyPublishers.ofString(notification)).build()));
+        ok(anonymous.send(anonymous
+                .request("/v1/psp/simulator/webhooks")
+                .header("Content-Type", "application/json")
+                .header(
+                        WebhookSignature.HEADER,
+                        WebhookSignature.header(
+                                "whsec_simulator", clock.instant().getEpochSecond(), notification))
+                .POST(HttpRequest.BodyPublishers.ofString(notification))
+                .build()));
     }
 
     /**
@@ -180,7 +221,8 @@ class ApiAnswersTest extends IntegrationTest {
             grew = false;
             for (var example : new ArrayList<>(examples.entrySet())) {
                 JsonNode value = Api.JSON.readTree(example.getValue());
-                for (var property : schemas.path(example.getKey()).path("properties").properties()) {
+                for (var property :
+                        schemas.path(example.getKey()).path("properties").properties()) {
                     JsonNode schema = property.getValue();
                     JsonNode part = value.path(property.getKey());
                     if (schema.path("type").asString("").equals("array")) {
@@ -188,7 +230,8 @@ class ApiAnswersTest extends IntegrationTest {
                         part = part.path(0);
                     }
                     String ref = schema.path("$ref").asString("");
-                    if (ref.startsWith(COMPONENTS) && part.isObject()
+                    if (ref.startsWith(COMPONENTS)
+                            && part.isObject()
                             && examples.putIfAbsent(ref.substring(COMPONENTS.length()), part.toString()) == null) {
                         grew = true;
                     }
@@ -199,30 +242,40 @@ class ApiAnswersTest extends IntegrationTest {
 
     private void adminAndOpsOperations(Api shop) {
         Api admin = admin();
-        String merchant = created(admin.post("/v1/admin/merchants", null, "{\"name\":\"Books & Co\"}")).text("id");
-        String key = created(admin.post("/v1/admin/merchants/" + merchant + "/keys", null, "{}")).text("id");
+        String merchant = created(admin.post("/v1/admin/merchants", null, "{\"name\":\"Books & Co\"}"))
+                .text("id");
+        String key = created(admin.post("/v1/admin/merchants/" + merchant + "/keys", null, "{}"))
+                .text("id");
         ok(admin.get("/v1/admin/merchants/" + merchant + "/keys"));
         ok(admin.delete("/v1/admin/merchants/" + merchant + "/keys/" + key));
         ok(admin.send(admin.request("/v1/admin/merchants/" + merchant + "/fees")
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
-                        request("FeeRequest", "{\"bps\":290,\"fixed_minor\":30,\"currency\":\"EUR\"}"))).build()));
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(
+                        request("FeeRequest", "{\"bps\":290,\"fixed_minor\":30,\"currency\":\"EUR\"}")))
+                .build()));
         ok(admin.get("/v1/admin/merchants/" + merchant + "/fees"));
         ok(admin.get("/v1/admin/merchants/" + merchant + "/rate-limits"));
         ok(admin.send(admin.request("/v1/admin/merchants/" + merchant + "/psp")
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
-                        "{\"provider\":\"simulator\"}")).build()));
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"provider\":\"simulator\"}"))
+                .build()));
         ok(admin.get("/v1/admin/merchants/" + merchant + "/psp"));
         ok(admin.send(admin.request("/v1/admin/merchants/" + merchant + "/rate-limits")
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
-                        "{\"writes\":" + request("Limit", "{\"per_second\":50,\"burst\":100}") + "}")).build()));
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(
+                        "{\"writes\":" + request("Limit", "{\"per_second\":50,\"burst\":100}") + "}"))
+                .build()));
 
         Api.Response journal = ok(shop.get("/v1/ledger/transactions"));
         String transaction = journal.json().get("data").get(0).get("id").asString();
         ok(admin.get("/v1/admin/ledger/transactions/" + transaction));
-        ok(admin.post("/v1/admin/ledger/transactions/" + transaction + "/reversal", null,
+        ok(admin.post(
+                "/v1/admin/ledger/transactions/" + transaction + "/reversal",
+                null,
                 "{\"reason\":\"posted twice by operator error\"}"));
 
-        String identity = created(admin.post("/v1/admin/identities", null, "{\"name\":\"ann\"}")).text("id");
+        String identity = created(admin.post("/v1/admin/identities", null, "{\"name\":\"ann\"}"))
+                .text("id");
         ok(admin.get("/v1/admin/identities"));
         ok(admin.delete("/v1/admin/identities/" + identity));
         ok(admin.get("/v1/ops/audit"));
@@ -231,31 +284,41 @@ class ApiAnswersTest extends IntegrationTest {
         String review = parkedPayment(shop, reference);
         // The PSP's file of the day the parked payment was charged shows a charge Kopek does not know the outcome
         // of: a break to acknowledge and resolve.
-        String settled = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).minusDays(1).toString();
+        String settled = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC)
+                .minusDays(1)
+                .toString();
         ok(admin.post("/v1/ops/settlements/runs", null, "{\"date\":\"" + settled + "\"}"));
         Api.Response breaks = ok(admin.get("/v1/ops/recon-breaks?status=all"));
         String brk = breaks.json().get("data").get(0).get("id").asString();
         ok(admin.post("/v1/ops/recon-breaks/" + brk + "/acknowledge", null, "{\"note\":\"asked the PSP\"}"));
         ok(admin.post("/v1/ops/recon-breaks/" + brk + "/resolve", null, "{\"note\":\"the PSP confirmed it\"}"));
         ok(admin.get("/v1/ops/manual-review"));
-        ok(admin.post("/v1/ops/manual-review/" + review + "/resolve", null, "{\"decision\":\"captured\","
-                + "\"psp_reference\":\"" + recordsAtPsp(reference).getFirst().id() + "\",\"note\":\"the PSP's "
-                + "dashboard shows the charge\"}"));
+        ok(admin.post(
+                "/v1/ops/manual-review/" + review + "/resolve",
+                null,
+                "{\"decision\":\"captured\","
+                        + "\"psp_reference\":\""
+                        + recordsAtPsp(reference).getFirst().id() + "\",\"note\":\"the PSP's "
+                        + "dashboard shows the charge\"}"));
         ok(admin.post("/v1/ops/ledger/drift-check", null, "{}"));
         ok(admin.get("/v1/ops/psp"));
     }
 
     /** A payment whose outcome stayed unknown past the PSP's key window: an open review item, its id. */
     private String parkedPayment(Api shop, String reference) {
-        Api.Response processing = shop.pay(Api.newKey(), "{\"reference\":\"" + reference
-                + "\",\"amount\":1200,\"currency\":\"EUR\",\"payment_method\":\"pm_webhook_only\"}");
+        Api.Response processing = shop.pay(
+                Api.newKey(),
+                "{\"reference\":\"" + reference
+                        + "\",\"amount\":1200,\"currency\":\"EUR\",\"payment_method\":\"pm_webhook_only\"}");
         assertThat(processing.status()).as(processing.body()).isEqualTo(202);
         clock.advance(Duration.ofHours(25));
         SIMULATOR.advanceClock(Duration.ofHours(25));
         reconciler.reconcileOnce();
         return jdbc.sql("SELECT id FROM manual_reviews WHERE status = 'OPEN' AND payment_id = :payment")
                 .param("payment", PrefixedId.parse("pay", processing.text("id")).orElseThrow())
-                .query((rs, n) -> PrefixedId.format("mrv", rs.getObject(1, UUID.class))).list().getFirst();
+                .query((rs, n) -> PrefixedId.format("mrv", rs.getObject(1, UUID.class)))
+                .list()
+                .getFirst();
     }
 
     private void referencePages() {
@@ -263,9 +326,16 @@ class ApiAnswersTest extends IntegrationTest {
         ok(anonymous.get("/docs"));
         ok(anonymous.get("/docs/init.js"));
         ok(anonymous.get("/docs/assets/swagger-ui.css"));
-        ok(anonymous.send(anonymous.request("/problems").header("Accept", "application/json").GET().build()));
-        ok(anonymous.send(anonymous.request("/problems/request_in_progress").header("Accept", "application/json")
-                .GET().build()));
+        ok(anonymous.send(anonymous
+                .request("/problems")
+                .header("Accept", "application/json")
+                .GET()
+                .build()));
+        ok(anonymous.send(anonymous
+                .request("/problems/request_in_progress")
+                .header("Accept", "application/json")
+                .GET()
+                .build()));
     }
 
     private String request(String component, String body) {
@@ -287,17 +357,20 @@ class ApiAnswersTest extends IntegrationTest {
      * Operations whose 2xx needs a PSP other than the simulator: their answers are checked against the document
      * (through {@link Api}) by the test named.
      */
-    private static final Map<String, String> CHECKED_ELSEWHERE = Map.of(
-            "POST /v1/psp/{provider}/webhooks/{merchantId}", "SimulatorAndStripeSideBySideTest");
+    private static final Map<String, String> CHECKED_ELSEWHERE =
+            Map.of("POST /v1/psp/{provider}/webhooks/{merchantId}", "SimulatorAndStripeSideBySideTest");
 
     /** Every documented operation that no 2xx answer was checked for, here or in the test named above. */
     private static List<String> uncovered(ApiContract contract) {
         Set<String> checked = ApiContract.checkedSoFar();
         List<String> missing = new ArrayList<>();
-        contract.document().path("paths").properties().forEach(path -> path.getValue().properties()
-                .forEach(operation -> {
+        contract.document()
+                .path("paths")
+                .properties()
+                .forEach(path -> path.getValue().properties().forEach(operation -> {
                     String where = operation.getKey().toUpperCase(java.util.Locale.ROOT) + " " + path.getKey();
-                    if (operation.getValue().has("responses") && !CHECKED_ELSEWHERE.containsKey(where)
+                    if (operation.getValue().has("responses")
+                            && !CHECKED_ELSEWHERE.containsKey(where)
                             && checked.stream().noneMatch(c -> c.startsWith(where + " 2"))) {
                         missing.add(where);
                     }

@@ -114,15 +114,20 @@ class ApiDocumentTest extends IntegrationTest {
         assertThat(codes(create, 429)).containsExactly("rate_limited");
         assertThat(codes(create, 503)).contains("psp_unavailable", "database_unavailable");
         for (int status : new int[] {409, 429, 503}) {
-            assertThat(create.at("/responses/" + status + "/headers/Retry-After/$ref").asString()).as("" + status)
+            assertThat(create.at("/responses/" + status + "/headers/Retry-After/$ref")
+                            .asString())
+                    .as("" + status)
                     .endsWith("/RetryAfter");
         }
-        assertThat(document.at("/components/responses/Payment/headers/Idempotent-Replayed").isMissingNode())
+        assertThat(document.at("/components/responses/Payment/headers/Idempotent-Replayed")
+                        .isMissingNode())
                 .isFalse();
-        assertThat(document.at("/info/description").asString()).contains("409 never means declined",
-                "Retry-After", "Idempotent-Replayed");
-        assertThat(document.at("/paths/~1v1~1admin~1merchants/post/security/0").has("adminToken")).isTrue();
-        assertThat(document.at("/paths/~1v1~1balance/get/security/0").has("apiKey")).isTrue();
+        assertThat(document.at("/info/description").asString())
+                .contains("409 never means declined", "Retry-After", "Idempotent-Replayed");
+        assertThat(document.at("/paths/~1v1~1admin~1merchants/post/security/0").has("adminToken"))
+                .isTrue();
+        assertThat(document.at("/paths/~1v1~1balance/get/security/0").has("apiKey"))
+                .isTrue();
         assertThat(document.at("/paths/~1docs/get/security").isEmpty()).isTrue();
     }
 
@@ -135,13 +140,15 @@ class ApiDocumentTest extends IntegrationTest {
         JsonNode paths = document().get("paths");
         JsonNode capture = paths.at("/~1v1~1payments~1{id}~1capture/post");
         assertThat(codes(capture, 402)).containsExactly("capture_declined");
-        assertThat(codes(capture, 409)).contains("request_in_progress", "capture_in_progress", "nothing_to_capture")
+        assertThat(codes(capture, 409))
+                .contains("request_in_progress", "capture_in_progress", "nothing_to_capture")
                 .doesNotContain("already_captured");
         assertThat(codes(paths.at("/~1v1~1payments~1{id}~1void/post"), 402)).containsExactly("void_declined");
-        assertThat(capture.at("/responses/402/content/application~1problem+json/schema/allOf/0/$ref").asString())
+        assertThat(capture.at("/responses/402/content/application~1problem+json/schema/allOf/0/$ref")
+                        .asString())
                 .isEqualTo("#/components/schemas/Problem");
-        assertThat(capture.at("/responses/402/description").asString()).contains("capture_declined",
-                ProblemCode.CAPTURE_DECLINED.meaning());
+        assertThat(capture.at("/responses/402/description").asString())
+                .contains("capture_declined", ProblemCode.CAPTURE_DECLINED.meaning());
 
         JsonNode identities = paths.at("/~1v1~1admin~1identities/post");
         assertThat(codes(identities, 409)).containsExactly("name_taken");
@@ -161,7 +168,8 @@ class ApiDocumentTest extends IntegrationTest {
                 .containsExactly("break_not_open");
         JsonNode notification = paths.at("/~1v1~1psp~1{provider}~1webhooks/post");
         assertThat(codes(notification, 401)).containsExactly("invalid_signature");
-        assertThat(notification.at("/responses/401/headers/WWW-Authenticate").isMissingNode()).isTrue();
+        assertThat(notification.at("/responses/401/headers/WWW-Authenticate").isMissingNode())
+                .isTrue();
         assertThat(codes(paths.at("/~1v1~1balance/get"), 500)).containsExactly("internal_error");
     }
 
@@ -173,14 +181,21 @@ class ApiDocumentTest extends IntegrationTest {
         String declined = problem(402, "capture_declined");
 
         contract.check("POST", capture, 402, "application/problem+json", declined);
-        assertThatThrownBy(() -> contract.check("POST", capture, 402, "application/problem+json",
-                problem(402, "void_declined"))).isInstanceOf(AssertionError.class)
+        assertThatThrownBy(() ->
+                        contract.check("POST", capture, 402, "application/problem+json", problem(402, "void_declined")))
+                .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("POST /v1/payments/{id}/capture answered 402 void_declined");
-        assertThatThrownBy(() -> contract.check("POST", capture, 418, "application/problem+json",
-                problem(418, "bad_request"))).isInstanceOf(AssertionError.class)
+        assertThatThrownBy(() ->
+                        contract.check("POST", capture, 418, "application/problem+json", problem(418, "bad_request")))
+                .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("a status the API document does not declare for this route");
-        assertThatThrownBy(() -> contract.check("GET", baseUri().resolve("/v1/balance"), 404,
-                "application/problem+json", problem(404, "not_found"))).isInstanceOf(AssertionError.class);
+        assertThatThrownBy(() -> contract.check(
+                        "GET",
+                        baseUri().resolve("/v1/balance"),
+                        404,
+                        "application/problem+json",
+                        problem(404, "not_found")))
+                .isInstanceOf(AssertionError.class);
     }
 
     private static String problem(int status, String code) {
@@ -199,15 +214,15 @@ class ApiDocumentTest extends IntegrationTest {
         List<String> undeclared = new ArrayList<>();
         int checked = 0;
         for (Class<?> controller : controllers) {
-            Path source = Path.of("src/main/java",
-                    controller.getName().replace('.', '/') + ".java");
+            Path source = Path.of("src/main/java", controller.getName().replace('.', '/') + ".java");
             if (!Files.exists(source)) {
                 continue; // springdoc's and Spring's own handlers
             }
             Set<String> declared = new TreeSet<>();
             for (var handler : mappings.getHandlerMethods().values()) {
                 if (handler.getBeanType() == controller) {
-                    ContractOperations.problems(controller, handler.getMethod()).values()
+                    ContractOperations.problems(controller, handler.getMethod())
+                            .values()
                             .forEach(codes -> codes.forEach(code -> declared.add(code.code())));
                 }
             }
@@ -217,14 +232,16 @@ class ApiDocumentTest extends IntegrationTest {
             produced.forEach(code -> undeclared.add(controller.getSimpleName() + ": " + code));
         }
         assertThat(checked).isGreaterThan(40);
-        assertThat(undeclared).as("codes a controller answers that none of its handlers declares (@ProblemCodes)")
+        assertThat(undeclared)
+                .as("codes a controller answers that none of its handlers declares (@ProblemCodes)")
                 .isEmpty();
     }
 
     private static List<String> codes(JsonNode operation, int status) {
-        JsonNode codes = operation.at("/responses/" + status + "/content/application~1problem+json/schema/allOf/1"
-                + "/properties/code/enum");
-        assertThat(codes.isArray()).as(operation.path("operationId").asString() + " " + status + " lists its codes")
+        JsonNode codes = operation.at(
+                "/responses/" + status + "/content/application~1problem+json/schema/allOf/1" + "/properties/code/enum");
+        assertThat(codes.isArray())
+                .as(operation.path("operationId").asString() + " " + status + " lists its codes")
                 .isTrue();
         List<String> list = new ArrayList<>();
         codes.forEach(code -> list.add(code.asString()));
@@ -238,8 +255,12 @@ class ApiDocumentTest extends IntegrationTest {
         webhooks.propertyNames().forEach(types::add);
         assertThat(types).isEqualTo(EventTypes.known());
         JsonNode captured = webhooks.at("/payment.captured/post");
-        assertThat(captured.toString()).contains("Kopek-Signature", "#/components/schemas/Event",
-                "#/components/schemas/Payment", "\"const\":\"payment.captured\"");
+        assertThat(captured.toString())
+                .contains(
+                        "Kopek-Signature",
+                        "#/components/schemas/Event",
+                        "#/components/schemas/Payment",
+                        "\"const\":\"payment.captured\"");
         assertThat(webhooks.at("/refund.failed/post").toString()).contains("#/components/schemas/Refund");
     }
 
@@ -258,7 +279,9 @@ class ApiDocumentTest extends IntegrationTest {
             String resource = type.substring(0, type.indexOf('.'));
             if (!example.path("type").asString().equals(type)
                     || !example.path("resource").path("type").asString().equals(resource)
-                    || !example.path("resource").path("id").equals(example.path("data").path("id"))) {
+                    || !example.path("resource")
+                            .path("id")
+                            .equals(example.path("data").path("id"))) {
                 wrong.add(type + ": " + example);
                 continue;
             }
@@ -266,9 +289,12 @@ class ApiDocumentTest extends IntegrationTest {
         }
         assertThat(wrong).isEmpty();
         assertThat(document.at("/webhooks/refund.failed/post/requestBody/content/application~1json/example/data/status")
-                .asString()).isEqualTo("failed");
+                        .asString())
+                .isEqualTo("failed");
         assertThat(document.at("/webhooks/payment.captured/post/requestBody/content/application~1json/example/data"
-                + "/status").asString()).isEqualTo("captured");
+                                + "/status")
+                        .asString())
+                .isEqualTo("captured");
     }
 
     @Test
@@ -276,8 +302,10 @@ class ApiDocumentTest extends IntegrationTest {
         JsonNode codes = document().at("/components/schemas/ProblemCode/oneOf");
         Set<String> documented = new TreeSet<>();
         codes.forEach(code -> documented.add(code.get("const").asString()));
-        assertThat(documented).isEqualTo(new TreeSet<>(Arrays.stream(ProblemCode.values()).map(ProblemCode::code)
-                .toList()));
+        assertThat(documented)
+                .isEqualTo(new TreeSet<>(Arrays.stream(ProblemCode.values())
+                        .map(ProblemCode::code)
+                        .toList()));
     }
 
     @Test
@@ -294,7 +322,8 @@ class ApiDocumentTest extends IntegrationTest {
         Api.Response bundle = anonymous.get("/docs/assets/swagger-ui-bundle.js");
         assertThat(bundle.status()).isEqualTo(200);
         assertThat(bundle.body()).contains("SwaggerUIBundle");
-        assertThat(anonymous.get("/docs/assets/swagger-ui.css").header("Content-Type")).startsWith("text/css");
+        assertThat(anonymous.get("/docs/assets/swagger-ui.css").header("Content-Type"))
+                .startsWith("text/css");
         // The WebJar's other files are not served: its stock index.html would load the petstore from the internet.
         for (String other : List.of("index.html", "swagger-initializer.js", "swagger-ui.js", "..%2Fpom.properties")) {
             Api.Response refused = anonymous.get("/docs/assets/" + other);
@@ -303,10 +332,16 @@ class ApiDocumentTest extends IntegrationTest {
         }
         // Nor anywhere else: Boot's default handlers would serve the whole WebJar under /webjars and /.
         String version = ApiBrowser.swaggerUiVersion();
-        for (String path : List.of("/webjars/swagger-ui/index.html", "/webjars/swagger-ui/" + version + "/index.html",
+        for (String path : List.of(
+                "/webjars/swagger-ui/index.html",
+                "/webjars/swagger-ui/" + version + "/index.html",
                 "/webjars/swagger-ui/" + version + "/swagger-initializer.js",
-                "/webjars/swagger-ui/" + version + "/swagger-ui.css", "/swagger-ui/index.html", "/swagger-ui.html",
-                "/v3/api-docs", "/index.html", "/favicon.ico")) {
+                "/webjars/swagger-ui/" + version + "/swagger-ui.css",
+                "/swagger-ui/index.html",
+                "/swagger-ui.html",
+                "/v3/api-docs",
+                "/index.html",
+                "/favicon.ico")) {
             Api.Response refused = anonymous.get(path);
             assertThat(refused.status()).as(path).isEqualTo(404);
             assertThat(refused.header("Content-Type")).as(path).startsWith("application/problem+json");
@@ -339,7 +374,8 @@ class ApiDocumentTest extends IntegrationTest {
                         }
                         for (var media : body.path("content").properties()) {
                             if (media.getKey().endsWith("json") && !hasExample(document, media.getValue())) {
-                                without.add(where + " " + media.getKey() + " " + media.getValue().path("schema"));
+                                without.add(where + " " + media.getKey() + " "
+                                        + media.getValue().path("schema"));
                             }
                         }
                     }
@@ -360,8 +396,10 @@ class ApiDocumentTest extends IntegrationTest {
         if (schema.has("allOf")) {
             schema = schema.get("allOf").get(0);
         }
-        return schema.has("example") || schema.has("$ref")
-                && document.at(schema.get("$ref").asString().substring(1)).has("example");
+        return schema.has("example")
+                || schema.has("$ref")
+                        && document.at(schema.get("$ref").asString().substring(1))
+                                .has("example");
     }
 
     /**
@@ -386,20 +424,28 @@ class ApiDocumentTest extends IntegrationTest {
                     }
                     String where = operation.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey() + " " + status;
                     Set<String> codes = new TreeSet<>();
-                    media.path("schema").path("allOf").path(1).path("properties").path("code").path("enum")
+                    media.path("schema")
+                            .path("allOf")
+                            .path(1)
+                            .path("properties")
+                            .path("code")
+                            .path("enum")
                             .forEach(code -> codes.add(code.asString()));
                     Set<String> shown = new TreeSet<>(media.path("examples").propertyNames());
                     if (codes.isEmpty() || !shown.equals(codes)) {
                         wrong.add(where + ": codes " + codes + ", examples " + shown);
                         continue;
                     }
-                    String pointer = "/paths/" + path.getKey().replace("~", "~0").replace("/", "~1") + "/"
-                            + operation.getKey() + "/responses/" + response.getKey()
-                            + "/content/application~1problem+json/schema";
+                    String pointer =
+                            "/paths/" + path.getKey().replace("~", "~0").replace("/", "~1") + "/"
+                                    + operation.getKey() + "/responses/" + response.getKey()
+                                    + "/content/application~1problem+json/schema";
                     for (String code : codes) {
-                        String ref = media.path("examples").path(code).path("$ref").asString();
+                        String ref =
+                                media.path("examples").path(code).path("$ref").asString();
                         JsonNode value = document.at(ref.substring(1)).path("value");
-                        if (value.path("status").asInt() != status || !value.path("code").asString().equals(code)
+                        if (value.path("status").asInt() != status
+                                || !value.path("code").asString().equals(code)
                                 || !value.path("type").asString().equals("/problems/" + code)) {
                             wrong.add(where + " " + code + ": example " + value);
                         }
@@ -412,11 +458,19 @@ class ApiDocumentTest extends IntegrationTest {
         assertThat(wrong).isEmpty();
         assertThat(checked).isGreaterThan(300);
         // One shared example per code and status: every status of every code in the catalogue.
-        assertThat(shared.size()).isEqualTo(Arrays.stream(ProblemCode.values()).mapToInt(c -> c.statuses().size())
-                .sum());
+        assertThat(shared.size())
+                .isEqualTo(Arrays.stream(ProblemCode.values())
+                        .mapToInt(c -> c.statuses().size())
+                        .sum());
         assertThat(document.at("/paths/~1v1~1payments~1{id}/get/responses/404/content/application~1problem+json"
-                + "/examples/not_found/$ref").asString()).isEqualTo("#/components/examples/not_found");
-        assertThat(shared.path("body_too_large_413").path("value").path("status").asInt()).isEqualTo(413);
+                                + "/examples/not_found/$ref")
+                        .asString())
+                .isEqualTo("#/components/examples/not_found");
+        assertThat(shared.path("body_too_large_413")
+                        .path("value")
+                        .path("status")
+                        .asInt())
+                .isEqualTo(413);
     }
 
     @Test
@@ -432,8 +486,11 @@ class ApiDocumentTest extends IntegrationTest {
         assertThat(page.header("Content-Type")).startsWith("text/html");
         assertThat(page.body()).contains("missing_idempotency_key", "What it means", "What to do", "fix request");
 
-        Api.Response json = anonymous.send(anonymous.request("/problems/request_in_progress")
-                .header("Accept", "application/json").GET().build());
+        Api.Response json = anonymous.send(anonymous
+                .request("/problems/request_in_progress")
+                .header("Accept", "application/json")
+                .GET()
+                .build());
         assertThat(json.text("action")).isEqualTo("retry_same_key");
         assertThat(json.json().get("statuses").get(0).asInt()).isEqualTo(409);
 

@@ -44,17 +44,18 @@ import org.springframework.test.context.DynamicPropertySource;
 class ConsoleBrowserTest extends IntegrationTest {
 
     private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM_BIN", "/usr/bin/chromium"));
-    private static final Path DRIVER = Path.of(System.getenv().getOrDefault("CHROMEDRIVER_BIN",
-            "/usr/bin/chromedriver"));
+    private static final Path DRIVER =
+            Path.of(System.getenv().getOrDefault("CHROMEDRIVER_BIN", "/usr/bin/chromedriver"));
     /**
      * Every run takes the screenshots into target/; the README's copies in docs/console/ are refreshed on purpose
      * ({@code -Dkopek.console.screenshots=../docs/console}), so a test run never leaves the work tree changed.
      */
-    private static final Path SCREENSHOTS = Path.of(System.getProperty("kopek.console.screenshots",
-            "target/console-screenshots"));
+    private static final Path SCREENSHOTS =
+            Path.of(System.getProperty("kopek.console.screenshots", "target/console-screenshots"));
 
     @Autowired
     DeliveryWorker deliveries;
+
     @Autowired
     DriftChecker drift;
 
@@ -86,12 +87,24 @@ class ConsoleBrowserTest extends IntegrationTest {
             Assumptions.abort("Chromium is not installed");
         }
         profile = Files.createTempDirectory("kopek-console-chromium");
-        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile()).addArguments("--headless",
-                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                "--user-data-dir=" + profile, "--window-size=1440,1000");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
-                .usingAnyFreePort().build();
+        ChromeOptions options = new ChromeOptions()
+                .setBinary(CHROMIUM.toFile())
+                .addArguments(
+                        "--headless",
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--disable-quic",
+                        "--no-first-run",
+                        "--disable-background-networking",
+                        "--disable-component-update",
+                        "--disable-sync",
+                        "--disable-dev-shm-usage",
+                        "--user-data-dir=" + profile,
+                        "--window-size=1440,1000");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(DRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
         browser = new ChromeDriver(service, options);
         browser.manage().timeouts().implicitlyWait(Duration.ofSeconds(5));
     }
@@ -103,15 +116,16 @@ class ConsoleBrowserTest extends IntegrationTest {
         }
         if (profile != null) {
             try (var files = Files.walk(profile)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
             }
         }
     }
 
     @Test
     void anOperatorFindsAPaymentResolvesReviewsRedeliversResolvesABreakAndSeesItAudited() throws Exception {
-        try (ConsoleScenario day = new ConsoleScenario(admin(), newMerchant(), clock, SIMULATOR, reconciler, jdbc,
-                deliveries).build()) {
+        try (ConsoleScenario day =
+                new ConsoleScenario(admin(), newMerchant(), clock, SIMULATOR, reconciler, jdbc, deliveries).build()) {
             logInAndReadTheStory(day);
 
             open("/console/attention");
@@ -124,10 +138,18 @@ class ConsoleBrowserTest extends IntegrationTest {
 
             open("/console/audit");
             String audit = browser.findElement(By.id("audit")).getText();
-            assertThat(audit).contains("manual_review.resolved", "recon_break.acknowledged", "recon_break.resolved",
-                    "webhook_endpoint.reenabled", "bootstrap", "adm_bootstrap",
-                    "acquirer portal: no charge under this key", "asked the acquirer for the missing line",
-                    "acquirer added the line to the next file", day.endpointId);
+            assertThat(audit)
+                    .contains(
+                            "manual_review.resolved",
+                            "recon_break.acknowledged",
+                            "recon_break.resolved",
+                            "webhook_endpoint.reenabled",
+                            "bootstrap",
+                            "adm_bootstrap",
+                            "acquirer portal: no charge under this key",
+                            "asked the acquirer for the missing line",
+                            "acquirer added the line to the next file",
+                            day.endpointId);
             shoot("audit");
 
             DriftReport check = drift.check(); // the hourly check, run now: its result is on the Health page
@@ -141,13 +163,17 @@ class ConsoleBrowserTest extends IntegrationTest {
 
     private void logInAndReadTheStory(ConsoleScenario day) throws IOException {
         open("/console/payments");
-        assertThat(browser.getCurrentUrl()).as("a page without a login goes to the login form").endsWith("/console/login");
+        assertThat(browser.getCurrentUrl())
+                .as("a page without a login goes to the login form")
+                .endsWith("/console/login");
         shoot("login");
         browser.findElement(By.id("token")).sendKeys(ADMIN_TOKEN);
         follow(browser.findElement(By.cssSelector("form button[type=submit]")));
         assertThat(browser.getCurrentUrl()).endsWith("/console/payments");
-        assertThat(browser.manage().getCookieNamed("KOPEK_CONSOLE").isHttpOnly()).isTrue();
-        assertThat(browser.manage().getCookieNamed("KOPEK_CONSOLE").getSameSite()).isEqualTo("Strict");
+        assertThat(browser.manage().getCookieNamed("KOPEK_CONSOLE").isHttpOnly())
+                .isTrue();
+        assertThat(browser.manage().getCookieNamed("KOPEK_CONSOLE").getSameSite())
+                .isEqualTo("Strict");
 
         browser.findElement(By.name("q")).sendKeys(day.reference);
         follow(browser.findElement(By.cssSelector("form.search button")));
@@ -165,7 +191,8 @@ class ConsoleBrowserTest extends IntegrationTest {
         assertThat(browser.findElement(By.id("ledger")).getText()).contains("captured", "4990.00 RUB");
         assertThat(browser.findElement(By.id("keys")).getText()).containsPattern("[0-9a-f]{16}");
         // Given up (dead) or cancelled when the endpoint was disabled, whichever the worker reached first.
-        assertThat(browser.findElement(By.id("events")).getText()).as("its one delivery never arrived")
+        assertThat(browser.findElement(By.id("events")).getText())
+                .as("its one delivery never arrived")
                 .containsPattern("payment\\.captured .* 0 / [01] / 1 503");
         shoot("payment");
     }
@@ -184,8 +211,10 @@ class ConsoleBrowserTest extends IntegrationTest {
         WebElement review = review(day.capturePaymentId, "capture");
         assertThat(review.getText()).contains("80.00 EUR");
         assertThat(review.findElements(By.cssSelector("input[name=decision][value=captured]")))
-                .as("a capture is decided succeeded or failed, not captured").isEmpty();
-        review.findElement(By.cssSelector("input[name=decision][value=succeeded]")).click();
+                .as("a capture is decided succeeded or failed, not captured")
+                .isEmpty();
+        review.findElement(By.cssSelector("input[name=decision][value=succeeded]"))
+                .click();
         WebElement reference = review.findElement(By.name("psp_reference"));
         reference.clear();
         reference.sendKeys(day.captureCharge);
@@ -193,22 +222,33 @@ class ConsoleBrowserTest extends IntegrationTest {
         follow(review.findElement(By.cssSelector("button[type=submit]")));
         assertThat(browser.findElement(By.cssSelector(".flash.ok")).getText()).contains("resolved as succeeded");
         assertThat(jdbc.sql("SELECT status, amount_captured FROM payments WHERE id = :id")
-                .param("id", PrefixedId.parse("pay", day.capturePaymentId).orElseThrow())
-                .query((rs, n) -> rs.getString(1) + " " + rs.getLong(2)).single()).isEqualTo("CAPTURED 8000");
+                        .param(
+                                "id",
+                                PrefixedId.parse("pay", day.capturePaymentId).orElseThrow())
+                        .query((rs, n) -> rs.getString(1) + " " + rs.getLong(2))
+                        .single())
+                .isEqualTo("CAPTURED 8000");
         assertThat(jdbc.sql("SELECT status FROM payment_operations WHERE payment_id = :id AND kind = 'capture'")
-                .param("id", PrefixedId.parse("pay", day.capturePaymentId).orElseThrow()).query(String.class)
-                .single()).isEqualTo("SUCCEEDED");
+                        .param(
+                                "id",
+                                PrefixedId.parse("pay", day.capturePaymentId).orElseThrow())
+                        .query(String.class)
+                        .single())
+                .isEqualTo("SUCCEEDED");
     }
 
     private void reenablesTheEndpointAndItsDeadDeliveriesArrive(ConsoleScenario day) throws Exception {
         WebElement row = browser.findElements(By.cssSelector("#endpoints tbody tr")).stream()
-                .filter(r -> r.getText().contains(day.endpointId)).findFirst().orElseThrow();
+                .filter(r -> r.getText().contains(day.endpointId))
+                .findFirst()
+                .orElseThrow();
         assertThat(row.getText()).contains(day.receiver.url(), "every delivery failed since");
         day.receiver.answerAlways(200);
         int before = day.receiver.received().size();
         follow(row.findElement(By.cssSelector("button[value=yes]")));
         assertThat(browser.findElement(By.cssSelector(".flash.ok")).getText())
-                .containsPattern("Endpoint " + day.endpointId + " is enabled again; [1-9][0-9]* dead deliveries queued");
+                .containsPattern(
+                        "Endpoint " + day.endpointId + " is enabled again; [1-9][0-9]* dead deliveries queued");
         assertThat(day.endpointStatus()).isEqualTo("ENABLED");
 
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -216,9 +256,12 @@ class ConsoleBrowserTest extends IntegrationTest {
             deliveries.deliverDue();
             Thread.sleep(50);
         }
-        assertThat(redelivered(day, before)).as("the captured payment's event arrives again").hasSize(1);
+        assertThat(redelivered(day, before))
+                .as("the captured payment's event arrives again")
+                .hasSize(1);
         open("/console/payments/" + day.paymentId);
-        assertThat(browser.findElement(By.id("events")).getText()).as("delivered now, dead no more")
+        assertThat(browser.findElement(By.id("events")).getText())
+                .as("delivered now, dead no more")
                 .containsPattern("payment\\.captured .* 1 / 0 / 1 200");
         open("/console/attention");
     }
@@ -227,7 +270,11 @@ class ConsoleBrowserTest extends IntegrationTest {
     private static List<WebhookReceiver.Received> redelivered(ConsoleScenario day, int before) {
         List<WebhookReceiver.Received> all = day.receiver.received();
         return all.subList(before, all.size()).stream()
-                .filter(r -> Api.JSON.readTree(r.body()).at("/resource/id").asString().equals(day.paymentId))
+                .filter(r -> Api.JSON
+                        .readTree(r.body())
+                        .at("/resource/id")
+                        .asString()
+                        .equals(day.paymentId))
                 .toList();
     }
 
@@ -248,29 +295,38 @@ class ConsoleBrowserTest extends IntegrationTest {
         follow(resolve.findElement(By.cssSelector("button")));
         assertThat(browser.findElement(By.cssSelector(".flash.ok")).getText()).contains("resolved");
         assertThat(jdbc.sql("SELECT status FROM recon_breaks WHERE psp_reference = :ref")
-                .param("ref", day.breakReference).query(String.class).single()).isEqualTo("RESOLVED");
+                        .param("ref", day.breakReference)
+                        .query(String.class)
+                        .single())
+                .isEqualTo("RESOLVED");
         open("/console/reconciliation?type=missing_at_psp");
         WebElement resolved = reportedBreak(day);
         assertThat(resolved.getText()).contains("resolved", "acquirer added the line to the next file");
-        assertThat(resolved.findElements(By.tagName("form"))).as("nothing left to decide").isEmpty();
+        assertThat(resolved.findElements(By.tagName("form")))
+                .as("nothing left to decide")
+                .isEmpty();
     }
 
     private WebElement reportedBreak(ConsoleScenario day) {
         return browser.findElements(By.cssSelector("#breaks .break")).stream()
-                .filter(b -> b.getText().contains(day.breakReference)).findFirst().orElseThrow();
+                .filter(b -> b.getText().contains(day.breakReference))
+                .findFirst()
+                .orElseThrow();
     }
 
     private WebElement review(String paymentId, String kind) {
         return browser.findElements(By.cssSelector("#reviews .review")).stream()
                 .filter(r -> r.getText().contains(paymentId))
-                .filter(r -> r.findElement(By.cssSelector(".pill")).getText().equals(kind)).findFirst()
+                .filter(r -> r.findElement(By.cssSelector(".pill")).getText().equals(kind))
+                .findFirst()
                 .orElseThrow();
     }
 
     private String status(String paymentId) {
         return jdbc.sql("SELECT status FROM payments WHERE id = :id")
                 .param("id", dev.kopek.money.PrefixedId.parse("pay", paymentId).orElseThrow())
-                .query(String.class).single();
+                .query(String.class)
+                .single();
     }
 
     private void open(String path) {
@@ -288,18 +344,21 @@ class ConsoleBrowserTest extends IntegrationTest {
         JavascriptExecutor js = (JavascriptExecutor) browser;
         js.executeScript("window.kopekLeaving = true");
         clickable.click();
-        new WebDriverWait(browser, Duration.ofSeconds(20)).ignoring(WebDriverException.class)
+        new WebDriverWait(browser, Duration.ofSeconds(20))
+                .ignoring(WebDriverException.class)
                 .until(b -> Boolean.TRUE.equals(js.executeScript(
                         "return window.kopekLeaving === undefined && document.readyState === 'complete'")));
     }
 
     /** A full-page screenshot: the window is stretched to the page's height first. */
     private void shoot(String name) throws IOException {
-        long height = (Long) ((JavascriptExecutor) browser)
-                .executeScript("return Math.max(document.body.scrollHeight, 700)");
+        long height =
+                (Long) ((JavascriptExecutor) browser).executeScript("return Math.max(document.body.scrollHeight, 700)");
         browser.manage().window().setSize(new Dimension(1440, (int) Math.min(height + 40, 2400)));
         Files.createDirectories(SCREENSHOTS);
-        Path shot = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
+        Path shot = ((org.openqa.selenium.TakesScreenshot) browser)
+                .getScreenshotAs(OutputType.FILE)
+                .toPath();
         Files.copy(shot, SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
         browser.manage().window().setSize(new Dimension(1440, 1000));
     }

@@ -27,7 +27,9 @@ class ConsoleHttpTest extends IntegrationTest {
 
     private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([0-9a-f]{64})\"");
 
-    private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+
     @Autowired
     private DriftChecker driftChecker;
 
@@ -36,16 +38,24 @@ class ConsoleHttpTest extends IntegrationTest {
         HttpResponse<String> anonymous = get("/console/attention");
         assertThat(anonymous.statusCode()).isEqualTo(303);
         assertThat(anonymous.headers().firstValue("Location").orElseThrow()).endsWith("/console/login");
-        HttpResponse<String> bearer = http.send(HttpRequest.newBuilder(URI.create(baseUri() + "/console/attention"))
-                .header("Authorization", "Bearer " + ADMIN_TOKEN).GET().build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(bearer.statusCode()).as("the console is a session's, not a bearer's").isEqualTo(303);
+        HttpResponse<String> bearer = http.send(
+                HttpRequest.newBuilder(URI.create(baseUri() + "/console/attention"))
+                        .header("Authorization", "Bearer " + ADMIN_TOKEN)
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(bearer.statusCode())
+                .as("the console is a session's, not a bearer's")
+                .isEqualTo(303);
         assertThat(post("/console/logout", "").statusCode()).isEqualTo(401);
 
         assertThat(logIn("wrong-token").statusCode()).isEqualTo(401);
         HttpResponse<String> login = logIn(ADMIN_TOKEN);
         assertThat(login.statusCode()).isEqualTo(302);
-        String cookie = login.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("KOPEK_CONSOLE="))
-                .findFirst().orElseThrow();
+        String cookie = login.headers().allValues("Set-Cookie").stream()
+                .filter(c -> c.startsWith("KOPEK_CONSOLE="))
+                .findFirst()
+                .orElseThrow();
         assertThat(cookie).contains("HttpOnly", "SameSite=Strict", "Path=/console");
         assertThat(get("/console/attention").statusCode()).isEqualTo(200);
     }
@@ -54,7 +64,8 @@ class ConsoleHttpTest extends IntegrationTest {
     void readingWorksWithoutJavaScriptAndShowsMoneyWithItsExponent() throws Exception {
         Api api = newMerchant();
         String reference = newReference();
-        String id = api.pay(Api.newKey(), Api.payment(reference, 500, "JPY", "pm_ok")).text("id");
+        String id = api.pay(Api.newKey(), Api.payment(reference, 500, "JPY", "pm_ok"))
+                .text("id");
         login();
 
         HttpResponse<String> search = get("/console/payments?q=" + reference);
@@ -62,11 +73,12 @@ class ConsoleHttpTest extends IntegrationTest {
         assertThat(search.body()).contains(id, "500 JPY").doesNotContain("500.0");
         HttpResponse<String> story = get("/console/payments/" + id);
         assertThat(story.body()).contains("PSP calls", "Ledger", "payment.captured", "500 JPY");
-        for (String page : new String[] {"/console/attention", "/console/reconciliation", "/console/health",
-            "/console/audit"}) {
+        for (String page :
+                new String[] {"/console/attention", "/console/reconciliation", "/console/health", "/console/audit"}) {
             HttpResponse<String> answer = get(page);
             assertThat(answer.statusCode()).as(page).isEqualTo(200);
-            assertThat(answer.headers().firstValue("Content-Security-Policy").orElseThrow()).contains("default-src");
+            assertThat(answer.headers().firstValue("Content-Security-Policy").orElseThrow())
+                    .contains("default-src");
         }
     }
 
@@ -76,9 +88,11 @@ class ConsoleHttpTest extends IntegrationTest {
         long before = rows("audit_events");
         String breakId = "brk_01a238f61f6677be91e459cc5f6b60c2";
 
-        assertThat(post("/console/breaks/" + breakId + "/acknowledge", "note=x").statusCode()).isEqualTo(403);
+        assertThat(post("/console/breaks/" + breakId + "/acknowledge", "note=x").statusCode())
+                .isEqualTo(403);
         assertThat(post("/console/breaks/" + breakId + "/acknowledge", "note=x&_csrf=" + "0".repeat(64))
-                .statusCode()).isEqualTo(403);
+                        .statusCode())
+                .isEqualTo(403);
         HttpResponse<String> unknown = post("/console/breaks/" + breakId + "/acknowledge", "note=x&_csrf=" + csrf);
         assertThat(unknown.statusCode()).isEqualTo(302);
         assertThat(rows("audit_events")).isEqualTo(before);
@@ -89,29 +103,44 @@ class ConsoleHttpTest extends IntegrationTest {
 
     @Test
     void aNamedIdentityLogsInActsUnderItsNameAndIsLockedOutWhenRevoked() throws Exception {
-        Api.Response issued = admin().post("/v1/admin/identities", null,
-                "{\"name\":\"console-" + java.util.UUID.randomUUID().toString().substring(0, 8) + "\"}");
+        Api.Response issued = admin().post(
+                        "/v1/admin/identities",
+                        null,
+                        "{\"name\":\"console-"
+                                + java.util.UUID.randomUUID().toString().substring(0, 8) + "\"}");
         assertThat(issued.status()).isEqualTo(201);
         String name = issued.text("name");
         String csrf = login(issued.text("token"));
         Api merchant = newMerchant();
-        var endpoint = merchant.post("/v1/webhook-endpoints", Api.newKey(),
-                "{\"url\":\"https://example.com/console\",\"event_types\":[\"*\"]}").text("id");
+        var endpoint = merchant.post(
+                        "/v1/webhook-endpoints",
+                        Api.newKey(),
+                        "{\"url\":\"https://example.com/console\",\"event_types\":[\"*\"]}")
+                .text("id");
         jdbc.sql("UPDATE webhook_endpoints SET status = 'DISABLED', disabled_reason = 'test' WHERE id = :id")
-                .param("id", dev.kopek.money.PrefixedId.parse("we", endpoint).orElseThrow()).update();
+                .param("id", dev.kopek.money.PrefixedId.parse("we", endpoint).orElseThrow())
+                .update();
 
         HttpResponse<String> done = post("/console/endpoints/" + endpoint + "/reenable", "_csrf=" + csrf);
 
         assertThat(done.statusCode()).isEqualTo(302);
-        var event = admin().get("/v1/ops/audit?target=" + endpoint).json().get("data").get(0);
+        var event = admin().get("/v1/ops/audit?target=" + endpoint)
+                .json()
+                .get("data")
+                .get(0);
         assertThat(event.get("action").asString()).isEqualTo("webhook_endpoint.reenabled");
         assertThat(event.get("actor").get("name").asString()).isEqualTo(name);
         assertThat(event.get("actor").get("id").asString()).isEqualTo(issued.text("id"));
         assertThat(get("/console/audit?target=" + endpoint).body()).contains("webhook_endpoint.reenabled", name);
 
-        assertThat(admin().delete("/v1/admin/identities/" + issued.text("id")).status()).isEqualTo(200);
-        assertThat(get("/console/attention").statusCode()).as("a revoked identity's session ends").isEqualTo(303);
-        assertThat(post("/console/endpoints/" + endpoint + "/reenable", "_csrf=" + csrf).statusCode()).isEqualTo(401);
+        assertThat(admin().delete("/v1/admin/identities/" + issued.text("id")).status())
+                .isEqualTo(200);
+        assertThat(get("/console/attention").statusCode())
+                .as("a revoked identity's session ends")
+                .isEqualTo(303);
+        assertThat(post("/console/endpoints/" + endpoint + "/reenable", "_csrf=" + csrf)
+                        .statusCode())
+                .isEqualTo(401);
         assertThat(logIn(issued.text("token")).statusCode()).isEqualTo(401);
     }
 
@@ -119,12 +148,15 @@ class ConsoleHttpTest extends IntegrationTest {
     void theBreakApiTakesTheDeciderFromTheCredentialsNotTheBody() {
         String breakId = "brk_01a238f61f6677be91e459cc5f6b60c2";
         for (String field : new String[] {"by", "resolved_by", "acknowledged_by"}) {
-            Api.Response refused = admin().post("/v1/ops/recon-breaks/" + breakId + "/resolve", null,
-                    "{\"" + field + "\":\"mallory\",\"note\":\"n\"}");
+            Api.Response refused = admin().post(
+                            "/v1/ops/recon-breaks/" + breakId + "/resolve",
+                            null,
+                            "{\"" + field + "\":\"mallory\",\"note\":\"n\"}");
             assertThat(refused.status()).isEqualTo(400);
             assertThat(refused.text("code")).isEqualTo("actor_from_credentials");
         }
-        assertThat(admin().post("/v1/ops/recon-breaks/" + breakId + "/acknowledge", null, "{}").status())
+        assertThat(admin().post("/v1/ops/recon-breaks/" + breakId + "/acknowledge", null, "{}")
+                        .status())
                 .isEqualTo(404);
     }
 
@@ -132,34 +164,47 @@ class ConsoleHttpTest extends IntegrationTest {
     void badInputIsA400PageNeverA500() throws Exception {
         String csrf = login();
         String review = "/console/reviews/mrv_01a238f61f6677be91e459cc5f6b60c2/resolve";
-        for (String body : new String[] {"decision=maybe&note=n", "decision=captured&note=n",
-            "decision=failed", "decision=failed&note=" + "x".repeat(2001)}) {
+        for (String body : new String[] {
+            "decision=maybe&note=n",
+            "decision=captured&note=n",
+            "decision=failed",
+            "decision=failed&note=" + "x".repeat(2001)
+        }) {
             HttpResponse<String> refused = post(review, body + "&_csrf=" + csrf);
             assertThat(refused.statusCode()).as(body).isEqualTo(400);
-            assertThat(refused.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+            assertThat(refused.headers().firstValue("Content-Type").orElseThrow())
+                    .startsWith("text/html");
         }
-        assertThat(post("/console/reviews/not-an-id/resolve", "decision=failed&note=n&_csrf=" + csrf).statusCode())
+        assertThat(post("/console/reviews/not-an-id/resolve", "decision=failed&note=n&_csrf=" + csrf)
+                        .statusCode())
                 .isEqualTo(400);
         assertThat(get("/console/payments?status=bogus").statusCode()).isEqualTo(400);
         assertThat(get("/console/payments?from=2026-13-45").statusCode()).isEqualTo(400);
         assertThat(get("/console/payments/pay_nothing").statusCode()).isEqualTo(400);
         assertThat(get("/console/reconciliation?type=nope").statusCode()).isEqualTo(400);
         assertThat(get("/console/payments?q=" + enc("pay_\u0000")).statusCode()).isEqualTo(400);
-        assertThat(get("/console/audit?before=9999999999999999999").statusCode()).isEqualTo(400);
-        assertThat(get("/console/audit?before=" + enc("\u0661\u0662")).statusCode()).isEqualTo(400);
+        assertThat(get("/console/audit?before=9999999999999999999").statusCode())
+                .isEqualTo(400);
+        assertThat(get("/console/audit?before=" + enc("\u0661\u0662")).statusCode())
+                .isEqualTo(400);
         byte[] notUtf8 = {'n', 'o', 't', 'e', '=', (byte) 0xff, (byte) 0xfe, '&', '_', 'c', 's', 'r', 'f', '='};
-        HttpResponse<String> garbled = postBytes("/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
+        HttpResponse<String> garbled = postBytes(
+                "/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
                 concat(notUtf8, csrf.getBytes(StandardCharsets.US_ASCII)));
         // The access decision reads the form's CSRF token first, and Tomcat refuses to parse it: a page too.
         assertThat(garbled.statusCode()).as("a form that is not UTF-8").isEqualTo(400);
         assertThat(garbled.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
         assertThat(garbled.body()).contains("could not read this form").doesNotContain("\"code\"");
-        HttpResponse<String> badEscape = post("/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
-                "note=%zz&_csrf=" + csrf);
+        HttpResponse<String> badEscape =
+                post("/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge", "note=%zz&_csrf=" + csrf);
         assertThat(badEscape.statusCode()).as("a broken %-escape").isEqualTo(400);
         assertThat(badEscape.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
-        assertThat(post("/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
-                "note=%zz&_csrf=" + "0".repeat(64)).statusCode()).as("unreadable, whatever the token").isEqualTo(400);
+        assertThat(post(
+                                "/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
+                                "note=%zz&_csrf=" + "0".repeat(64))
+                        .statusCode())
+                .as("unreadable, whatever the token")
+                .isEqualTo(400);
         String breakNote = "/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge";
         for (String note : new String[] {"card 4111 1111 1111 1111", "a\u009bb", "a\u007fb"}) {
             HttpResponse<String> refused = post(breakNote, "note=" + enc(note) + "&_csrf=" + csrf);
@@ -176,13 +221,16 @@ class ConsoleHttpTest extends IntegrationTest {
                                                processed_at, outcome, note, tries)
                 VALUES (:id, 'simulator', :event, 'charge.succeeded', 'ch_dead', '{}', now(), now(), 'dead',
                         'no payment under this key after 8 tries', 8)
-                """).param("id", java.util.UUID.randomUUID()).param("event", event).update();
+                """)
+                .param("id", java.util.UUID.randomUUID())
+                .param("event", event)
+                .update();
         login();
 
         String page = get("/console/attention").body();
 
-        assertThat(page).contains("Dead-letter PSP notifications", event, "ch_dead",
-                "no payment under this key after 8 tries");
+        assertThat(page)
+                .contains("Dead-letter PSP notifications", event, "ch_dead", "no payment under this key after 8 tries");
     }
 
     @Test
@@ -190,16 +238,25 @@ class ConsoleHttpTest extends IntegrationTest {
         long before = rows("audit_events");
         HttpClient stranger = HttpClient.newHttpClient();
         String form = "token=" + enc(ADMIN_TOKEN) + "&_csrf=" + "a".repeat(64);
-        HttpResponse<String> forged = stranger.send(HttpRequest.newBuilder(URI.create(baseUri() + "/console/login"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> forged = stranger.send(
+                HttpRequest.newBuilder(URI.create(baseUri() + "/console/login"))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(form))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
 
-        assertThat(forged.statusCode()).as("a form posted from another site has no login cookie").isEqualTo(403);
+        assertThat(forged.statusCode())
+                .as("a form posted from another site has no login cookie")
+                .isEqualTo(403);
         assertThat(forged.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
         assertThat(forged.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("KOPEK_CONSOLE="));
         get("/console/login");
-        assertThat(post("/console/login", "token=" + enc(ADMIN_TOKEN)).statusCode()).as("no field").isEqualTo(403);
-        assertThat(post("/console/login", form).statusCode()).as("another field").isEqualTo(403);
+        assertThat(post("/console/login", "token=" + enc(ADMIN_TOKEN)).statusCode())
+                .as("no field")
+                .isEqualTo(403);
+        assertThat(post("/console/login", form).statusCode())
+                .as("another field")
+                .isEqualTo(403);
         assertThat(get("/console/attention").statusCode()).as("not logged in").isEqualTo(303);
         assertThat(rows("audit_events")).as("a forged form is not an attempt").isEqualTo(before);
         assertThat(logIn(ADMIN_TOKEN).statusCode()).isEqualTo(302);
@@ -212,24 +269,52 @@ class ConsoleHttpTest extends IntegrationTest {
         String csrf = login();
         assertThat(post("/console/logout", "_csrf=" + csrf).statusCode()).isEqualTo(302);
 
-        var failed = admin().get("/v1/ops/audit?target=" + guess.substring(0, 12)).json().get("data").get(0);
+        var failed = admin().get("/v1/ops/audit?target=" + guess.substring(0, 12))
+                .json()
+                .get("data")
+                .get(0);
         assertThat(failed.get("action").asString()).isEqualTo("console.login_failed");
         assertThat(failed.get("actor").get("id").asString()).isEqualTo("system:console-login");
-        var mine = admin().get("/v1/ops/audit?actor=adm_bootstrap&limit=2").json().get("data");
+        var mine =
+                admin().get("/v1/ops/audit?actor=adm_bootstrap&limit=2").json().get("data");
         assertThat(mine.get(0).get("action").asString()).isEqualTo("console.logged_out");
         assertThat(mine.get(1).get("action").asString()).isEqualTo("console.logged_in");
         assertThat(jdbc.sql("SELECT count(*) FROM audit_events WHERE CAST(after AS text) LIKE :a"
-                + " OR target_id LIKE :a OR CAST(after AS text) LIKE :b OR target_id LIKE :b")
-                .param("a", "%" + guess.substring(12) + "%").param("b", "%" + ADMIN_TOKEN + "%")
-                .query(Long.class).single()).as("no token in the audit trail").isZero();
+                                + " OR target_id LIKE :a OR CAST(after AS text) LIKE :b OR target_id LIKE :b")
+                        .param("a", "%" + guess.substring(12) + "%")
+                        .param("b", "%" + ADMIN_TOKEN + "%")
+                        .query(Long.class)
+                        .single())
+                .as("no token in the audit trail")
+                .isZero();
     }
 
     @Test
     void aLogInFormThatIsNotUtf8IsA400PageNotA500() throws Exception {
         Matcher field = CSRF.matcher(get("/console/login").body());
         assertThat(field.find()).isTrue();
-        byte[] form = concat(new byte[] {'t', 'o', 'k', 'e', 'n', '=', (byte) 0xff, (byte) 0xfe, '%', '0', '0', '&',
-            '_', 'c', 's', 'r', 'f', '='}, field.group(1).getBytes(StandardCharsets.US_ASCII));
+        byte[] form = concat(
+                new byte[] {
+                    't',
+                    'o',
+                    'k',
+                    'e',
+                    'n',
+                    '=',
+                    (byte) 0xff,
+                    (byte) 0xfe,
+                    '%',
+                    '0',
+                    '0',
+                    '&',
+                    '_',
+                    'c',
+                    's',
+                    'r',
+                    'f',
+                    '='
+                },
+                field.group(1).getBytes(StandardCharsets.US_ASCII));
         HttpResponse<String> answer = postBytes("/console/login", form);
         assertThat(answer.statusCode()).isEqualTo(400);
         assertThat(answer.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
@@ -243,10 +328,12 @@ class ConsoleHttpTest extends IntegrationTest {
                 refused = logIn("wrong-" + i);
             }
             assertThat(refused.statusCode()).isEqualTo(429);
-            assertThat(refused.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+            assertThat(refused.headers().firstValue("Content-Type").orElseThrow())
+                    .startsWith("text/html");
             assertThat(refused.headers().firstValue("Retry-After")).isPresent();
             assertThat(refused.body()).contains("Too many failed log-ins").doesNotContain("Exception");
-            assertThat(logIn(ADMIN_TOKEN).statusCode()).as("past the limit even the right token is not checked")
+            assertThat(logIn(ADMIN_TOKEN).statusCode())
+                    .as("past the limit even the right token is not checked")
                     .isEqualTo(429);
             assertThat(get("/console/attention").statusCode()).isEqualTo(303);
         } finally {
@@ -257,22 +344,30 @@ class ConsoleHttpTest extends IntegrationTest {
 
     @Test
     void unknownConsoleAddressesAreAnHtml404() throws Exception {
-        for (String path : new String[] {"/console/nothing-here", "/console/payments/pay_x/more",
-            "/console/assets/none.css"}) {
+        for (String path :
+                new String[] {"/console/nothing-here", "/console/payments/pay_x/more", "/console/assets/none.css"}) {
             HttpResponse<String> missing = get(path);
             assertThat(missing.statusCode()).as(path).isEqualTo(404);
-            assertThat(missing.headers().firstValue("Content-Type").orElseThrow()).as(path).startsWith("text/html");
+            assertThat(missing.headers().firstValue("Content-Type").orElseThrow())
+                    .as(path)
+                    .startsWith("text/html");
             assertThat(missing.body()).as(path).contains("Not found").doesNotContain("problem");
             assertShowsItsRequestId(missing);
         }
         String csrf = login();
-        HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create(baseUri() + "/console/payments?_csrf="
-                + csrf)).PUT(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> put = http.send(
+                HttpRequest.newBuilder(URI.create(baseUri() + "/console/payments?_csrf=" + csrf))
+                        .PUT(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(put.statusCode()).isEqualTo(405);
         assertThat(put.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
         assertShowsItsRequestId(put);
         assertThat(get("/console/nothing-here").statusCode()).isEqualTo(404);
-        assertThat(get("/console/nothing-here").headers().firstValue("Content-Type").orElseThrow())
+        assertThat(get("/console/nothing-here")
+                        .headers()
+                        .firstValue("Content-Type")
+                        .orElseThrow())
                 .startsWith("text/html");
         String noSuchPayment = "pay_" + java.util.UUID.randomUUID().toString().replace("-", "");
         HttpResponse<String> unknown = get("/console/payments/" + noSuchPayment);
@@ -280,8 +375,8 @@ class ConsoleHttpTest extends IntegrationTest {
         assertThat(unknown.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
         assertThat(unknown.body()).contains("Not found", "There is no payment " + noSuchPayment);
         assertShowsItsRequestId(unknown);
-        HttpResponse<String> forged = post("/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge",
-                "note=n&_csrf=" + "0".repeat(64));
+        HttpResponse<String> forged = post(
+                "/console/breaks/brk_01a238f61f6677be91e459cc5f6b60c2/acknowledge", "note=n&_csrf=" + "0".repeat(64));
         assertThat(forged.statusCode()).isEqualTo(403);
         assertShowsItsRequestId(forged);
     }
@@ -293,11 +388,17 @@ class ConsoleHttpTest extends IntegrationTest {
     @Test
     void mangledConsoleAddressesAreAnHtml400() throws Exception {
         login();
-        for (String path : new String[] {"/console/payments;jsessionid=abc", "/console;x=y/payments",
-            "/console/payments/a%2Fb", "/console/%2e%2e/actuator/prometheus"}) {
+        for (String path : new String[] {
+            "/console/payments;jsessionid=abc",
+            "/console;x=y/payments",
+            "/console/payments/a%2Fb",
+            "/console/%2e%2e/actuator/prometheus"
+        }) {
             HttpResponse<String> refused = get(path);
             assertThat(refused.statusCode()).as(path).isEqualTo(400);
-            assertThat(refused.headers().firstValue("Content-Type").orElseThrow()).as(path).startsWith("text/html");
+            assertThat(refused.headers().firstValue("Content-Type").orElseThrow())
+                    .as(path)
+                    .startsWith("text/html");
             assertThat(refused.body()).as(path).contains("Not done", "not in a form Kopek accepts");
             assertShowsItsRequestId(refused);
         }
@@ -356,20 +457,27 @@ class ConsoleHttpTest extends IntegrationTest {
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(baseUri() + path)).GET().build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create(baseUri() + path)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> post(String path, String form) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(baseUri() + path))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create(baseUri() + path))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(form))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> postBytes(String path, byte[] form) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(baseUri() + path))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(form)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create(baseUri() + path))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(form))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static byte[] concat(byte[] head, byte[] tail) {

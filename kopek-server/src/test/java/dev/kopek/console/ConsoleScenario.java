@@ -30,6 +30,7 @@ final class ConsoleScenario implements AutoCloseable {
     final String reference = Api.unique("order");
     /** The merchant's endpoint: 503 to everything until a test tells it otherwise. */
     final WebhookReceiver receiver = new WebhookReceiver().answerAlways(503);
+
     String paymentId;
     String reviewPaymentId;
     String capturePaymentId;
@@ -46,8 +47,14 @@ final class ConsoleScenario implements AutoCloseable {
     private final JdbcClient jdbc;
     private final DeliveryWorker deliveries;
 
-    ConsoleScenario(Api admin, Api merchant, MutableClock clock, AcquirerSimulator simulator,
-            StuckAttemptReconciler reconciler, JdbcClient jdbc, DeliveryWorker deliveries) {
+    ConsoleScenario(
+            Api admin,
+            Api merchant,
+            MutableClock clock,
+            AcquirerSimulator simulator,
+            StuckAttemptReconciler reconciler,
+            JdbcClient jdbc,
+            DeliveryWorker deliveries) {
         this.deliveries = deliveries;
         this.admin = admin;
         this.merchant = merchant;
@@ -59,7 +66,9 @@ final class ConsoleScenario implements AutoCloseable {
 
     ConsoleScenario build() {
         day = freshDay();
-        Api.Response endpoint = merchant.post("/v1/webhook-endpoints", Api.newKey(),
+        Api.Response endpoint = merchant.post(
+                "/v1/webhook-endpoints",
+                Api.newKey(),
                 "{\"url\":\"" + receiver.url() + "\",\"event_types\":[\"payment.captured\"]}");
         assertThat(endpoint.status()).as(endpoint.body()).isEqualTo(201);
         endpointId = endpoint.text("id");
@@ -68,8 +77,8 @@ final class ConsoleScenario implements AutoCloseable {
         paymentId = paid.text("id");
         Api.Response lost = merchant.pay(Api.newKey(), Api.payment(Api.unique("order"), 500, "JPY", "pm_ok"));
         breakReference = lost.text("psp_reference");
-        Api.Response unknown = merchant.pay(Api.newKey(),
-                Api.payment(Api.unique("order"), 12_345, "EUR", "pm_5xx_no_charge"));
+        Api.Response unknown =
+                merchant.pay(Api.newKey(), Api.payment(Api.unique("order"), 12_345, "EUR", "pm_5xx_no_charge"));
         assertThat(unknown.status()).as(unknown.body()).isEqualTo(202);
         reviewPaymentId = unknown.text("id");
         parkACapture();
@@ -87,15 +96,17 @@ final class ConsoleScenario implements AutoCloseable {
 
     /** A manual-capture payment whose capture the PSP made but answered with a 5xx: unknown, then parked. */
     private void parkACapture() {
-        Api.Response authorized = merchant.pay(Api.newKey(), "{\"reference\":\"" + Api.unique("order")
-                + "\",\"amount\":8000,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\","
-                + "\"capture_method\":\"manual\"}");
+        Api.Response authorized = merchant.pay(
+                Api.newKey(),
+                "{\"reference\":\"" + Api.unique("order")
+                        + "\",\"amount\":8000,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\","
+                        + "\"capture_method\":\"manual\"}");
         assertThat(authorized.status()).as(authorized.body()).isEqualTo(201);
         capturePaymentId = authorized.text("id");
         captureCharge = authorized.text("psp_reference");
         simulator.armFault("capture", captureCharge, "5xx_after_success", 1);
-        Api.Response capture = merchant.post("/v1/payments/" + capturePaymentId + "/capture", Api.newKey(),
-                "{\"amount\":8000}");
+        Api.Response capture =
+                merchant.post("/v1/payments/" + capturePaymentId + "/capture", Api.newKey(), "{\"amount\":8000}");
         assertThat(capture.status()).as(capture.body()).isEqualTo(202);
     }
 
@@ -113,7 +124,9 @@ final class ConsoleScenario implements AutoCloseable {
 
     String endpointStatus() {
         return jdbc.sql("SELECT status FROM webhook_endpoints WHERE id = :id")
-                .param("id", PrefixedId.parse("we", endpointId).orElseThrow()).query(String.class).single();
+                .param("id", PrefixedId.parse("we", endpointId).orElseThrow())
+                .query(String.class)
+                .single();
     }
 
     @Override
@@ -127,12 +140,13 @@ final class ConsoleScenario implements AutoCloseable {
 
     /** Noon of a day after everything earlier tests wrote (the database is shared), both clocks moved there. */
     private LocalDate freshDay() {
-        OffsetDateTime latest = jdbc.sql("""
+        OffsetDateTime latest =
+                jdbc.sql("""
                 SELECT max(t) FROM (SELECT max(updated_at) AS t FROM payments
                                     UNION ALL SELECT max(updated_at) FROM payment_operations) AS written
                 """).query(OffsetDateTime.class).optional().orElse(null);
-        Instant from = latest == null || latest.toInstant().isBefore(clock.instant()) ? clock.instant()
-                : latest.toInstant();
+        Instant from =
+                latest == null || latest.toInstant().isBefore(clock.instant()) ? clock.instant() : latest.toInstant();
         LocalDate fresh = LocalDate.ofInstant(from, ZoneOffset.UTC).plusDays(2);
         moveTo(fresh, LocalTime.NOON);
         return fresh;

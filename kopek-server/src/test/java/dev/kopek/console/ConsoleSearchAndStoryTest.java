@@ -35,6 +35,7 @@ class ConsoleSearchAndStoryTest extends IntegrationTest {
 
     @Autowired
     DeliveryWorker deliveries;
+
     @Autowired
     NotificationInbox inbox;
 
@@ -68,20 +69,27 @@ class ConsoleSearchAndStoryTest extends IntegrationTest {
         assertThat(found(console, "merchant=" + merchantB + "&status=captured&from=" + first + "&to=" + first))
                 .isEmpty();
 
-        String everyone = console.get("/console/payments?status=captured&from=" + third + "&to=" + third).body();
+        String everyone = console.get("/console/payments?status=captured&from=" + third + "&to=" + third)
+                .body();
         assertThat(paymentIds(everyone)).contains(a3, b1).doesNotContain(a1, a2);
-        assertThat(rows(everyone, "payments")).allSatisfy(row -> assertThat(row).contains(" captured ", " " + third
-                + " "));
+        assertThat(rows(everyone, "payments"))
+                .allSatisfy(row -> assertThat(row).contains(" captured ", " " + third + " "));
     }
 
     @Test
     void aPaymentsStoryShowsItsNotificationsDeliveriesAndDispute() throws Exception {
-        SIMULATOR.configure(SIMULATOR.config().withWebhooks(SIMULATOR.config().webhooks()
-                .withUrl(baseUri().resolve("/v1/psp/simulator/webhooks"))));
+        SIMULATOR.configure(SIMULATOR
+                .config()
+                .withWebhooks(SIMULATOR.config().webhooks().withUrl(baseUri().resolve("/v1/psp/simulator/webhooks"))));
         try (WebhookReceiver receiver = new WebhookReceiver()) {
             Api api = newMerchant();
-            assertThat(api.post("/v1/webhook-endpoints", Api.newKey(), "{\"url\":\"" + receiver.url()
-                    + "\",\"event_types\":[\"payment.captured\",\"payment.disputed\"]}").status()).isEqualTo(201);
+            assertThat(api.post(
+                                    "/v1/webhook-endpoints",
+                                    Api.newKey(),
+                                    "{\"url\":\"" + receiver.url()
+                                            + "\",\"event_types\":[\"payment.captured\",\"payment.disputed\"]}")
+                            .status())
+                    .isEqualTo(201);
             Api.Response paid = api.pay(Api.newKey(), Api.payment(newReference(), 8_000, "EUR", "pm_ok"));
             String id = paid.text("id");
             awaitNotifications(1);
@@ -91,20 +99,24 @@ class ConsoleSearchAndStoryTest extends IntegrationTest {
             assertThat(api.get("/v1/payments/" + id).text("status")).isEqualTo("disputed");
             awaitDeliveries(receiver, 2);
 
-            String story = ConsoleBrowser.loggedIn(baseUri(), ADMIN_TOKEN).get("/console/payments/" + id).body();
+            String story = ConsoleBrowser.loggedIn(baseUri(), ADMIN_TOKEN)
+                    .get("/console/payments/" + id)
+                    .body();
 
-            assertThat(rows(story, "notifications")).anySatisfy(row -> assertThat(row)
-                    .contains("charge.succeeded", "ignored")).anySatisfy(row -> assertThat(row)
-                    .contains("dispute.opened", "applied"));
-            assertThat(rows(story, "operations")).singleElement().satisfies(row -> assertThat(row)
-                    .contains("dispute", dispute, "30.00 EUR", "open", "product_not_received"));
-            assertThat(rows(story, "events")).anySatisfy(row -> assertThat(row)
-                    .containsPattern("payment\\.captured .* 1 / 0 / 1 200"))
+            assertThat(rows(story, "notifications"))
+                    .anySatisfy(row -> assertThat(row).contains("charge.succeeded", "ignored"))
+                    .anySatisfy(row -> assertThat(row).contains("dispute.opened", "applied"));
+            assertThat(rows(story, "operations"))
+                    .singleElement()
+                    .satisfies(row ->
+                            assertThat(row).contains("dispute", dispute, "30.00 EUR", "open", "product_not_received"));
+            assertThat(rows(story, "events"))
+                    .anySatisfy(row -> assertThat(row).containsPattern("payment\\.captured .* 1 / 0 / 1 200"))
                     .anySatisfy(row -> assertThat(row).containsPattern("payment\\.disputed .* 1 / 0 / 1 200"))
-                    .anySatisfy(row -> assertThat(row).as("not subscribed")
-                            .containsPattern("payment\\.created .* 0 / 0 / 0 —"));
-            assertThat(rows(story, "ledger")).anySatisfy(row -> assertThat(row)
-                    .contains("chargeback_withdrawn", "30.00 EUR"));
+                    .anySatisfy(row ->
+                            assertThat(row).as("not subscribed").containsPattern("payment\\.created .* 0 / 0 / 0 —"));
+            assertThat(rows(story, "ledger"))
+                    .anySatisfy(row -> assertThat(row).contains("chargeback_withdrawn", "30.00 EUR"));
         }
     }
 
@@ -114,8 +126,7 @@ class ConsoleSearchAndStoryTest extends IntegrationTest {
         String before = console.get("/console/health").body();
         Api api = newMerchant();
         for (int i = 0; i < 2; i++) {
-            Api.Response unknown = api.pay(Api.newKey(), Api.payment(newReference(), 1_000, "EUR",
-                    "pm_5xx_no_charge"));
+            Api.Response unknown = api.pay(Api.newKey(), Api.payment(newReference(), 1_000, "EUR", "pm_5xx_no_charge"));
             assertThat(unknown.status()).as(unknown.body()).isEqualTo(202);
         }
 
@@ -125,7 +136,8 @@ class ConsoleSearchAndStoryTest extends IntegrationTest {
         assertThat(kpi(after, "unknown outcomes")).isEqualTo(kpi(before, "unknown outcomes") + 2);
         long payments = byKind(after, "payment");
         assertThat(payments).isEqualTo(byKind(before, "payment") + 2);
-        assertThat(scrape).as("the page and the metric read the same figure")
+        assertThat(scrape)
+                .as("the page and the metric read the same figure")
                 .containsPattern("(?m)^kopek_operations_unknown\\{kind=\"payment\"} " + payments + "\\.0$");
     }
 
@@ -155,7 +167,9 @@ class ConsoleSearchAndStoryTest extends IntegrationTest {
     /** Each body row of the table with that id, as text: tags gone, whitespace collapsed, spaces around cells. */
     private static List<String> rows(String page, String table) {
         return rowsHtml(page, table).stream()
-                .map(row -> " " + row.replaceAll("<[^>]+>", " ").replaceAll("\\s+", " ").strip() + " ").toList();
+                .map(row -> " "
+                        + row.replaceAll("<[^>]+>", " ").replaceAll("\\s+", " ").strip() + " ")
+                .toList();
     }
 
     private static List<String> rowsHtml(String page, String table) {
@@ -174,14 +188,18 @@ class ConsoleSearchAndStoryTest extends IntegrationTest {
     }
 
     private static long kpi(String page, String label) {
-        Matcher m = Pattern.compile("<b>(\\d+)</b><span>" + Pattern.quote(label) + "</span>").matcher(page);
+        Matcher m = Pattern.compile("<b>(\\d+)</b><span>" + Pattern.quote(label) + "</span>")
+                .matcher(page);
         assertThat(m.find()).as(label).isTrue();
         return Long.parseLong(m.group(1));
     }
 
     private static long byKind(String page, String kind) {
-        return rows(page, "by-kind").stream().filter(r -> r.startsWith(" " + kind + " ")).findFirst()
-                .map(r -> Long.parseLong(r.strip().split(" ")[1])).orElseThrow();
+        return rows(page, "by-kind").stream()
+                .filter(r -> r.startsWith(" " + kind + " "))
+                .findFirst()
+                .map(r -> Long.parseLong(r.strip().split(" ")[1]))
+                .orElseThrow();
     }
 
     private void awaitNotifications(int delivered) throws InterruptedException {
@@ -190,7 +208,9 @@ class ConsoleSearchAndStoryTest extends IntegrationTest {
                 && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        assertThat(SIMULATOR.webhookDeliveries().stream().filter(d -> d.delivered()).count())
+        assertThat(SIMULATOR.webhookDeliveries().stream()
+                        .filter(d -> d.delivered())
+                        .count())
                 .isGreaterThanOrEqualTo(delivered);
     }
 
@@ -203,12 +223,17 @@ class ConsoleSearchAndStoryTest extends IntegrationTest {
             advance(Duration.ofSeconds(10));
             inbox.retryWaiting();
         }
-        assertThat(outcome(pspReference)).as("the charge's notification was applied or ignored").isNotNull();
+        assertThat(outcome(pspReference))
+                .as("the charge's notification was applied or ignored")
+                .isNotNull();
     }
 
     private String outcome(String pspReference) {
         return jdbc.sql("SELECT outcome FROM psp_notifications WHERE psp_reference = :ref")
-                .param("ref", pspReference).query(String.class).optional().orElse(null);
+                .param("ref", pspReference)
+                .query(String.class)
+                .optional()
+                .orElse(null);
     }
 
     private void awaitDeliveries(WebhookReceiver receiver, int received) throws InterruptedException {

@@ -37,8 +37,11 @@ class DisputeTransitionPropertyTest {
                 announced.add(next.eventType());
             }
         }
-        assertThat(announced).hasSize(version + 1).doesNotHaveDuplicates()
-                .allSatisfy(type -> assertThat(EventTypes.isKnown(type)).as(type).isTrue());
+        assertThat(announced)
+                .hasSize(version + 1)
+                .doesNotHaveDuplicates()
+                .allSatisfy(
+                        type -> assertThat(EventTypes.isKnown(type)).as(type).isTrue());
         assertThat(announced.getFirst()).isEqualTo("dispute.opened");
     }
 
@@ -63,8 +66,11 @@ class DisputeTransitionPropertyTest {
                 }
             }
         }
-        assertThat(announced).hasSize(version + 1).doesNotHaveDuplicates()
-                .allSatisfy(type -> assertThat(EventTypes.isKnown(type)).as(type).isTrue());
+        assertThat(announced)
+                .hasSize(version + 1)
+                .doesNotHaveDuplicates()
+                .allSatisfy(
+                        type -> assertThat(EventTypes.isKnown(type)).as(type).isTrue());
     }
 
     /** The final states are these and no others: a table edit that reopens one fails here first. */
@@ -74,6 +80,8 @@ class DisputeTransitionPropertyTest {
                 .containsExactlyInAnyOrder(DisputeStatus.WON, DisputeStatus.LOST);
         assertThat(Arrays.stream(InquiryStatus.values()).filter(InquiryStatus::isFinal))
                 .containsExactly(InquiryStatus.ESCALATED);
-        assertThat(DisputeStatus.predecessorsOf(DisputeStatus.OPEN)).as("a dispute is only ever born open").isEmpty();
+        assertThat(DisputeStatus.predecessorsOf(DisputeStatus.OPEN))
+                .as("a dispute is only ever born open")
+                .isEmpty();
     }
 }

@@ -20,8 +20,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 class CardDataTest extends IntegrationTest {
 
     private static String payment(String reference, String method, String extra) {
-        return "{\"reference\":\"" + reference + "\",\"amount\":100,\"currency\":\"EUR\",\"payment_method\":\""
-                + method + "\"" + extra + "}";
+        return "{\"reference\":\"" + reference + "\",\"amount\":100,\"currency\":\"EUR\",\"payment_method\":\"" + method
+                + "\"" + extra + "}";
     }
 
     static Stream<Arguments> merchantRequests() {
@@ -30,24 +30,40 @@ class CardDataTest extends IntegrationTest {
                 Arguments.of("/v1/payments", payment("order 4111-1111-1111-1111", "pm_ok", ""), "reference"),
                 Arguments.of("/v1/payments", payment("r-card-1", "pm 4111 1111 1111 1111", ""), "payment_method"),
                 Arguments.of("/v1/payments", payment("r-card-2", "pm_4111111111111111", ""), "payment_method"),
-                Arguments.of("/v1/payments", payment("r-card-3", "pm_ok", ",\"description\":\"for 5555 5555 5555"
-                        + " 4444 thanks\""), "description"),
-                Arguments.of("/v1/payments", payment("r-card-4", "pm_ok", ",\"metadata\":{\"pan\":\"ref 12 4111 1111"
-                        + " 1111 1111 99\"}"), "metadata.pan"),
-                Arguments.of("/v1/payments", payment("r-card-5", "pm_ok", ",\"metadata\":{\"4111111111111111\":\"x\"}"),
+                Arguments.of(
+                        "/v1/payments",
+                        payment("r-card-3", "pm_ok", ",\"description\":\"for 5555 5555 5555" + " 4444 thanks\""),
+                        "description"),
+                Arguments.of(
+                        "/v1/payments",
+                        payment("r-card-4", "pm_ok", ",\"metadata\":{\"pan\":\"ref 12 4111 1111" + " 1111 1111 99\"}"),
+                        "metadata.pan"),
+                Arguments.of(
+                        "/v1/payments",
+                        payment("r-card-5", "pm_ok", ",\"metadata\":{\"4111111111111111\":\"x\"}"),
                         "metadata"),
-                Arguments.of("/v1/payments", payment("r-card-6", "pm_ok", ",\"metadata\":{\"amex\":\"3782 822463"
-                        + " 10005\"}"), "metadata.amex"),
-                Arguments.of("/v1/payments", payment("r-card-7", "pm_ok", ",\"metadata\":{\"arabic\":\""
-                        + "\u0664\u0661\u0661\u0661".repeat(1) + "\u0661".repeat(12) + "\"}"), "metadata.arabic"),
-                Arguments.of("/v1/webhook-endpoints", "{\"url\":\"https://example.com/hook/4111111111111111\","
-                        + "\"event_types\":[\"*\"]}", "url"));
+                Arguments.of(
+                        "/v1/payments",
+                        payment("r-card-6", "pm_ok", ",\"metadata\":{\"amex\":\"3782 822463" + " 10005\"}"),
+                        "metadata.amex"),
+                Arguments.of(
+                        "/v1/payments",
+                        payment(
+                                "r-card-7",
+                                "pm_ok",
+                                ",\"metadata\":{\"arabic\":\"" + "\u0664\u0661\u0661\u0661".repeat(1)
+                                        + "\u0661".repeat(12) + "\"}"),
+                        "metadata.arabic"),
+                Arguments.of(
+                        "/v1/webhook-endpoints",
+                        "{\"url\":\"https://example.com/hook/4111111111111111\"," + "\"event_types\":[\"*\"]}",
+                        "url"));
     }
 
     @ParameterizedTest(name = "{2}: {1}")
     @MethodSource("merchantRequests")
-    void cardNumberInAnyFreeTextFieldIsRefusedStoredNowhereAndNeverLogged(String path, String body, String field,
-            CapturedOutput output) {
+    void cardNumberInAnyFreeTextFieldIsRefusedStoredNowhereAndNeverLogged(
+            String path, String body, String field, CapturedOutput output) {
         Api api = newMerchant();
         Map<String, Long> before = TableCounts.of(jdbc);
 
@@ -58,17 +74,23 @@ class CardDataTest extends IntegrationTest {
         assertThat(refused.text("field")).isEqualTo(field);
         assertThat(refused.body()).doesNotContain("4111111111111111").doesNotContain("1111 1111");
         assertThat(TableCounts.of(jdbc)).isEqualTo(before);
-        assertThat(output.getAll()).doesNotContain("4111111111111111").doesNotContain("4111 1111 1111 1111")
-                .doesNotContain("5555 5555 5555 4444").doesNotContain("3782 822463");
+        assertThat(output.getAll())
+                .doesNotContain("4111111111111111")
+                .doesNotContain("4111 1111 1111 1111")
+                .doesNotContain("5555 5555 5555 4444")
+                .doesNotContain("3782 822463");
     }
 
     @org.junit.jupiter.api.Test
     void cardNumberInARefundReasonIsRefused() {
         Api api = newMerchant();
-        String id = api.pay(Api.newKey(), Api.payment(newReference(), 1000, "EUR", "pm_ok")).text("id");
+        String id = api.pay(Api.newKey(), Api.payment(newReference(), 1000, "EUR", "pm_ok"))
+                .text("id");
         Map<String, Long> before = TableCounts.of(jdbc);
 
-        Api.Response refused = api.post("/v1/payments/" + id + "/refunds", Api.newKey(),
+        Api.Response refused = api.post(
+                "/v1/payments/" + id + "/refunds",
+                Api.newKey(),
                 "{\"amount\":10,\"reason\":\"customer card 4111 1111 1111 1111\"}");
 
         assertThat(refused.status()).isEqualTo(400);
@@ -82,9 +104,11 @@ class CardDataTest extends IntegrationTest {
         Map<String, Long> before = TableCounts.of(jdbc);
         Api.Response merchant = admin().send(admin().request("/v1/admin/merchants")
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"Shop 4111111111111111\"}")).build());
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"Shop 4111111111111111\"}"))
+                .build());
         Api.Response note = admin().send(admin().request("/v1/ops/manual-review/mrv_" + "0".repeat(32) + "/resolve")
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(
                         "{\"decision\":\"failed\",\"resolved_by\":\"ann\",\"note\":\"card 4111-1111-1111-1111\"}"))
                 .build());
 
@@ -98,9 +122,14 @@ class CardDataTest extends IntegrationTest {
     @org.junit.jupiter.api.Test
     void numbersThatAreNotCardsStillPass() {
         Api api = newMerchant();
-        Api.Response paid = api.post("/v1/payments", Api.newKey(), payment(newReference(), "pm_ok",
-                ",\"description\":\"order 4111111111111112, phone +7 916 123-45-67, 2026-12-03\","
-                        + "\"metadata\":{\"long\":\"41111111111111111111111\"}"));
+        Api.Response paid = api.post(
+                "/v1/payments",
+                Api.newKey(),
+                payment(
+                        newReference(),
+                        "pm_ok",
+                        ",\"description\":\"order 4111111111111112, phone +7 916 123-45-67, 2026-12-03\","
+                                + "\"metadata\":{\"long\":\"41111111111111111111111\"}"));
 
         assertThat(paid.status()).isEqualTo(201);
     }

@@ -48,8 +48,11 @@ class HostileInputTest extends IntegrationTest {
     private static final String PLACEHOLDER = "\"@@hostile@@\"";
     /** Stands for "the console's session" where a bearer token would go. */
     private static final String CONSOLE_SESSION = "console-session";
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
 
     @Autowired
     List<RequestMappingInfoHandlerMapping> mappings;
@@ -66,9 +69,15 @@ class HostileInputTest extends IntegrationTest {
     private String consoleCsrf;
 
     /** Real objects, so that hostile requests reach deep into the handlers instead of stopping at "not found". */
-    private record Fixture(String merchantKey, String victimMerchant, String victimKey, String captured,
-            String authorized, String refund, String endpoint, String ledgerTransaction) {
-    }
+    private record Fixture(
+            String merchantKey,
+            String victimMerchant,
+            String victimKey,
+            String captured,
+            String authorized,
+            String refund,
+            String endpoint,
+            String ledgerTransaction) {}
 
     @Test
     void noHostileRequestGetsA500OrAnUntypedRefusalOrChangesAnything() {
@@ -77,7 +86,9 @@ class HostileInputTest extends IntegrationTest {
         System.out.println("HostileInputTest seed " + seed + " (replay with -Dkopek.hostile.seed=" + seed + ")");
         fixture = fixture();
         Routes routes = Routes.from(mappings);
-        assertThat(routes.all()).as("routes discovered from the handler mappings").hasSizeGreaterThan(25);
+        assertThat(routes.all())
+                .as("routes discovered from the handler mappings")
+                .hasSizeGreaterThan(25);
         counts = TableCounts.of(jdbc);
 
         for (Routes.Route route : routes.all()) {
@@ -99,10 +110,13 @@ class HostileInputTest extends IntegrationTest {
             methods(route);
         }
 
-        System.out.println("HostileInputTest seed " + seed + ": " + requests + " requests over " + routes.all().size()
-                + " routes, " + dropped + " connections closed without an answer, statuses " + statuses);
-        assertThat(failures).as("seed " + seed + " (replay with -Dkopek.hostile.seed=" + seed + "), "
-                + failures.size() + " of " + requests + " requests failed").isEmpty();
+        System.out.println("HostileInputTest seed " + seed + ": " + requests + " requests over "
+                + routes.all().size() + " routes, " + dropped + " connections closed without an answer, statuses "
+                + statuses);
+        assertThat(failures)
+                .as("seed " + seed + " (replay with -Dkopek.hostile.seed=" + seed + "), " + failures.size() + " of "
+                        + requests + " requests failed")
+                .isEmpty();
         assertThat(requests).isGreaterThanOrEqualTo(MIN_REQUESTS);
     }
 
@@ -112,16 +126,33 @@ class HostileInputTest extends IntegrationTest {
         var victim = merchants.create("victim " + UUID.randomUUID());
         UUID victimKey = merchants.issueKey(victim.id()).id();
         Api api = new Api(baseUri(), key);
-        String captured = api.pay(Api.newKey(), Api.payment(newReference(), 1_000_000, "EUR", "pm_ok")).text("id");
-        String authorized = api.pay(Api.newKey(), "{\"reference\":\"" + newReference() + "\",\"amount\":1000000,"
-                + "\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}").text("id");
-        String refund = api.post("/v1/payments/" + captured + "/refunds", Api.newKey(), "{\"amount\":100}").text("id");
-        String endpoint = api.post("/v1/webhook-endpoints", Api.newKey(),
-                "{\"url\":\"https://example.com/hostile\",\"event_types\":[\"*\"]}").text("id");
-        JsonNode ledger = api.get("/v1/ledger/transactions?payment_id=" + captured).json().get("data");
-        String ltx = ledger != null && !ledger.isEmpty() ? ledger.get(0).get("id").asString() : "ltx_" + "0".repeat(32);
-        return new Fixture(key, victim.id().toString(), dev.kopek.money.PrefixedId.format("key", victimKey),
-                captured, authorized, refund, endpoint == null ? "we_" + "0".repeat(32) : endpoint, ltx);
+        String captured = api.pay(Api.newKey(), Api.payment(newReference(), 1_000_000, "EUR", "pm_ok"))
+                .text("id");
+        String authorized = api.pay(
+                        Api.newKey(),
+                        "{\"reference\":\"" + newReference() + "\",\"amount\":1000000,"
+                                + "\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}")
+                .text("id");
+        String refund = api.post("/v1/payments/" + captured + "/refunds", Api.newKey(), "{\"amount\":100}")
+                .text("id");
+        String endpoint = api.post(
+                        "/v1/webhook-endpoints",
+                        Api.newKey(),
+                        "{\"url\":\"https://example.com/hostile\",\"event_types\":[\"*\"]}")
+                .text("id");
+        JsonNode ledger =
+                api.get("/v1/ledger/transactions?payment_id=" + captured).json().get("data");
+        String ltx =
+                ledger != null && !ledger.isEmpty() ? ledger.get(0).get("id").asString() : "ltx_" + "0".repeat(32);
+        return new Fixture(
+                key,
+                victim.id().toString(),
+                dev.kopek.money.PrefixedId.format("key", victimKey),
+                captured,
+                authorized,
+                refund,
+                endpoint == null ? "we_" + "0".repeat(32) : endpoint,
+                ltx);
     }
 
     /** A fresh console session for each console route (a swept POST /console/logout ends the last one). */
@@ -149,8 +180,15 @@ class HostileInputTest extends IntegrationTest {
         RequestMethod method = route.methods().contains(RequestMethod.GET) ? RequestMethod.GET : first(route);
         for (int i = 0; i < 4; i++) {
             String query = pick(Mutations.QUERIES);
-            send(route, method.name(), path + "?" + query, seedBody(route), "application/json", credential(route),
-                    Map.of(), "query " + query);
+            send(
+                    route,
+                    method.name(),
+                    path + "?" + query,
+                    seedBody(route),
+                    "application/json",
+                    credential(route),
+                    Map.of(),
+                    "query " + query);
         }
     }
 
@@ -162,7 +200,14 @@ class HostileInputTest extends IntegrationTest {
                 chosen[0] = id;
                 return id;
             });
-            send(route, first(route).name(), path, seedBody(route), "application/json", credential(route), Map.of(),
+            send(
+                    route,
+                    first(route).name(),
+                    path,
+                    seedBody(route),
+                    "application/json",
+                    credential(route),
+                    Map.of(),
                     "id " + abbreviate(chosen[0]));
         }
     }
@@ -174,8 +219,15 @@ class HostileInputTest extends IntegrationTest {
             for (int i = 0; i < 5; i++) {
                 Mutations.Piece value = pick(Mutations.VALUES);
                 byte[] body = withPiece(seed, slot, value.bytes());
-                send(route, bodyMethod(route).name(), realPath(route), body, "application/json", credential(route),
-                        Map.of(), String.join(".", slot) + " = " + value.name());
+                send(
+                        route,
+                        bodyMethod(route).name(),
+                        realPath(route),
+                        body,
+                        "application/json",
+                        credential(route),
+                        Map.of(),
+                        String.join(".", slot) + " = " + value.name());
             }
         }
     }
@@ -183,8 +235,15 @@ class HostileInputTest extends IntegrationTest {
     private void bodies(Routes.Route route) {
         for (Mutations.Piece body : Mutations.bodies(seedBody(route))) {
             if (random.nextInt(3) > 0) {
-                send(route, bodyMethod(route).name(), realPath(route), body.bytes(), "application/json",
-                        credential(route), Map.of(), "body " + body.name());
+                send(
+                        route,
+                        bodyMethod(route).name(),
+                        realPath(route),
+                        body.bytes(),
+                        "application/json",
+                        credential(route),
+                        Map.of(),
+                        "body " + body.name());
             }
         }
     }
@@ -192,24 +251,47 @@ class HostileInputTest extends IntegrationTest {
     private void contentTypes(Routes.Route route) {
         for (int i = 0; i < 4; i++) {
             String type = pick(Mutations.CONTENT_TYPES);
-            send(route, bodyMethod(route).name(), realPath(route), seedBody(route).getBytes(StandardCharsets.UTF_8),
-                    type, credential(route), Map.of(), "content type '" + type + "'");
+            send(
+                    route,
+                    bodyMethod(route).name(),
+                    realPath(route),
+                    seedBody(route).getBytes(StandardCharsets.UTF_8),
+                    type,
+                    credential(route),
+                    Map.of(),
+                    "content type '" + type + "'");
         }
     }
 
     private void headers(Routes.Route route) {
-        List<Map<String, String>> variants = List.of(Map.of("Idempotency-Key", ""),
-                Map.of("Idempotency-Key", "k".repeat(256)), Map.of("Idempotency-Key", " "),
-                Map.of("Idempotency-Key", "a\tb"), Map.of("Accept", "application/xml"), Map.of("Accept", "text/html"),
-                Map.of("Accept", "garbage/"), Map.of("Accept", "*/*;q=x"), Map.of("Accept-Charset", "utf-16"),
-                Map.of("Accept-Encoding", "gzip;q=abc"), Map.of("X-Request-Id", "a\tb"),
-                Map.of("X-Request-Id", "r".repeat(4000)), Map.of("Authorization", "Bearer " + "t".repeat(600)),
-                Map.of("Authorization", "Basic Zm9vOmJhcg=="), Map.of("Authorization", "Bearer"),
+        List<Map<String, String>> variants = List.of(
+                Map.of("Idempotency-Key", ""),
+                Map.of("Idempotency-Key", "k".repeat(256)),
+                Map.of("Idempotency-Key", " "),
+                Map.of("Idempotency-Key", "a\tb"),
+                Map.of("Accept", "application/xml"),
+                Map.of("Accept", "text/html"),
+                Map.of("Accept", "garbage/"),
+                Map.of("Accept", "*/*;q=x"),
+                Map.of("Accept-Charset", "utf-16"),
+                Map.of("Accept-Encoding", "gzip;q=abc"),
+                Map.of("X-Request-Id", "a\tb"),
+                Map.of("X-Request-Id", "r".repeat(4000)),
+                Map.of("Authorization", "Bearer " + "t".repeat(600)),
+                Map.of("Authorization", "Basic Zm9vOmJhcg=="),
+                Map.of("Authorization", "Bearer"),
                 Map.of("Origin", "https://evil.example"));
         for (int i = 0; i < 4; i++) {
             Map<String, String> extra = pick(variants);
-            send(route, bodyMethod(route).name(), realPath(route), seedBody(route).getBytes(StandardCharsets.UTF_8),
-                    "application/json", credential(route), extra, "headers " + extra.keySet());
+            send(
+                    route,
+                    bodyMethod(route).name(),
+                    realPath(route),
+                    seedBody(route).getBytes(StandardCharsets.UTF_8),
+                    "application/json",
+                    credential(route),
+                    extra,
+                    "headers " + extra.keySet());
         }
     }
 
@@ -217,34 +299,65 @@ class HostileInputTest extends IntegrationTest {
         for (int i = 0; i < 3; i++) {
             String frame = pick(Mutations.FRAMES);
             String credential = credential(route);
-            String auth = credential == null ? "" : CONSOLE_SESSION.equals(credential)
-                    ? "Cookie: " + consoleCookie + "\r\n" : "Authorization: Bearer " + credential + "\r\n";
+            String auth = credential == null
+                    ? ""
+                    : CONSOLE_SESSION.equals(credential)
+                            ? "Cookie: " + consoleCookie + "\r\n"
+                            : "Authorization: Bearer " + credential + "\r\n";
             String path = CONSOLE_SESSION.equals(credential) ? withCsrf(realPath(route)) : realPath(route);
             String request = frame.replace("%s", path).replace("%a", auth);
             Map<String, Long> before = counts;
             requests++;
             RawHttp.Answer answer = RawHttp.send(port, request);
-            judge(route, "raw " + abbreviate(frame.split("\r?\n")[0]) + " on " + route.pattern(), answer.status(),
-                    answer.contentType(), answer.body(), true, false, before);
+            judge(
+                    route,
+                    "raw " + abbreviate(frame.split("\r?\n")[0]) + " on " + route.pattern(),
+                    answer.status(),
+                    answer.contentType(),
+                    answer.body(),
+                    true,
+                    false,
+                    before);
         }
     }
 
     private void methods(Routes.Route route) {
         for (String method : List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "FOO")) {
-            send(route, method, realPath(route), route.takesBody() ? seedBody(route) : "", "application/json",
-                    credential(route), Map.of(), "method " + method);
+            send(
+                    route,
+                    method,
+                    realPath(route),
+                    route.takesBody() ? seedBody(route) : "",
+                    "application/json",
+                    credential(route),
+                    Map.of(),
+                    "method " + method);
         }
     }
 
     // ---- sending and judging ---------------------------------------------------------------------------------
 
-    private void send(Routes.Route route, String method, String path, String body, String contentType,
-            String bearer, Map<String, String> headers, String what) {
+    private void send(
+            Routes.Route route,
+            String method,
+            String path,
+            String body,
+            String contentType,
+            String bearer,
+            Map<String, String> headers,
+            String what) {
         send(route, method, path, body.getBytes(StandardCharsets.UTF_8), contentType, bearer, headers, what);
     }
 
-    private void send(Routes.Route route, String method, String path, byte[] body, String contentType,
-            String bearer, Map<String, String> headers, String what) {
+    private void send(
+            Routes.Route route,
+            String method,
+            String path,
+            byte[] body,
+            String contentType,
+            String bearer,
+            Map<String, String> headers,
+            String what) {
         byte[] sent = body;
         Map<String, String> all = new LinkedHashMap<>();
         if (!contentType.isEmpty()) {
@@ -258,20 +371,32 @@ class HostileInputTest extends IntegrationTest {
             all.put("Authorization", "Bearer " + bearer);
         }
         if (route.pattern().startsWith("/v1/psp/")) {
-            all.put(WebhookSignature.HEADER, WebhookSignature.header("whsec_simulator",
-                    clock.instant().getEpochSecond(), new String(sent, StandardCharsets.UTF_8)));
+            all.put(
+                    WebhookSignature.HEADER,
+                    WebhookSignature.header(
+                            "whsec_simulator",
+                            clock.instant().getEpochSecond(),
+                            new String(sent, StandardCharsets.UTF_8)));
         }
         all.putAll(headers);
-        String label = method + " " + abbreviate(path) + " [" + what + ", " + (bearer == null ? "anonymous"
-                : bearer.equals(ADMIN_TOKEN) ? "admin" : bearer.equals(CONSOLE_SESSION) ? "console" : "merchant") + "]";
+        String label = method + " " + abbreviate(path) + " [" + what + ", "
+                + (bearer == null
+                        ? "anonymous"
+                        : bearer.equals(ADMIN_TOKEN)
+                                ? "admin"
+                                : bearer.equals(CONSOLE_SESSION) ? "console" : "merchant")
+                + "]";
         Map<String, Long> before = counts;
         requests++;
         HttpRequest request;
         try {
             HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                     .timeout(Duration.ofSeconds(30))
-                    .method(method, sent.length == 0 && (method.equals("GET") || method.equals("HEAD"))
-                            ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(sent));
+                    .method(
+                            method,
+                            sent.length == 0 && (method.equals("GET") || method.equals("HEAD"))
+                                    ? HttpRequest.BodyPublishers.noBody()
+                                    : HttpRequest.BodyPublishers.ofByteArray(sent));
             all.forEach(builder::header);
             request = builder.build();
         } catch (IllegalArgumentException e) {
@@ -279,30 +404,60 @@ class HostileInputTest extends IntegrationTest {
             String head = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: "
                     + sent.length + "\r\n";
             StringBuilder lines = new StringBuilder(head);
-            all.forEach((name, value) -> lines.append(name).append(": ").append(value).append("\r\n"));
+            all.forEach((name, value) ->
+                    lines.append(name).append(": ").append(value).append("\r\n"));
             byte[] prefix = lines.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
             byte[] raw = new byte[prefix.length + sent.length];
             System.arraycopy(prefix, 0, raw, 0, prefix.length);
             System.arraycopy(sent, 0, raw, prefix.length, sent.length);
             RawHttp.Answer answer = RawHttp.send(port, raw);
-            judge(route, label + " (raw)", answer.status(), answer.contentType(), answer.body(), sent.length > 16_000,
-                    method.equals("HEAD"), before);
+            judge(
+                    route,
+                    label + " (raw)",
+                    answer.status(),
+                    answer.contentType(),
+                    answer.body(),
+                    sent.length > 16_000,
+                    method.equals("HEAD"),
+                    before);
             return;
         }
         try {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-            judge(route, label, response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
-                    response.body(), false, method.equals("HEAD"), before);
+            judge(
+                    route,
+                    label,
+                    response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(""),
+                    response.body(),
+                    false,
+                    method.equals("HEAD"),
+                    before);
         } catch (IOException e) {
-            judge(route, label + " (" + e.getClass().getSimpleName() + ")", 0, "", "", sent.length > 16_000, false, before);
+            judge(
+                    route,
+                    label + " (" + e.getClass().getSimpleName() + ")",
+                    0,
+                    "",
+                    "",
+                    sent.length > 16_000,
+                    false,
+                    before);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }
 
-    private void judge(Routes.Route route, String label, int status, String contentType, String body,
-            boolean mayDrop, boolean head, Map<String, Long> before) {
+    private void judge(
+            Routes.Route route,
+            String label,
+            int status,
+            String contentType,
+            String body,
+            boolean mayDrop,
+            boolean head,
+            Map<String, Long> before) {
         statuses.merge(status == 0 ? "dropped" : Integer.toString(status), 1, Integer::sum);
         counts = TableCounts.of(jdbc);
         if (status == 0) {
@@ -348,7 +503,8 @@ class HostileInputTest extends IntegrationTest {
         if (body.contains("Exception") || body.contains("\tat ") || body.contains("at dev.kopek.")) {
             failures.add(label + ": " + status + " shows a stack trace " + abbreviate(body));
         }
-        if (status >= 400 && !contentType.startsWith("text/html")
+        if (status >= 400
+                && !contentType.startsWith("text/html")
                 && !contentType.startsWith("application/problem+json")) {
             failures.add(label + ": " + status + " as '" + contentType + "' " + abbreviate(body));
         }
@@ -405,8 +561,10 @@ class HostileInputTest extends IntegrationTest {
 
     private String realPath(Routes.Route route) {
         return route.path((name, segment) -> switch (segment) {
-            case "payments" -> route.pattern().endsWith("/capture") || route.pattern().endsWith("/void")
-                    ? fixture.authorized() : fixture.captured();
+            case "payments" ->
+                route.pattern().endsWith("/capture") || route.pattern().endsWith("/void")
+                        ? fixture.authorized()
+                        : fixture.captured();
             case "refunds" -> fixture.refund();
             case "webhook-endpoints" -> fixture.endpoint();
             case "transactions" -> fixture.ledgerTransaction();
@@ -438,7 +596,9 @@ class HostileInputTest extends IntegrationTest {
             return CONSOLE_SESSION;
         }
         if (roll < 6) {
-            return route.pattern().startsWith("/v1/psp/") ? null : route.isAdmin() ? ADMIN_TOKEN : fixture.merchantKey();
+            return route.pattern().startsWith("/v1/psp/")
+                    ? null
+                    : route.isAdmin() ? ADMIN_TOKEN : fixture.merchantKey();
         }
         return switch (roll) {
             case 6 -> fixture.merchantKey();

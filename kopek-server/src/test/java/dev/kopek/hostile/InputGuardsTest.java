@@ -35,6 +35,7 @@ class InputGuardsTest extends IntegrationTest {
 
     @Autowired
     PaymentStore payments;
+
     @Autowired
     @Qualifier("requestMappingHandlerMapping")
     RequestMappingHandlerMapping mappings;
@@ -55,8 +56,10 @@ class InputGuardsTest extends IntegrationTest {
                 Arguments.of(payment(",\"description\":\"x\\u0007y\""), "description"),
                 Arguments.of(payment(",\"metadata\":{\"a\":\"\\u009b\"}"), "metadata.a"),
                 Arguments.of(payment(",\"metadata\":{\"a\":\"\\ud800\"}"), "metadata.a"),
-                Arguments.of("{\"reference\":\"r\\u0000\",\"amount\":1,\"currency\":\"EUR\","
-                        + "\"payment_method\":\"pm_ok\"}", "reference"));
+                Arguments.of(
+                        "{\"reference\":\"r\\u0000\",\"amount\":1,\"currency\":\"EUR\","
+                                + "\"payment_method\":\"pm_ok\"}",
+                        "reference"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -79,8 +82,11 @@ class InputGuardsTest extends IntegrationTest {
         Map<String, Long> before = counts();
         byte[] body = payment(",\"metadata\":{\"a\":\"\u00c0\u0080\"}").getBytes(StandardCharsets.ISO_8859_1);
 
-        Api.Response refused = api.send(api.request("/v1/payments").header("Content-Type", "application/json")
-                .header("Idempotency-Key", Api.newKey()).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+        Api.Response refused = api.send(api.request("/v1/payments")
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", Api.newKey())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build());
 
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.text("code")).isEqualTo("invalid_encoding");
@@ -99,13 +105,27 @@ class InputGuardsTest extends IntegrationTest {
     @ParameterizedTest
     @ValueSource(strings = {"%FF", "%C3%28", "%", "%G1", "%C0%80", "%ED%A0%80"})
     void invalidPercentEncodingOrUtf8InAQueryIsA400OnEveryRouteThatReadsOne(String value) {
-        String merchant = merchants.issueKey(merchants.create("query " + UUID.randomUUID()).id()).secret();
-        Map<String, String> paths = Map.of("/v1/payments?reference=", merchant, "/v1/events?after=", merchant,
-                "/v1/ledger/transactions?limit=", merchant, "/actuator/health?x=", merchant,
-                "/v1/ops/manual-review?status=", ADMIN_TOKEN, "/v1/ops/recon-breaks?type=", ADMIN_TOKEN);
+        String merchant = merchants
+                .issueKey(merchants.create("query " + UUID.randomUUID()).id())
+                .secret();
+        Map<String, String> paths = Map.of(
+                "/v1/payments?reference=",
+                merchant,
+                "/v1/events?after=",
+                merchant,
+                "/v1/ledger/transactions?limit=",
+                merchant,
+                "/actuator/health?x=",
+                merchant,
+                "/v1/ops/manual-review?status=",
+                ADMIN_TOKEN,
+                "/v1/ops/recon-breaks?type=",
+                ADMIN_TOKEN);
         paths.forEach((path, bearer) -> {
-            RawHttp.Answer refused = RawHttp.send(port, "GET " + path + value + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "Connection: close\r\nAuthorization: Bearer " + bearer + "\r\n\r\n");
+            RawHttp.Answer refused = RawHttp.send(
+                    port,
+                    "GET " + path + value + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                            + "Connection: close\r\nAuthorization: Bearer " + bearer + "\r\n\r\n");
             assertThat(refused.status()).as(path).isEqualTo(400);
             assertThat(refused.code()).isEqualTo("invalid_encoding");
         });
@@ -114,12 +134,23 @@ class InputGuardsTest extends IntegrationTest {
     @ParameterizedTest
     @ValueSource(strings = {"a&&&=&=", "=x", "limit=5&=", "&=&"})
     void aQueryValueWithoutANameIsA400NotATomcatParseFailure(String query) {
-        String merchant = merchants.issueKey(merchants.create("nameless " + UUID.randomUUID()).id()).secret();
-        Map<String, String> paths = Map.of("/v1/ledger/transactions?", merchant, "/v1/payments?", merchant,
-                "/v1/ops/recon-breaks?", ADMIN_TOKEN, "/v1/ops/manual-review?", ADMIN_TOKEN);
+        String merchant = merchants
+                .issueKey(merchants.create("nameless " + UUID.randomUUID()).id())
+                .secret();
+        Map<String, String> paths = Map.of(
+                "/v1/ledger/transactions?",
+                merchant,
+                "/v1/payments?",
+                merchant,
+                "/v1/ops/recon-breaks?",
+                ADMIN_TOKEN,
+                "/v1/ops/manual-review?",
+                ADMIN_TOKEN);
         paths.forEach((path, bearer) -> {
-            RawHttp.Answer refused = RawHttp.send(port, "GET " + path + query + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "Connection: close\r\nAuthorization: Bearer " + bearer + "\r\n\r\n");
+            RawHttp.Answer refused = RawHttp.send(
+                    port,
+                    "GET " + path + query + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                            + "Connection: close\r\nAuthorization: Bearer " + bearer + "\r\n\r\n");
             assertThat(refused.status()).as(path + query).isEqualTo(400);
             assertThat(refused.code()).isEqualTo("invalid_encoding");
         });
@@ -134,7 +165,8 @@ class InputGuardsTest extends IntegrationTest {
         Api merchant = newMerchant();
         ConsoleBrowser console = ConsoleBrowser.loggedIn(baseUri(), ADMIN_TOKEN);
         List<String> checked = new ArrayList<>();
-        for (Map.Entry<RequestMappingInfo, ?> entry : mappings.getHandlerMethods().entrySet()) {
+        for (Map.Entry<RequestMappingInfo, ?> entry :
+                mappings.getHandlerMethods().entrySet()) {
             for (String pattern : entry.getKey().getPatternValues()) {
                 if (!pattern.contains("{")) {
                     continue;
@@ -145,15 +177,20 @@ class InputGuardsTest extends IntegrationTest {
                     for (var method : entry.getKey().getMethodsCondition().getMethods()) {
                         if (pattern.startsWith("/console/")) {
                             var page = console.send(method.name(), encode(path));
-                            assertThat(page.statusCode()).as(method + " " + path).isBetween(400, 499);
-                            assertThat(page.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+                            assertThat(page.statusCode())
+                                    .as(method + " " + path)
+                                    .isBetween(400, 499);
+                            assertThat(page.headers().firstValue("Content-Type").orElseThrow())
+                                    .startsWith("text/html");
                             assertThat(page.body()).doesNotContain("Exception", "\tat ");
                             continue;
                         }
                         for (Api api : List.of(merchant, admin())) {
                             Api.Response answer = api.send(api.request(encode(path))
-                                    .header("Content-Type", "application/json").header("Idempotency-Key", Api.newKey())
-                                    .method(method.name(), HttpRequest.BodyPublishers.ofString("{}")).build());
+                                    .header("Content-Type", "application/json")
+                                    .header("Idempotency-Key", Api.newKey())
+                                    .method(method.name(), HttpRequest.BodyPublishers.ofString("{}"))
+                                    .build());
                             assertThat(answer.status()).as(method + " " + path).isBetween(400, 499);
                             assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
                         }
@@ -176,32 +213,38 @@ class InputGuardsTest extends IntegrationTest {
     @Test
     void captureOfLongMaxAfterAPartialCaptureIsRefusedNotOverflowed() {
         Api api = newMerchant();
-        Api.Response authorized = api.pay(Api.newKey(), "{\"reference\":\"" + newReference()
-                + "\",\"amount\":1000,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
+        Api.Response authorized = api.pay(
+                Api.newKey(),
+                "{\"reference\":\"" + newReference()
+                        + "\",\"amount\":1000,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
         String id = authorized.text("id");
-        assertThat(api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":100}").status())
+        assertThat(api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":100}")
+                        .status())
                 .isEqualTo(200);
         Map<String, Long> before = counts();
 
-        Api.Response refused = api.post("/v1/payments/" + id + "/capture", Api.newKey(),
-                "{\"amount\":" + Long.MAX_VALUE + "}");
+        Api.Response refused =
+                api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":" + Long.MAX_VALUE + "}");
 
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.text("code")).isEqualTo("amount_too_large");
         assertThat(counts()).isEqualTo(before);
-        assertThat(api.get("/v1/payments/" + id).json().get("amount_captured").asLong()).isEqualTo(100);
+        assertThat(api.get("/v1/payments/" + id).json().get("amount_captured").asLong())
+                .isEqualTo(100);
     }
 
     @Test
     void refundOfLongMaxAfterAPartialRefundIsRefusedNotOverflowed() {
         Api api = newMerchant();
-        String id = api.pay(Api.newKey(), Api.payment(newReference(), 1000, "EUR", "pm_ok")).text("id");
-        assertThat(api.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":100}").status())
+        String id = api.pay(Api.newKey(), Api.payment(newReference(), 1000, "EUR", "pm_ok"))
+                .text("id");
+        assertThat(api.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":100}")
+                        .status())
                 .isEqualTo(202);
         Map<String, Long> before = counts();
 
-        Api.Response refused = api.post("/v1/payments/" + id + "/refunds", Api.newKey(),
-                "{\"amount\":" + Long.MAX_VALUE + "}");
+        Api.Response refused =
+                api.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":" + Long.MAX_VALUE + "}");
 
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.text("code")).isEqualTo("amount_too_large");
@@ -213,11 +256,14 @@ class InputGuardsTest extends IntegrationTest {
     void reservationsOfLongMaxSimplyDoNotFitInSql() {
         var merchant = merchants.create("overflow " + UUID.randomUUID());
         Api api = new Api(baseUri(), merchants.issueKey(merchant.id()).secret());
-        String manual = api.pay(Api.newKey(), "{\"reference\":\"" + newReference()
-                + "\",\"amount\":1000,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}")
+        String manual = api.pay(
+                        Api.newKey(),
+                        "{\"reference\":\"" + newReference()
+                                + "\",\"amount\":1000,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}")
                 .text("id");
         api.post("/v1/payments/" + manual + "/capture", Api.newKey(), "{\"amount\":100}");
-        String paid = api.pay(Api.newKey(), Api.payment(newReference(), 1000, "EUR", "pm_ok")).text("id");
+        String paid = api.pay(Api.newKey(), Api.payment(newReference(), 1000, "EUR", "pm_ok"))
+                .text("id");
         api.post("/v1/payments/" + paid + "/refunds", Api.newKey(), "{\"amount\":100}");
         MerchantId owner = merchant.id();
 
@@ -225,7 +271,8 @@ class InputGuardsTest extends IntegrationTest {
                 .isEmpty();
         assertThat(payments.reserveCapture(owner, PaymentId.parse(manual).orElseThrow(), Long.MAX_VALUE, true))
                 .isEmpty();
-        assertThat(payments.reserveRefund(owner, PaymentId.parse(paid).orElseThrow(), Long.MAX_VALUE)).isEmpty();
+        assertThat(payments.reserveRefund(owner, PaymentId.parse(paid).orElseThrow(), Long.MAX_VALUE))
+                .isEmpty();
     }
 
     static Stream<Arguments> adminBodiesWithNul() {
@@ -233,10 +280,16 @@ class InputGuardsTest extends IntegrationTest {
         String mrv = "mrv_" + "0".repeat(32);
         return Stream.of(
                 Arguments.of("POST", "/v1/admin/merchants", "{\"name\":\"a\\u0000b\"}", "name"),
-                Arguments.of("POST", "/v1/admin/ledger/transactions/" + ltx + "/reversal",
-                        "{\"reason\":\"oops\\u0000\"}", "reason"),
-                Arguments.of("POST", "/v1/ops/manual-review/" + mrv + "/resolve",
-                        "{\"decision\":\"failed\",\"resolved_by\":\"ann\\u0000\"}", "resolved_by"),
+                Arguments.of(
+                        "POST",
+                        "/v1/admin/ledger/transactions/" + ltx + "/reversal",
+                        "{\"reason\":\"oops\\u0000\"}",
+                        "reason"),
+                Arguments.of(
+                        "POST",
+                        "/v1/ops/manual-review/" + mrv + "/resolve",
+                        "{\"decision\":\"failed\",\"resolved_by\":\"ann\\u0000\"}",
+                        "resolved_by"),
                 Arguments.of("POST", "/v1/ops/settlements/runs", "{\"date\":\"2026-01-01\\u0000\"}", "date"));
     }
 
@@ -245,8 +298,10 @@ class InputGuardsTest extends IntegrationTest {
     void nulInAdminBodiesIsRefusedWithTheFieldName(String method, String path, String body, String field) {
         Map<String, Long> before = counts();
 
-        Api.Response refused = admin().send(admin().request(path).header("Content-Type", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofString(body)).build());
+        Api.Response refused = admin().send(admin().request(path)
+                .header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(body))
+                .build());
 
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.text("code")).isEqualTo("invalid_characters");
@@ -257,11 +312,12 @@ class InputGuardsTest extends IntegrationTest {
     @Test
     void nulInARefundReasonIsRefused() {
         Api api = newMerchant();
-        String id = api.pay(Api.newKey(), Api.payment(newReference(), 1000, "EUR", "pm_ok")).text("id");
+        String id = api.pay(Api.newKey(), Api.payment(newReference(), 1000, "EUR", "pm_ok"))
+                .text("id");
         Map<String, Long> before = counts();
 
-        Api.Response refused = api.post("/v1/payments/" + id + "/refunds", Api.newKey(),
-                "{\"amount\":10,\"reason\":\"\\u0000\"}");
+        Api.Response refused =
+                api.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":10,\"reason\":\"\\u0000\"}");
 
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.text("field")).isEqualTo("reason");
@@ -274,19 +330,27 @@ class InputGuardsTest extends IntegrationTest {
         return Stream.of(
                 Arguments.of("{\"id\":\"evt\\u0000\",\"type\":\"charge.succeeded\"," + ok + "}", "id"),
                 Arguments.of("{\"id\":\"evt_1\",\"type\":\"charge.succeeded\\u0000\"," + ok + "}", "type"),
-                Arguments.of("{\"id\":\"evt_1\",\"type\":\"charge.succeeded\"," + ok.replace("ch_1", "ch\\u0000")
-                        + "}", "data.id"),
+                Arguments.of(
+                        "{\"id\":\"evt_1\",\"type\":\"charge.succeeded\"," + ok.replace("ch_1", "ch\\u0000") + "}",
+                        "data.id"),
                 Arguments.of("{\"id\":\"" + "e".repeat(129) + "\",\"type\":\"charge.succeeded\"," + ok + "}", "id"),
                 Arguments.of("{\"id\":\"evt_1\",\"type\":\"charge." + "s".repeat(64) + "\"," + ok + "}", "type"),
-                Arguments.of("{\"id\":\"evt_1\",\"type\":\"charge.succeeded\"," + ok.replace("ch_1", "c".repeat(129))
-                        + "}", "data.id"),
-                Arguments.of("{\"id\":\"evt_1\",\"type\":\"charge.succeeded\"," + ok.replace("kpk_1", "k".repeat(129))
-                        + "}", "data.idempotency_key"),
-                Arguments.of("{\"id\":\"evt_1\",\"type\":\"charge.succeeded\",\"created\":" + Long.MAX_VALUE + ","
-                        + ok + "}", "created"),
-                Arguments.of("{\"id\":\"evt_1\",\"type\":\"charge.succeeded\",\"created\":" + Long.MIN_VALUE + ","
-                        + ok + "}", "created"),
-                Arguments.of("{\"id\":\"evt_1\",\"type\":\"dispute.opened\"," + ok.replace("100", "-5") + "}",
+                Arguments.of(
+                        "{\"id\":\"evt_1\",\"type\":\"charge.succeeded\"," + ok.replace("ch_1", "c".repeat(129)) + "}",
+                        "data.id"),
+                Arguments.of(
+                        "{\"id\":\"evt_1\",\"type\":\"charge.succeeded\"," + ok.replace("kpk_1", "k".repeat(129)) + "}",
+                        "data.idempotency_key"),
+                Arguments.of(
+                        "{\"id\":\"evt_1\",\"type\":\"charge.succeeded\",\"created\":" + Long.MAX_VALUE + "," + ok
+                                + "}",
+                        "created"),
+                Arguments.of(
+                        "{\"id\":\"evt_1\",\"type\":\"charge.succeeded\",\"created\":" + Long.MIN_VALUE + "," + ok
+                                + "}",
+                        "created"),
+                Arguments.of(
+                        "{\"id\":\"evt_1\",\"type\":\"dispute.opened\"," + ok.replace("100", "-5") + "}",
                         "data.amount"));
     }
 
@@ -297,11 +361,15 @@ class InputGuardsTest extends IntegrationTest {
         Map<String, Long> before = counts();
         Api anonymous = new Api(baseUri(), null);
 
-        Api.Response refused = anonymous.send(anonymous.request("/v1/psp/simulator/webhooks")
+        Api.Response refused = anonymous.send(anonymous
+                .request("/v1/psp/simulator/webhooks")
                 .header("Content-Type", "application/json")
-                .header(WebhookSignature.HEADER, WebhookSignature.header("whsec_simulator",
-                        clock.instant().getEpochSecond(), unique))
-                .POST(HttpRequest.BodyPublishers.ofString(unique)).build());
+                .header(
+                        WebhookSignature.HEADER,
+                        WebhookSignature.header(
+                                "whsec_simulator", clock.instant().getEpochSecond(), unique))
+                .POST(HttpRequest.BodyPublishers.ofString(unique))
+                .build());
 
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.header("Content-Type")).startsWith("application/problem+json");

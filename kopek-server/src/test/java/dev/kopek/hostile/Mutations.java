@@ -26,8 +26,7 @@ final class Mutations {
         }
     }
 
-    private Mutations() {
-    }
+    private Mutations() {}
 
     /** Replacements for one JSON value. */
     static final List<Piece> VALUES = List.of(
@@ -118,23 +117,68 @@ final class Mutations {
         return "{" + first + "," + seed.substring(1);
     }
 
-    static final List<String> CONTENT_TYPES = List.of("text/plain", "application/xml", "text/html",
-            "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=utf-16",
-            "application/json; charset=bogus", "application/json;;;", "*/*", "application/problem+json",
-            "application/merge-patch+json", "application/vnd.kopek+json", "json", "");
+    static final List<String> CONTENT_TYPES = List.of(
+            "text/plain",
+            "application/xml",
+            "text/html",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x",
+            "application/json; charset=utf-16",
+            "application/json; charset=bogus",
+            "application/json;;;",
+            "*/*",
+            "application/problem+json",
+            "application/merge-patch+json",
+            "application/vnd.kopek+json",
+            "json",
+            "");
 
-    static final List<String> QUERIES = List.of("reference=%00", "x=%FF", "x=%", "x=%G1", "a=%C3%28", "a=%C0%80",
-            "limit=-1", "limit=0", "limit=99999999999999999999", "limit=1.5", "limit=%D9%A1", "after=%E2%80%AE",
-            "after=" + "A".repeat(200), "status=%C3%28", "status=ALL", "reference=" + "a".repeat(65),
-            "payment_id=pay_" + "%D9%A0".repeat(32), "a&&&=&=", "type=%01", "date=2026-02-30",
-            "date=%2B999999999-01-01", "reference=4111111111111111", "%00=1", "limit=1&limit=2", "x=" + "y".repeat(3000));
+    static final List<String> QUERIES = List.of(
+            "reference=%00",
+            "x=%FF",
+            "x=%",
+            "x=%G1",
+            "a=%C3%28",
+            "a=%C0%80",
+            "limit=-1",
+            "limit=0",
+            "limit=99999999999999999999",
+            "limit=1.5",
+            "limit=%D9%A1",
+            "after=%E2%80%AE",
+            "after=" + "A".repeat(200),
+            "status=%C3%28",
+            "status=ALL",
+            "reference=" + "a".repeat(65),
+            "payment_id=pay_" + "%D9%A0".repeat(32),
+            "a&&&=&=",
+            "type=%01",
+            "date=2026-02-30",
+            "date=%2B999999999-01-01",
+            "reference=4111111111111111",
+            "%00=1",
+            "limit=1&limit=2",
+            "x=" + "y".repeat(3000));
 
     /** Hostile values for a path variable, already percent-encoded where needed. */
     static List<String> ids(String prefix) {
-        return List.of(prefix + "_" + "%D9%A0".repeat(32), prefix + "_" + "A".repeat(32),
-                prefix + "_" + "0".repeat(31), prefix + "_" + "0".repeat(33), prefix + "_" + "0".repeat(32) + "%00",
-                prefix + "_" + "0".repeat(32) + "%0A", "%2e%2e", "%F0%9F%99%82", prefix + "_%FF", "x;y=z", "%2F",
-                "a".repeat(3000), "%EF%BC%90" + "0".repeat(31), prefix + "_" + "g".repeat(32), "-1", "%20");
+        return List.of(
+                prefix + "_" + "%D9%A0".repeat(32),
+                prefix + "_" + "A".repeat(32),
+                prefix + "_" + "0".repeat(31),
+                prefix + "_" + "0".repeat(33),
+                prefix + "_" + "0".repeat(32) + "%00",
+                prefix + "_" + "0".repeat(32) + "%0A",
+                "%2e%2e",
+                "%F0%9F%99%82",
+                prefix + "_%FF",
+                "x;y=z",
+                "%2F",
+                "a".repeat(3000),
+                "%EF%BC%90" + "0".repeat(31),
+                prefix + "_" + "g".repeat(32),
+                "-1",
+                "%20");
     }
 
     /** Whole requests whose framing is broken; {@code %s} is the path, {@code %a} the authorization line. */

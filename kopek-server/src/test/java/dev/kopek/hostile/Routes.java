@@ -25,7 +25,8 @@ record Routes(List<Route> all) {
     record Route(String pattern, Set<RequestMethod> methods) {
 
         boolean takesBody() {
-            return methods.contains(RequestMethod.POST) || methods.contains(RequestMethod.PUT)
+            return methods.contains(RequestMethod.POST)
+                    || methods.contains(RequestMethod.PUT)
                     || methods.contains(RequestMethod.PATCH);
         }
 
@@ -61,10 +62,13 @@ record Routes(List<Route> all) {
         Map<String, Set<RequestMethod>> byPattern = new TreeMap<>();
         for (RequestMappingInfoHandlerMapping mapping : mappings) {
             for (RequestMappingInfo info : mapping.getHandlerMethods().keySet()) {
-                Set<RequestMethod> methods = info.getMethodsCondition().getMethods().isEmpty()
-                        ? EnumSet.allOf(RequestMethod.class) : info.getMethodsCondition().getMethods();
+                Set<RequestMethod> methods =
+                        info.getMethodsCondition().getMethods().isEmpty()
+                                ? EnumSet.allOf(RequestMethod.class)
+                                : info.getMethodsCondition().getMethods();
                 for (String pattern : info.getPatternValues()) {
-                    byPattern.computeIfAbsent(pattern.replace("/**", ""), p -> EnumSet.noneOf(RequestMethod.class))
+                    byPattern
+                            .computeIfAbsent(pattern.replace("/**", ""), p -> EnumSet.noneOf(RequestMethod.class))
                             .addAll(methods);
                 }
             }

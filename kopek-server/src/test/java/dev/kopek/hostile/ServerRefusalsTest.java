@@ -26,24 +26,35 @@ class ServerRefusalsTest extends IntegrationTest {
     static Stream<Arguments> refusedByTomcat() {
         return Stream.of(
                 Arguments.of("bad header byte", "GET /v1/payments HTTP/1.1\r\n" + CLOSE + "X-A: a\u0001b\r\n\r\n", 400),
-                Arguments.of("oversized header", "GET /v1/payments HTTP/1.1\r\n" + CLOSE + "X-Big: "
-                        + "a".repeat(20_000) + "\r\n\r\n", 400),
+                Arguments.of(
+                        "oversized header",
+                        "GET /v1/payments HTTP/1.1\r\n" + CLOSE + "X-Big: " + "a".repeat(20_000) + "\r\n\r\n",
+                        400),
                 Arguments.of("NUL in the path", "GET /v1/payments/%00 HTTP/1.1\r\n" + CLOSE + "\r\n", 400),
                 Arguments.of("encoded slash", "GET /v1/payments/a%2Fb HTTP/1.1\r\n" + CLOSE + "\r\n", 400),
-                Arguments.of("raw non-ASCII path", "GET /v1/payments/pay_\u00d9\u00a0 HTTP/1.1\r\n" + CLOSE + "\r\n",
-                        400),
+                Arguments.of(
+                        "raw non-ASCII path", "GET /v1/payments/pay_\u00d9\u00a0 HTTP/1.1\r\n" + CLOSE + "\r\n", 400),
                 Arguments.of("space in the path", "GET /v1/pay ments HTTP/1.1\r\n" + CLOSE + "\r\n", 400),
-                Arguments.of("unknown Expect", "POST /v1/payments HTTP/1.1\r\n" + CLOSE
-                        + "Expect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}", 417),
+                Arguments.of(
+                        "unknown Expect",
+                        "POST /v1/payments HTTP/1.1\r\n" + CLOSE
+                                + "Expect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+                        417),
                 Arguments.of("no Host", "GET /v1/payments HTTP/1.1\r\n\r\n", 400),
                 Arguments.of("two Hosts", "GET /v1/payments HTTP/1.1\r\n" + CLOSE + "Host: other\r\n\r\n", 400),
-                Arguments.of("negative Content-Length", "POST /v1/payments HTTP/1.1\r\n" + CLOSE
-                        + "Content-Length: -1\r\n\r\n", 400),
-                Arguments.of("TLS hello on plain HTTP", "\u0016\u0003\u0001\u0000\u00a5\u0001\u0000\u0000\u00a1\r\n\r\n",
+                Arguments.of(
+                        "negative Content-Length",
+                        "POST /v1/payments HTTP/1.1\r\n" + CLOSE + "Content-Length: -1\r\n\r\n",
+                        400),
+                Arguments.of(
+                        "TLS hello on plain HTTP",
+                        "\u0016\u0003\u0001\u0000\u00a5\u0001\u0000\u0000\u00a1\r\n\r\n",
                         400),
                 Arguments.of("unknown HTTP version", "GET /v1/payments HTTP/9.9\r\n" + CLOSE + "\r\n", 400),
-                Arguments.of("unknown transfer coding", "POST /v1/payments HTTP/1.1\r\n" + CLOSE
-                        + "Transfer-Encoding: gzip\r\n\r\n", 501));
+                Arguments.of(
+                        "unknown transfer coding",
+                        "POST /v1/payments HTTP/1.1\r\n" + CLOSE + "Transfer-Encoding: gzip\r\n\r\n",
+                        501));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -67,14 +78,14 @@ class ServerRefusalsTest extends IntegrationTest {
      */
     @Test
     void tomcatsRefusalsKeepAWellFormedRequestIdAndReplaceAMalformedOne() {
-        RawHttp.Answer kept = RawHttp.send(port, "GET /console/payments/%00 HTTP/1.1\r\n" + CLOSE
-                + "X-Request-Id: probe-42.a\r\n\r\n");
+        RawHttp.Answer kept = RawHttp.send(
+                port, "GET /console/payments/%00 HTTP/1.1\r\n" + CLOSE + "X-Request-Id: probe-42.a\r\n\r\n");
         assertThat(kept.status()).isEqualTo(400);
         assertThat(kept.headers().get("x-request-id")).isEqualTo("probe-42.a");
         assertThat(Api.JSON.readTree(kept.body()).get("request_id").asString()).isEqualTo("probe-42.a");
 
-        RawHttp.Answer replaced = RawHttp.send(port, "GET /v1/payments/%00 HTTP/1.1\r\n" + CLOSE
-                + "X-Request-Id: two words\r\n\r\n");
+        RawHttp.Answer replaced =
+                RawHttp.send(port, "GET /v1/payments/%00 HTTP/1.1\r\n" + CLOSE + "X-Request-Id: two words\r\n\r\n");
         assertThat(replaced.status()).isEqualTo(400);
         assertThat(replaced.headers().get("x-request-id")).matches("req_[0-9a-f]{24}");
         assertThat(Api.JSON.readTree(replaced.body()).get("request_id").asString())
@@ -98,8 +109,8 @@ class ServerRefusalsTest extends IntegrationTest {
     @ParameterizedTest
     @ValueSource(strings = {"GET", "POST", "PUT", "DELETE", "PATCH"})
     void errorPathCalledDirectlyIsNotFoundNeverA500(String method) {
-        RawHttp.Answer answer = RawHttp.send(port, method + " /error HTTP/1.1\r\n" + CLOSE
-                + "Content-Length: 0\r\n\r\n");
+        RawHttp.Answer answer =
+                RawHttp.send(port, method + " /error HTTP/1.1\r\n" + CLOSE + "Content-Length: 0\r\n\r\n");
 
         assertThat(answer.status()).isEqualTo(404);
         assertThat(answer.isProblem()).isTrue();
@@ -108,13 +119,24 @@ class ServerRefusalsTest extends IntegrationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/v1/payments", "/v1/payments/x/capture", "/v1/admin/merchants", "/v1/ops/manual-review",
-            "/v1/psp/simulator/webhooks", "/v1/webhook-endpoints", "/actuator/health"})
+    @ValueSource(
+            strings = {
+                "/v1/payments",
+                "/v1/payments/x/capture",
+                "/v1/admin/merchants",
+                "/v1/ops/manual-review",
+                "/v1/psp/simulator/webhooks",
+                "/v1/webhook-endpoints",
+                "/actuator/health"
+            })
     void corsPreflightIsNeverA500(String path) {
-        for (String auth : new String[] {"", "Authorization: Bearer " + ADMIN_TOKEN + "\r\n",
-                "Authorization: Bearer sk_test_not_a_key_000000\r\n"}) {
-            RawHttp.Answer answer = RawHttp.send(port, "OPTIONS " + path + " HTTP/1.1\r\n" + CLOSE + auth
-                    + "Origin: https://evil.example\r\nAccess-Control-Request-Method: POST\r\n\r\n");
+        for (String auth : new String[] {
+            "", "Authorization: Bearer " + ADMIN_TOKEN + "\r\n", "Authorization: Bearer sk_test_not_a_key_000000\r\n"
+        }) {
+            RawHttp.Answer answer = RawHttp.send(
+                    port,
+                    "OPTIONS " + path + " HTTP/1.1\r\n" + CLOSE + auth
+                            + "Origin: https://evil.example\r\nAccess-Control-Request-Method: POST\r\n\r\n");
 
             assertThat(answer.status()).isBetween(200, 499);
             if (answer.status() >= 400) {
@@ -127,8 +149,8 @@ class ServerRefusalsTest extends IntegrationTest {
     @ParameterizedTest
     @ValueSource(strings = {"/actuator/nothing", "/actuator/metrics/no.such.metric", "/actuator/health/nothing"})
     void actuatorNotFoundIsAProblem(String path) {
-        RawHttp.Answer answer = RawHttp.send(port, "GET " + path + " HTTP/1.1\r\n" + CLOSE + "Authorization: Bearer "
-                + ADMIN_TOKEN + "\r\n\r\n");
+        RawHttp.Answer answer = RawHttp.send(
+                port, "GET " + path + " HTTP/1.1\r\n" + CLOSE + "Authorization: Bearer " + ADMIN_TOKEN + "\r\n\r\n");
 
         assertThat(answer.status()).isEqualTo(404);
         assertThat(answer.isProblem()).as(answer.body()).isTrue();
@@ -139,9 +161,11 @@ class ServerRefusalsTest extends IntegrationTest {
     @ValueSource(strings = {"application/xml", "text/html", "image/png", "application/json;q=0, */*;q=0"})
     void adminActionAnswersJsonWhateverAcceptSays(String accept) {
         long merchantsBefore = rows("merchants");
-        Api.Response created = admin().send(admin().request("/v1/admin/merchants").header("Accept", accept)
+        Api.Response created = admin().send(admin().request("/v1/admin/merchants")
+                .header("Accept", accept)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"accept test\"}")).build());
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"accept test\"}"))
+                .build());
 
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.header("Content-Type")).startsWith("application/json");
@@ -149,7 +173,8 @@ class ServerRefusalsTest extends IntegrationTest {
         assertThat(rows("merchants")).isEqualTo(merchantsBefore + 1);
 
         Api.Response fee = admin().send(admin().request("/v1/admin/merchants/" + created.text("id") + "/fees")
-                .header("Accept", accept).header("Content-Type", "application/json")
+                .header("Accept", accept)
+                .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"bps\":10,\"fixed_minor\":0,\"currency\":\"EUR\"}"))
                 .build());
         assertThat(fee.status()).isEqualTo(200);
@@ -159,15 +184,21 @@ class ServerRefusalsTest extends IntegrationTest {
     @Test
     void paymentsAndRefusalsIgnoreAcceptToo() {
         Api api = newMerchant();
-        Api.Response paid = api.send(api.request("/v1/payments").header("Accept", "application/xml")
-                .header("Content-Type", "application/json").header("Idempotency-Key", Api.newKey())
-                .POST(HttpRequest.BodyPublishers.ofString(Api.payment(newReference(), 100, "EUR", "pm_ok"))).build());
+        Api.Response paid = api.send(api.request("/v1/payments")
+                .header("Accept", "application/xml")
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", Api.newKey())
+                .POST(HttpRequest.BodyPublishers.ofString(Api.payment(newReference(), 100, "EUR", "pm_ok")))
+                .build());
         assertThat(paid.status()).isEqualTo(201);
         assertThat(paid.header("Content-Type")).startsWith("application/json");
 
-        Api.Response refused = api.send(api.request("/v1/payments").header("Accept", "text/html")
-                .header("Content-Type", "application/json").header("Idempotency-Key", Api.newKey())
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).build());
+        Api.Response refused = api.send(api.request("/v1/payments")
+                .header("Accept", "text/html")
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", Api.newKey())
+                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .build());
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
     }
@@ -179,11 +210,16 @@ class ServerRefusalsTest extends IntegrationTest {
                 + clock.instant().getEpochSecond() + ",\"data\":{\"id\":\"ch_accept\",\"object\":\"charge\","
                 + "\"status\":\"succeeded\",\"amount\":100,\"currency\":\"EUR\",\"idempotency_key\":\"kpk_accept\"}}";
         Api anonymous = new Api(baseUri(), null);
-        Api.Response answer = anonymous.send(anonymous.request("/v1/psp/simulator/webhooks")
-                .header("Accept", "application/xml").header("Content-Type", "application/json")
-                .header(WebhookSignature.HEADER, WebhookSignature.header("whsec_simulator",
-                        clock.instant().getEpochSecond(), body))
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+        Api.Response answer = anonymous.send(anonymous
+                .request("/v1/psp/simulator/webhooks")
+                .header("Accept", "application/xml")
+                .header("Content-Type", "application/json")
+                .header(
+                        WebhookSignature.HEADER,
+                        WebhookSignature.header(
+                                "whsec_simulator", clock.instant().getEpochSecond(), body))
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build());
 
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.header("Content-Type")).startsWith("application/json");

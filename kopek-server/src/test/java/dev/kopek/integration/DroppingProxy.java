@@ -49,7 +49,8 @@ final class DroppingProxy implements AutoCloseable {
     }
 
     private void relay(Socket client, boolean drop) {
-        try (client; Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort)) {
+        try (client;
+                Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort)) {
             Thread.ofVirtual().start(() -> pump(client, upstream));
             InputStream answer = upstream.getInputStream();
             if (drop) {

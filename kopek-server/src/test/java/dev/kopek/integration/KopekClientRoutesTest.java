@@ -48,9 +48,11 @@ class KopekClientRoutesTest extends IntegrationTest {
     void everyMerchantRouteHasAClientMethod() {
         RecordingHttpClient http = new RecordingHttpClient();
         var merchant = merchants.create("Routes merchant " + Api.unique("m"));
-        KopekClient kopek = KopekClient.builder(baseUri(), merchants.issueKey(merchant.id()).secret())
+        KopekClient kopek = KopekClient.builder(
+                        baseUri(), merchants.issueKey(merchant.id()).secret())
                 .retryPolicy(new RetryPolicy(Duration.ofSeconds(20), Duration.ofMillis(20), Duration.ofMillis(200), 8))
-                .httpClient(http).build();
+                .httpClient(http)
+                .build();
 
         callEveryMethod(kopek);
 
@@ -58,41 +60,53 @@ class KopekClientRoutesTest extends IntegrationTest {
         Set<String> merchantRoutes = merchantRoutes(document.document());
         assertThat(merchantRoutes).hasSizeGreaterThan(15);
         Set<String> sent = new TreeSet<>();
-        http.sent().forEach(request -> document.template(request.uri().getPath())
-                .ifPresent(template -> sent.add(request.method() + " " + template)));
+        http.sent()
+                .forEach(request -> document.template(request.uri().getPath())
+                        .ifPresent(template -> sent.add(request.method() + " " + template)));
         Set<String> missing = new TreeSet<>(merchantRoutes);
         missing.removeAll(sent);
-        assertThat(missing).as("merchant routes no kopek-client method sends (add one to KopekClient and call it "
-                + "here)").isEmpty();
+        assertThat(missing)
+                .as("merchant routes no kopek-client method sends (add one to KopekClient and call it " + "here)")
+                .isEmpty();
     }
 
     private static void callEveryMethod(KopekClient kopek) {
         String reference = Api.unique("order");
-        Payment paid = kopek.createPayment(OperationKey.of(reference + "/pay"),
-                NewPayment.of(reference, 2_000, "EUR", "pm_ok")).value();
+        Payment paid = kopek.createPayment(
+                        OperationKey.of(reference + "/pay"), NewPayment.of(reference, 2_000, "EUR", "pm_ok"))
+                .value();
         kopek.payment(paid.id());
         kopek.paymentsByReference(reference);
         kopek.awaitPayment(paid.id(), Duration.ofSeconds(5));
-        Refund refund = kopek.refund(OperationKey.of(reference + "/refund"), paid.id(), 500, null).value();
+        Refund refund = kopek.refund(OperationKey.of(reference + "/refund"), paid.id(), 500, null)
+                .value();
         kopek.getRefund(refund.id());
         kopek.awaitRefund(refund.id(), Duration.ofMillis(300));
         kopek.refunds(paid.id());
 
         String held = Api.unique("order");
-        Payment authorized = kopek.createPayment(OperationKey.of(held + "/pay"),
-                NewPayment.of(held, 1_000, "EUR", "pm_ok").withManualCapture()).value();
+        Payment authorized = kopek.createPayment(
+                        OperationKey.of(held + "/pay"),
+                        NewPayment.of(held, 1_000, "EUR", "pm_ok").withManualCapture())
+                .value();
         kopek.capture(OperationKey.of(held + "/capture"), authorized.id(), null, true);
         String voided = Api.unique("order");
-        kopek.voidPayment(OperationKey.of(voided + "/void"), kopek.createPayment(OperationKey.of(voided + "/pay"),
-                NewPayment.of(voided, 1_000, "EUR", "pm_ok").withManualCapture()).value().id());
+        kopek.voidPayment(
+                OperationKey.of(voided + "/void"),
+                kopek.createPayment(
+                                OperationKey.of(voided + "/pay"),
+                                NewPayment.of(voided, 1_000, "EUR", "pm_ok").withManualCapture())
+                        .value()
+                        .id());
 
         kopek.events(null, 10);
         kopek.balance();
         var journal = kopek.ledgerTransactions(paid.id(), null, 10).data();
         kopek.ledgerTransaction(journal.getFirst().id());
 
-        WebhookEndpoint endpoint = kopek.createWebhookEndpoint(OperationKey.generate(),
-                "https://hooks.example.test/kopek", List.of("*")).value();
+        WebhookEndpoint endpoint = kopek.createWebhookEndpoint(
+                        OperationKey.generate(), "https://hooks.example.test/kopek", List.of("*"))
+                .value();
         kopek.webhookEndpoints();
         kopek.webhookEndpoint(endpoint.id());
         String again = Api.unique("order");
@@ -100,7 +114,10 @@ class KopekClientRoutesTest extends IntegrationTest {
         List<WebhookDelivery> deliveries = kopek.deliveries(endpoint.id(), 10);
         kopek.delivery(endpoint.id(), deliveries.getFirst().id());
         try {
-            kopek.redeliver(OperationKey.generate(), endpoint.id(), deliveries.getFirst().id());
+            kopek.redeliver(
+                    OperationKey.generate(),
+                    endpoint.id(),
+                    deliveries.getFirst().id());
         } catch (KopekApiException refused) {
             // An answer of the route all the same (the delivery may be in flight): the route was sent.
         }
@@ -110,19 +127,24 @@ class KopekClientRoutesTest extends IntegrationTest {
     /** Every operation of the merchant audience in the served document, as "METHOD template". */
     private static Set<String> merchantRoutes(JsonNode document) {
         Set<String> routes = new TreeSet<>();
-        document.path("paths").properties().forEach(path -> path.getValue().properties().forEach(operation -> {
-            if ("merchant".equals(operation.getValue().path("x-audience").asString(""))) {
-                routes.add(operation.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey());
-            }
-        }));
+        document.path("paths")
+                .properties()
+                .forEach(path -> path.getValue().properties().forEach(operation -> {
+                    if ("merchant"
+                            .equals(operation.getValue().path("x-audience").asString(""))) {
+                        routes.add(operation.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey());
+                    }
+                }));
         return routes;
     }
 
     /** The JDK client, recording every request it is given. */
     private static final class RecordingHttpClient extends HttpClient {
 
-        private final HttpClient delegate = HttpClient.newBuilder().version(Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+        private final HttpClient delegate = HttpClient.newBuilder()
+                .version(Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
         private final List<HttpRequest> sent = new CopyOnWriteArrayList<>();
 
         List<HttpRequest> sent() {
@@ -137,15 +159,15 @@ class KopekClientRoutesTest extends IntegrationTest {
         }
 
         @Override
-        public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request,
-                HttpResponse.BodyHandler<T> handler) {
+        public <T> CompletableFuture<HttpResponse<T>> sendAsync(
+                HttpRequest request, HttpResponse.BodyHandler<T> handler) {
             sent.add(request);
             return delegate.sendAsync(request, handler);
         }
 
         @Override
-        public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request,
-                HttpResponse.BodyHandler<T> handler, HttpResponse.PushPromiseHandler<T> promises) {
+        public <T> CompletableFuture<HttpResponse<T>> sendAsync(
+                HttpRequest request, HttpResponse.BodyHandler<T> handler, HttpResponse.PushPromiseHandler<T> promises) {
             sent.add(request);
             return delegate.sendAsync(request, handler, promises);
         }

@@ -28,12 +28,14 @@ import org.junit.jupiter.api.Test;
 /** The Java client against a whole Kopek over HTTP, charging through the simulator (the oracle). */
 class KopekClientTest extends IntegrationTest {
 
-    private static final RetryPolicy QUICK = new RetryPolicy(Duration.ofSeconds(20), Duration.ofMillis(20),
-            Duration.ofMillis(200), 8);
+    private static final RetryPolicy QUICK =
+            new RetryPolicy(Duration.ofSeconds(20), Duration.ofMillis(20), Duration.ofMillis(200), 8);
 
     private KopekClient clientFor(URI base) {
         var merchant = merchants.create("Client merchant " + UUID.randomUUID());
-        return KopekClient.builder(base, merchants.issueKey(merchant.id()).secret()).retryPolicy(QUICK).build();
+        return KopekClient.builder(base, merchants.issueKey(merchant.id()).secret())
+                .retryPolicy(QUICK)
+                .build();
     }
 
     @Test
@@ -42,11 +44,14 @@ class KopekClientTest extends IntegrationTest {
         try (DroppingProxy proxy = new DroppingProxy(port, 1)) {
             KopekClient kopek = clientFor(proxy.uri());
 
-            Result<Payment> result = kopek.createPayment(OperationKey.of(reference + "/pay"),
-                    NewPayment.of(reference, 4990, "EUR", "pm_ok"));
+            Result<Payment> result = kopek.createPayment(
+                    OperationKey.of(reference + "/pay"), NewPayment.of(reference, 4990, "EUR", "pm_ok"));
 
             assertThat(proxy.dropped()).isEqualTo(1);
-            assertThat(result).isInstanceOfSatisfying(Result.Done.class, done -> assertThat(done.replayed()).isTrue());
+            assertThat(result)
+                    .isInstanceOfSatisfying(
+                            Result.Done.class,
+                            done -> assertThat(done.replayed()).isTrue());
             assertThat(result.value().status()).isEqualTo("captured");
         }
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
@@ -69,23 +74,28 @@ class KopekClientTest extends IntegrationTest {
         KopekClient kopek = clientFor(baseUri());
         String reference = newReference();
 
-        Result<Payment> unknown = kopek.createPayment(OperationKey.of(reference + "/pay"),
-                NewPayment.of(reference, 700, "EUR", "pm_5xx_no_charge"));
+        Result<Payment> unknown = kopek.createPayment(
+                OperationKey.of(reference + "/pay"), NewPayment.of(reference, 700, "EUR", "pm_5xx_no_charge"));
 
         assertThat(unknown).isInstanceOf(Result.Pending.class);
         assertThat(unknown.value().isProcessing()).isTrue();
-        assertThatThrownBy(() -> kopek.createPayment(OperationKey.of(reference + "/pay-again"),
-                NewPayment.of(reference, 700, "EUR", "pm_ok"))).isInstanceOfSatisfying(KopekApiException.class,
-                        e -> assertThat(e.code()).isEqualTo("intent_has_live_attempt"));
+        assertThatThrownBy(() -> kopek.createPayment(
+                        OperationKey.of(reference + "/pay-again"), NewPayment.of(reference, 700, "EUR", "pm_ok")))
+                .isInstanceOfSatisfying(
+                        KopekApiException.class, e -> assertThat(e.code()).isEqualTo("intent_has_live_attempt"));
     }
 
     @Test
     void theWholeMerchantSurfaceIsTyped() {
         KopekClient kopek = clientFor(baseUri());
         String reference = newReference();
-        Payment authorized = kopek.createPayment(OperationKey.of(reference + "/pay"),
-                NewPayment.of(reference, 10_000, "EUR", "pm_ok").withManualCapture()
-                        .withDescription("two books").withMetadata(Map.of("order", "1001"))).value();
+        Payment authorized = kopek.createPayment(
+                        OperationKey.of(reference + "/pay"),
+                        NewPayment.of(reference, 10_000, "EUR", "pm_ok")
+                                .withManualCapture()
+                                .withDescription("two books")
+                                .withMetadata(Map.of("order", "1001")))
+                .value();
         assertThat(authorized.status()).isEqualTo("authorized");
         assertThat(authorized.metadata()).containsEntry("order", "1001");
 
@@ -104,7 +114,8 @@ class KopekClientTest extends IntegrationTest {
         assertThat(kopek.events(events.nextCursor(), 100).data()).isEmpty();
         assertThat(kopek.balance().held()).isNotNull();
         assertThat(kopek.ledgerTransactions(captured.id(), null, 50).data())
-                .extracting(LedgerTransaction::paymentId).containsOnly(captured.id());
+                .extracting(LedgerTransaction::paymentId)
+                .containsOnly(captured.id());
     }
 
     /**
@@ -116,13 +127,15 @@ class KopekClientTest extends IntegrationTest {
     void aRefundIsPendingUntilThePspAnswersAndAwaitSeesItsOutcome() {
         KopekClient kopek = clientFor(baseUri());
         String reference = newReference();
-        Payment paid = kopek.createPayment(OperationKey.of(reference + "/pay"),
-                NewPayment.of(reference, 5_000, "EUR", "pm_ok")).value();
+        Payment paid = kopek.createPayment(
+                        OperationKey.of(reference + "/pay"), NewPayment.of(reference, 5_000, "EUR", "pm_ok"))
+                .value();
         OperationKey key = OperationKey.of(reference + "/refund-1");
 
         Result<Refund> refund = kopek.refund(key, paid.id(), 2_000, "damaged");
         Result<Refund> replay = kopek.refund(key, paid.id(), 2_000, "damaged");
-        Result<Refund> awaited = awaitWhileTheReconcilerRuns(kopek, refund.value().id());
+        Result<Refund> awaited =
+                awaitWhileTheReconcilerRuns(kopek, refund.value().id());
 
         assertThat(refund).isInstanceOf(Result.Pending.class);
         assertThat(refund.value().isPending()).isTrue();
@@ -134,10 +147,14 @@ class KopekClientTest extends IntegrationTest {
         assertThat(SIMULATOR.refundedTotal(paid.pspReference())).isEqualTo(2_000);
 
         String declining = newReference();
-        Payment other = kopek.createPayment(OperationKey.of(declining + "/pay"),
-                NewPayment.of(declining, 700, "EUR", "pm_refund_declined")).value();
-        Result<Refund> declined = awaitWhileTheReconcilerRuns(kopek, kopek.refund(OperationKey.of(declining
-                + "/refund"), other.id(), 700, null).value().id());
+        Payment other = kopek.createPayment(
+                        OperationKey.of(declining + "/pay"), NewPayment.of(declining, 700, "EUR", "pm_refund_declined"))
+                .value();
+        Result<Refund> declined = awaitWhileTheReconcilerRuns(
+                kopek,
+                kopek.refund(OperationKey.of(declining + "/refund"), other.id(), 700, null)
+                        .value()
+                        .id());
         assertThat(declined).isInstanceOf(Result.Done.class);
         assertThat(declined.value().status()).isEqualTo("failed");
         assertThat(kopek.payment(other.id()).amountRefundPending()).isZero();
@@ -165,10 +182,13 @@ class KopekClientTest extends IntegrationTest {
     void voidsAndLedgerTransactionsByIdAreTyped() {
         KopekClient kopek = clientFor(baseUri());
         String reference = newReference();
-        Payment authorized = kopek.createPayment(OperationKey.of(reference + "/pay"),
-                NewPayment.of(reference, 2_500, "EUR", "pm_ok").withManualCapture()).value();
+        Payment authorized = kopek.createPayment(
+                        OperationKey.of(reference + "/pay"),
+                        NewPayment.of(reference, 2_500, "EUR", "pm_ok").withManualCapture())
+                .value();
 
-        Payment voided = kopek.voidPayment(OperationKey.of(reference + "/void"), authorized.id()).value();
+        Payment voided = kopek.voidPayment(OperationKey.of(reference + "/void"), authorized.id())
+                .value();
 
         assertThat(voided.status()).isEqualTo("voided");
         assertThat(kopek.payment(authorized.id()).status()).isEqualTo("voided");
@@ -188,11 +208,16 @@ class KopekClientTest extends IntegrationTest {
         Result<WebhookEndpoint> replayed = kopek.createWebhookEndpoint(create, url, List.of("*"));
 
         assertThat(created.value().secret()).startsWith("whsec_");
-        assertThat(replayed).isInstanceOfSatisfying(Result.Done.class, done -> assertThat(done.replayed()).isTrue());
+        assertThat(replayed)
+                .isInstanceOfSatisfying(
+                        Result.Done.class, done -> assertThat(done.replayed()).isTrue());
         assertThat(replayed.value().id()).isEqualTo(created.value().id());
-        assertThat(replayed.value().secret()).as("a replay never shows the sealed secret again").isNull();
-        assertThatThrownBy(() -> kopek.createWebhookEndpoint(OperationKey.generate(), "http://hooks.example.test/k",
-                List.of("*"))).isInstanceOfSatisfying(KopekApiException.class, e -> {
+        assertThat(replayed.value().secret())
+                .as("a replay never shows the sealed secret again")
+                .isNull();
+        assertThatThrownBy(() -> kopek.createWebhookEndpoint(
+                        OperationKey.generate(), "http://hooks.example.test/k", List.of("*")))
+                .isInstanceOfSatisfying(KopekApiException.class, e -> {
                     assertThat(e.status()).isEqualTo(400);
                     assertThat(e.code()).isEqualTo("insecure_url");
                     assertThat(e.field()).isEqualTo("url");
@@ -202,10 +227,14 @@ class KopekClientTest extends IntegrationTest {
         String reference = newReference();
         kopek.createPayment(OperationKey.of(reference + "/pay"), NewPayment.of(reference, 900, "EUR", "pm_ok"));
         List<WebhookDelivery> deliveries = kopek.deliveries(endpoint, 10);
-        assertThat(deliveries).isNotEmpty().allSatisfy(d -> assertThat(d.endpoint()).isEqualTo(endpoint));
+        assertThat(deliveries)
+                .isNotEmpty()
+                .allSatisfy(d -> assertThat(d.endpoint()).isEqualTo(endpoint));
         WebhookDelivery one = kopek.delivery(endpoint, deliveries.get(0).id());
         assertThat(one.attemptHistory()).isNotNull();
-        assertThat(kopek.redeliver(OperationKey.of(reference + "/redeliver"), endpoint, one.id()).value().id())
+        assertThat(kopek.redeliver(OperationKey.of(reference + "/redeliver"), endpoint, one.id())
+                        .value()
+                        .id())
                 .isEqualTo(one.id());
 
         assertThat(kopek.webhookEndpoints()).extracting(WebhookEndpoint::id).containsExactly(endpoint);

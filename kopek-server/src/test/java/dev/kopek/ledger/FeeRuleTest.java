@@ -19,10 +19,13 @@ class FeeRuleTest {
             @ForAll @LongRange(min = 1, max = Long.MAX_VALUE) long amount,
             @ForAll @IntRange(min = 0, max = FeeRule.MAX_BPS) int bps,
             @ForAll @LongRange(min = 0, max = FeeRule.MAX_FIXED_MINOR) long fixed) {
-        BigInteger[] qr = BigInteger.valueOf(amount).multiply(BigInteger.valueOf(bps))
+        BigInteger[] qr = BigInteger.valueOf(amount)
+                .multiply(BigInteger.valueOf(bps))
                 .divideAndRemainder(BigInteger.valueOf(10_000));
         BigInteger halfUp = qr[1].compareTo(BigInteger.valueOf(5_000)) >= 0 ? qr[0].add(BigInteger.ONE) : qr[0];
-        long expected = halfUp.add(BigInteger.valueOf(fixed)).min(BigInteger.valueOf(amount)).longValueExact();
+        long expected = halfUp.add(BigInteger.valueOf(fixed))
+                .min(BigInteger.valueOf(amount))
+                .longValueExact();
 
         long fee = new FeeRule(bps, fixed).feeFor(amount);
 
@@ -30,7 +33,8 @@ class FeeRuleTest {
     }
 
     @Property(tries = 500)
-    void aLargerCaptureNeverPaysASmallerFee(@ForAll @LongRange(min = 1, max = 1_000_000_000_000L) long amount,
+    void aLargerCaptureNeverPaysASmallerFee(
+            @ForAll @LongRange(min = 1, max = 1_000_000_000_000L) long amount,
             @ForAll @IntRange(min = 0, max = FeeRule.MAX_BPS) int bps,
             @ForAll @LongRange(min = 0, max = 10_000) long fixed) {
         FeeRule rule = new FeeRule(bps, fixed);
@@ -39,8 +43,8 @@ class FeeRuleTest {
 
     @Example
     void halfAMinorUnitRoundsUpAndLessRoundsDown() {
-        assertThat(new FeeRule(50, 0).feeFor(100)).isEqualTo(1);   // 0.5 → 1
-        assertThat(new FeeRule(49, 0).feeFor(100)).isEqualTo(0);   // 0.49 → 0
+        assertThat(new FeeRule(50, 0).feeFor(100)).isEqualTo(1); // 0.5 → 1
+        assertThat(new FeeRule(49, 0).feeFor(100)).isEqualTo(0); // 0.49 → 0
         assertThat(new FeeRule(290, 30).feeFor(6_001)).isEqualTo(204);
         assertThat(new FeeRule(0, 500).feeFor(300)).isEqualTo(300); // never more than the capture
         assertThat(FeeRule.NONE.feeFor(Long.MAX_VALUE)).isZero();

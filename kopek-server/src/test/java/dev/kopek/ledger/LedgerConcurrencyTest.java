@@ -78,14 +78,19 @@ class LedgerConcurrencyTest extends LedgerTestSupport {
 
         assertThat(failures).as("deadlocks or other failures").isEmpty();
         assertThat(captured.get()).isPositive();
-        assertThat(balance(null, AccountType.PSP_RECEIVABLE, CURRENCY) - receivableBefore).isEqualTo(captured.get());
-        assertThat(balance(null, AccountType.PLATFORM_REVENUE, CURRENCY) - revenueBefore).isEqualTo(fees.get());
+        assertThat(balance(null, AccountType.PSP_RECEIVABLE, CURRENCY) - receivableBefore)
+                .isEqualTo(captured.get());
+        assertThat(balance(null, AccountType.PLATFORM_REVENUE, CURRENCY) - revenueBefore)
+                .isEqualTo(fees.get());
         for (int m = 0; m < merchants.size(); m++) {
-            assertThat(balance(merchants.get(m), AccountType.MERCHANT_PAYABLE, CURRENCY)).isEqualTo(payable[m]);
+            assertThat(balance(merchants.get(m), AccountType.MERCHANT_PAYABLE, CURRENCY))
+                    .isEqualTo(payable[m]);
             assertThat(unbalancedTransactions(merchants.get(m))).isZero();
         }
         assertThat(jdbc.sql("SELECT count(*) FROM ledger_transactions WHERE merchant_id IN (:m)")
-                .param("m", merchants.stream().map(MerchantId::value).toList()).query(Long.class).single())
+                        .param("m", merchants.stream().map(MerchantId::value).toList())
+                        .query(Long.class)
+                        .single())
                 .isEqualTo((long) THREADS * POSTINGS_PER_THREAD);
         assertThat(entryBalance(null, AccountType.PSP_RECEIVABLE, CURRENCY))
                 .isEqualTo(balance(null, AccountType.PSP_RECEIVABLE, CURRENCY));

@@ -29,7 +29,10 @@ class LedgerDriftTest extends LedgerTestSupport {
         UUID payment = newId();
         publish(movement(Kind.CAPTURED, merchant, payment, payment, 5_000, "EUR"));
         long account = journalOf(merchant, payment).getFirst().entries().stream()
-                .filter(e -> e.account() == AccountType.MERCHANT_PAYABLE).findFirst().orElseThrow().accountId();
+                .filter(e -> e.account() == AccountType.MERCHANT_PAYABLE)
+                .findFirst()
+                .orElseThrow()
+                .accountId();
         projectAll();
         assertThat(driftChecker.check().drifts()).noneMatch(d -> d.accountId() == account);
         double detectedBefore = meters.counter("kopek.ledger.drift.detected").count();
@@ -38,12 +41,15 @@ class LedgerDriftTest extends LedgerTestSupport {
         tamper("UPDATE ledger_balances SET credit_minor = credit_minor - 1 WHERE account_id = " + account);
         DriftReport report = driftChecker.check();
 
-        assertThat(report.drifts()).filteredOn(d -> d.accountId() == account).singleElement().satisfies(d -> {
-            assertThat(d.merchant()).isEqualTo(merchant.value());
-            assertThat(d.type()).isEqualTo("merchant_payable");
-            assertThat(d.projectedCreditsMinor()).isEqualTo(4_999);
-            assertThat(d.entryCreditsMinor()).isEqualTo(5_000);
-        });
+        assertThat(report.drifts())
+                .filteredOn(d -> d.accountId() == account)
+                .singleElement()
+                .satisfies(d -> {
+                    assertThat(d.merchant()).isEqualTo(merchant.value());
+                    assertThat(d.type()).isEqualTo("merchant_payable");
+                    assertThat(d.projectedCreditsMinor()).isEqualTo(4_999);
+                    assertThat(d.entryCreditsMinor()).isEqualTo(5_000);
+                });
         assertThat(meters.get("kopek.ledger.drift.accounts").gauge().value()).isGreaterThanOrEqualTo(1.0);
         assertThat(meters.counter("kopek.ledger.drift.detected").count()).isGreaterThan(detectedBefore);
         assertThat(output).contains("ledger drift: account=" + account + " type=merchant_payable");
@@ -53,7 +59,8 @@ class LedgerDriftTest extends LedgerTestSupport {
     }
 
     private void tamper(String sql) throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
             c.setAutoCommit(false);
             s.execute("SET LOCAL session_replication_role = replica");
             s.execute(sql);

@@ -23,8 +23,7 @@ import org.junit.jupiter.api.Test;
 /** The posting table, idempotency and reversals, through the real listener inside real transactions. */
 class LedgerPostingTest extends LedgerTestSupport {
 
-    record Expected(AccountType account, Side side, long amount) {
-    }
+    record Expected(AccountType account, Side side, long amount) {}
 
     @Test
     void movementOutsideATransactionIsRefusedAndPostsNothing() {
@@ -32,7 +31,8 @@ class LedgerPostingTest extends LedgerTestSupport {
         UUID payment = newId();
         MoneyMovement captured = movement(Kind.CAPTURED, merchant, payment, payment, 1_000, "EUR");
 
-        assertThatThrownBy(() -> publisher.publishEvent(captured)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> publisher.publishEvent(captured))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("inside the transaction");
         assertThat(journalOf(merchant, payment)).isEmpty();
     }
@@ -45,19 +45,29 @@ class LedgerPostingTest extends LedgerTestSupport {
         UUID capture = newId();
         publish(movement(Kind.AUTHORIZATION_HELD, merchant, payment, payment, 10_000, "EUR"));
         // A final partial capture: the business transaction posts the capture and releases the rest.
-        publish(movement(Kind.CAPTURED, merchant, payment, capture, 6_001, "EUR"),
+        publish(
+                movement(Kind.CAPTURED, merchant, payment, capture, 6_001, "EUR"),
                 movement(Kind.AUTHORIZATION_RELEASED, merchant, payment, capture, 3_999, "EUR"));
 
         List<LedgerTransaction> journal = journalOf(merchant, payment);
-        assertThat(journal).extracting(LedgerTransaction::kind)
+        assertThat(journal)
+                .extracting(LedgerTransaction::kind)
                 .containsExactly("AUTHORIZATION_HELD", "CAPTURED", "AUTHORIZATION_RELEASED");
-        assertLines(journal.get(0), new Expected(HOLDS_RECEIVABLE, Side.DEBIT, 10_000),
+        assertLines(
+                journal.get(0),
+                new Expected(HOLDS_RECEIVABLE, Side.DEBIT, 10_000),
                 new Expected(HOLDS_PAYABLE, Side.CREDIT, 10_000));
         // fee = half-up(6001 × 2.90 %) + 30 = 174 + 30 (174.029 rounds down)
-        assertLines(journal.get(1), new Expected(PSP_RECEIVABLE, Side.DEBIT, 6_001),
-                new Expected(MERCHANT_PAYABLE, Side.CREDIT, 5_797), new Expected(PLATFORM_REVENUE, Side.CREDIT, 204),
-                new Expected(HOLDS_PAYABLE, Side.DEBIT, 6_001), new Expected(HOLDS_RECEIVABLE, Side.CREDIT, 6_001));
-        assertLines(journal.get(2), new Expected(HOLDS_PAYABLE, Side.DEBIT, 3_999),
+        assertLines(
+                journal.get(1),
+                new Expected(PSP_RECEIVABLE, Side.DEBIT, 6_001),
+                new Expected(MERCHANT_PAYABLE, Side.CREDIT, 5_797),
+                new Expected(PLATFORM_REVENUE, Side.CREDIT, 204),
+                new Expected(HOLDS_PAYABLE, Side.DEBIT, 6_001),
+                new Expected(HOLDS_RECEIVABLE, Side.CREDIT, 6_001));
+        assertLines(
+                journal.get(2),
+                new Expected(HOLDS_PAYABLE, Side.DEBIT, 3_999),
                 new Expected(HOLDS_RECEIVABLE, Side.CREDIT, 3_999));
         assertThat(balance(merchant, MERCHANT_PAYABLE, "EUR")).isEqualTo(5_797);
         assertThat(balance(merchant, HOLDS_PAYABLE, "EUR")).isZero();
@@ -72,7 +82,9 @@ class LedgerPostingTest extends LedgerTestSupport {
         long receivableBefore = balance(null, PSP_RECEIVABLE, "RUB");
         publish(movement(Kind.CAPTURED, merchant, payment, payment, 499_000, "RUB"));
 
-        assertLines(journalOf(merchant, payment).getFirst(), new Expected(PSP_RECEIVABLE, Side.DEBIT, 499_000),
+        assertLines(
+                journalOf(merchant, payment).getFirst(),
+                new Expected(PSP_RECEIVABLE, Side.DEBIT, 499_000),
                 new Expected(MERCHANT_PAYABLE, Side.CREDIT, 499_000));
         assertThat(balance(null, PSP_RECEIVABLE, "RUB") - receivableBefore).isEqualTo(499_000);
         assertThat(queries.balances(merchant)).containsExactly(new MerchantBalance("RUB", 499_000, 0, 0));
@@ -98,7 +110,8 @@ class LedgerPostingTest extends LedgerTestSupport {
         publish(movement(Kind.CAPTURED, merchant, payment, payment, 2_500, "EUR"));
 
         assertThatThrownBy(() -> publish(movement(Kind.CAPTURED, merchant, payment, payment, 2_600, "EUR")))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("other facts");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("other facts");
         assertThat(balance(merchant, MERCHANT_PAYABLE, "EUR")).isEqualTo(2_500);
     }
 
@@ -123,7 +136,8 @@ class LedgerPostingTest extends LedgerTestSupport {
         UUID refundOk = newId();
         UUID refundRefused = newId();
         publish(movement(Kind.CAPTURED, merchant, payment, payment, 10_000, "EUR"));
-        publish(movement(Kind.REFUND_RESERVED, merchant, payment, refundOk, 3_000, "EUR"),
+        publish(
+                movement(Kind.REFUND_RESERVED, merchant, payment, refundOk, 3_000, "EUR"),
                 movement(Kind.REFUND_RESERVED, merchant, payment, refundRefused, 2_000, "EUR"));
         assertThat(queries.balances(merchant)).containsExactly(new MerchantBalance("EUR", 5_000, 0, 5_000));
 
@@ -141,7 +155,8 @@ class LedgerPostingTest extends LedgerTestSupport {
         publish(movement(Kind.REFUND_RESERVED, merchant, payment, refund, 1_000, "EUR"));
         assertThatThrownBy(() -> publish(movement(Kind.REFUND_SUCCEEDED, merchant, payment, refund, 999, "EUR")))
                 .hasMessageContaining("does not match");
-        assertThat(journalOf(merchant, payment).getLast().entries()).extracting(LedgerEntry::account)
+        assertThat(journalOf(merchant, payment).getLast().entries())
+                .extracting(LedgerEntry::account)
                 .containsExactly(MERCHANT_PAYABLE, REFUNDS_PENDING);
     }
 
@@ -170,14 +185,15 @@ class LedgerPostingTest extends LedgerTestSupport {
         publish(movement(Kind.CAPTURED, merchant, payment, newId(), 800, "EUR"));
         publish(movement(Kind.CAPTURED, merchant, payment, newId(), 300, "EUR"));
         UUID lateVoid = newId();
-        PostResult late = tx.execute(s -> ledger.post(movement(Kind.AUTHORIZATION_RELEASED, merchant, payment,
-                lateVoid, 200, "EUR")));
+        PostResult late = tx.execute(
+                s -> ledger.post(movement(Kind.AUTHORIZATION_RELEASED, merchant, payment, lateVoid, 200, "EUR")));
         assertThat(late).isInstanceOf(PostResult.NothingToPost.class);
 
         assertThat(balance(merchant, HOLDS_PAYABLE, "EUR")).isZero();
         assertThat(balance(merchant, HOLDS_RECEIVABLE, "EUR")).isZero();
         assertThat(balance(merchant, MERCHANT_PAYABLE, "EUR")).isEqualTo(1_100);
-        assertThat(journalOf(merchant, payment).getLast().entries()).extracting(LedgerEntry::amountMinor)
+        assertThat(journalOf(merchant, payment).getLast().entries())
+                .extracting(LedgerEntry::amountMinor)
                 .containsExactly(300L, 300L, 200L, 200L);
     }
 
@@ -195,9 +211,11 @@ class LedgerPostingTest extends LedgerTestSupport {
         LedgerTransaction reversal = ((ReversalResult.Reversed) first).reversal();
         assertThat(reversal.reverses()).isEqualTo(capture.id());
         assertThat(reversal.kind()).isEqualTo("REVERSAL");
-        assertThat(reversal.entries()).extracting(e -> e.account() + " " + e.side().opposite() + " " + e.amountMinor())
+        assertThat(reversal.entries())
+                .extracting(e -> e.account() + " " + e.side().opposite() + " " + e.amountMinor())
                 .containsExactlyElementsOf(capture.entries().stream()
-                        .map(e -> e.account() + " " + e.side() + " " + e.amountMinor()).toList());
+                        .map(e -> e.account() + " " + e.side() + " " + e.amountMinor())
+                        .toList());
         assertThat(balance(merchant, MERCHANT_PAYABLE, "EUR")).isZero();
         assertThat(balance(null, PLATFORM_REVENUE, "EUR")).isEqualTo(revenueBefore - 100);
 
@@ -213,9 +231,13 @@ class LedgerPostingTest extends LedgerTestSupport {
     }
 
     private static void assertLines(LedgerTransaction tx, Expected... expected) {
-        assertThat(tx.entries()).extracting(e -> new Expected(e.account(), e.side(), e.amountMinor()))
+        assertThat(tx.entries())
+                .extracting(e -> new Expected(e.account(), e.side(), e.amountMinor()))
                 .containsExactly(expected);
-        assertThat(tx.entries()).extracting(LedgerEntry::line)
-                .containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(1, expected.length).boxed().toList());
+        assertThat(tx.entries())
+                .extracting(LedgerEntry::line)
+                .containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(1, expected.length)
+                        .boxed()
+                        .toList());
     }
 }

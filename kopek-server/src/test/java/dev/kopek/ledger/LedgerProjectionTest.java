@@ -24,27 +24,35 @@ class LedgerProjectionTest extends LedgerTestSupport {
         UUID first = newId();
         publish(movement(Kind.CAPTURED, merchant, first, first, 3_000, "EUR"));
         projectAll();
-        assertThat(projectedBalance(merchant, AccountType.MERCHANT_PAYABLE, "EUR")).isEqualTo(3_000);
+        assertThat(projectedBalance(merchant, AccountType.MERCHANT_PAYABLE, "EUR"))
+                .isEqualTo(3_000);
 
         // Holding the mark's row stops every pass (they skip it), as a projector that fell behind would.
-        try (Connection held = dataSource.getConnection(); Statement s = held.createStatement()) {
+        try (Connection held = dataSource.getConnection();
+                Statement s = held.createStatement()) {
             held.setAutoCommit(false);
             s.execute("SELECT 1 FROM ledger_projection FOR UPDATE");
             UUID second = newId();
             publish(movement(Kind.CAPTURED, merchant, second, second, 2_500, "EUR"));
 
-            assertThat(projector.project()).as("a pass while another holds the mark").isEqualTo(-1);
-            assertThat(projectedBalance(merchant, AccountType.MERCHANT_PAYABLE, "EUR")).isEqualTo(3_000);
+            assertThat(projector.project())
+                    .as("a pass while another holds the mark")
+                    .isEqualTo(-1);
+            assertThat(projectedBalance(merchant, AccountType.MERCHANT_PAYABLE, "EUR"))
+                    .isEqualTo(3_000);
             assertThat(balance(merchant, AccountType.MERCHANT_PAYABLE, "EUR")).isEqualTo(5_500);
-            assertThat(queries.balances(merchant)).singleElement()
+            assertThat(queries.balances(merchant))
+                    .singleElement()
                     .satisfies(b -> assertThat(b.availableMinor()).isEqualTo(5_500));
-            assertThat(driftChecker.check().drifts()).as("the projection holds what it claims to")
+            assertThat(driftChecker.check().drifts())
+                    .as("the projection holds what it claims to")
                     .noneMatch(d -> merchant.value().equals(d.merchant()));
             held.rollback();
         }
 
         projectAll();
-        assertThat(projectedBalance(merchant, AccountType.MERCHANT_PAYABLE, "EUR")).isEqualTo(5_500);
+        assertThat(projectedBalance(merchant, AccountType.MERCHANT_PAYABLE, "EUR"))
+                .isEqualTo(5_500);
         assertThat(balance(merchant, AccountType.MERCHANT_PAYABLE, "EUR")).isEqualTo(5_500);
     }
 
@@ -69,8 +77,10 @@ class LedgerProjectionTest extends LedgerTestSupport {
             expected += 100 + i;
         }
         assertThat(entryBalance(merchant, AccountType.MERCHANT_PAYABLE, "EUR")).isEqualTo(expected);
-        assertThat(projectedBalance(merchant, AccountType.MERCHANT_PAYABLE, "EUR")).isEqualTo(expected);
+        assertThat(projectedBalance(merchant, AccountType.MERCHANT_PAYABLE, "EUR"))
+                .isEqualTo(expected);
         assertThat(balance(merchant, AccountType.MERCHANT_PAYABLE, "EUR")).isEqualTo(expected);
-        assertThat(driftChecker.check().drifts()).noneMatch(d -> merchant.value().equals(d.merchant()));
+        assertThat(driftChecker.check().drifts())
+                .noneMatch(d -> merchant.value().equals(d.merchant()));
     }
 }

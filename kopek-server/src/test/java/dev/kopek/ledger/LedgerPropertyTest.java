@@ -21,9 +21,9 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.RandomDistribution;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.BeforeProperty;
+import net.jqwik.api.statistics.Statistics;
 import org.springframework.test.context.TestContextManager;
 
 /**
@@ -41,16 +41,26 @@ class LedgerPropertyTest extends LedgerTestSupport {
     private static final String[] CURRENCIES = {"EUR", "JPY", "KWD"};
     private static final int SLOTS = 4;
 
-    enum Op { AUTHORIZE, CHARGE, CAPTURE, FINAL_CAPTURE, RELEASE, REFUND, REFUND_SUCCEEDS, REFUND_FAILS, CHARGEBACK,
-        CHARGEBACK_REVERSED, REPLAY }
+    enum Op {
+        AUTHORIZE,
+        CHARGE,
+        CAPTURE,
+        FINAL_CAPTURE,
+        RELEASE,
+        REFUND,
+        REFUND_SUCCEEDS,
+        REFUND_FAILS,
+        CHARGEBACK,
+        CHARGEBACK_REVERSED,
+        REPLAY
+    }
 
     /**
      * @param slot which of the life's payments
      * @param percent how much of what is possible
      * @param rollback the business transaction fails after posting (one step in ten)
      */
-    record Step(Op op, int slot, int percent, boolean rollback) {
-    }
+    record Step(Op op, int slot, int percent, boolean rollback) {}
 
     @BeforeProperty
     void attachSpring() throws Exception {
@@ -59,18 +69,35 @@ class LedgerPropertyTest extends LedgerTestSupport {
 
     @Provide
     Arbitrary<List<Step>> lives() {
-        Arbitrary<Op> ops = Arbitraries.frequency(Tuple.of(4, Op.AUTHORIZE), Tuple.of(2, Op.CHARGE),
-                Tuple.of(4, Op.CAPTURE), Tuple.of(1, Op.FINAL_CAPTURE), Tuple.of(1, Op.RELEASE), Tuple.of(3, Op.REFUND),
-                Tuple.of(2, Op.REFUND_SUCCEEDS), Tuple.of(1, Op.REFUND_FAILS), Tuple.of(1, Op.CHARGEBACK),
-                Tuple.of(1, Op.CHARGEBACK_REVERSED), Tuple.of(2, Op.REPLAY));
-        return Combinators.combine(ops, Arbitraries.integers().between(0, SLOTS - 1),
-                Arbitraries.integers().between(1, 100), Arbitraries.integers().between(1, 10).map(i -> i == 1))
-                .as(Step::new).list().ofMinSize(1).ofMaxSize(50).withSizeDistribution(RandomDistribution.uniform());
+        Arbitrary<Op> ops = Arbitraries.frequency(
+                Tuple.of(4, Op.AUTHORIZE),
+                Tuple.of(2, Op.CHARGE),
+                Tuple.of(4, Op.CAPTURE),
+                Tuple.of(1, Op.FINAL_CAPTURE),
+                Tuple.of(1, Op.RELEASE),
+                Tuple.of(3, Op.REFUND),
+                Tuple.of(2, Op.REFUND_SUCCEEDS),
+                Tuple.of(1, Op.REFUND_FAILS),
+                Tuple.of(1, Op.CHARGEBACK),
+                Tuple.of(1, Op.CHARGEBACK_REVERSED),
+                Tuple.of(2, Op.REPLAY));
+        return Combinators.combine(
+                        ops,
+                        Arbitraries.integers().between(0, SLOTS - 1),
+                        Arbitraries.integers().between(1, 100),
+                        Arbitraries.integers().between(1, 10).map(i -> i == 1))
+                .as(Step::new)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(50)
+                .withSizeDistribution(RandomDistribution.uniform());
     }
 
     @Provide
     Arbitrary<FeeRule> fees() {
-        return Combinators.combine(Arbitraries.integers().between(0, 1_500), Arbitraries.longs().between(0, 500))
+        return Combinators.combine(
+                        Arbitraries.integers().between(0, 1_500),
+                        Arbitraries.longs().between(0, 500))
                 .as(FeeRule::new);
     }
 
@@ -94,19 +121,28 @@ class LedgerPropertyTest extends LedgerTestSupport {
         assertThat(journalOf(merchant, null)).hasSize(model.postings);
         for (String currency : CURRENCIES) {
             Books expected = model.books.getOrDefault(currency, new Books());
-            assertThat(balance(merchant, AccountType.MERCHANT_PAYABLE, currency)).as("payable " + currency)
-                    .isEqualTo(expected.captured - expected.fees - expected.refundsReserved + expected.refundsReleased
-                            - expected.chargebacks + expected.chargebacksReversed);
-            assertThat(balance(merchant, AccountType.HOLDS_PAYABLE, currency)).as("pending " + currency)
+            assertThat(balance(merchant, AccountType.MERCHANT_PAYABLE, currency))
+                    .as("payable " + currency)
+                    .isEqualTo(expected.captured
+                            - expected.fees
+                            - expected.refundsReserved
+                            + expected.refundsReleased
+                            - expected.chargebacks
+                            + expected.chargebacksReversed);
+            assertThat(balance(merchant, AccountType.HOLDS_PAYABLE, currency))
+                    .as("pending " + currency)
                     .isEqualTo(model.openHolds(currency));
-            assertThat(balance(merchant, AccountType.HOLDS_RECEIVABLE, currency)).isEqualTo(model.openHolds(currency));
-            assertThat(balance(merchant, AccountType.REFUNDS_PENDING, currency)).as("held " + currency)
+            assertThat(balance(merchant, AccountType.HOLDS_RECEIVABLE, currency))
+                    .isEqualTo(model.openHolds(currency));
+            assertThat(balance(merchant, AccountType.REFUNDS_PENDING, currency))
+                    .as("held " + currency)
                     .isEqualTo(expected.refundsReserved - expected.refundsReleased - expected.refundsSucceeded);
             assertThat(balance(merchant, AccountType.CHARGEBACKS, currency))
                     .isEqualTo(expected.chargebacks - expected.chargebacksReversed);
             long[] before = platformBefore.getOrDefault(currency, new long[2]);
             long[] after = platform().getOrDefault(currency, new long[2]);
-            assertThat(after[0] - before[0]).as("PSP receivable " + currency)
+            assertThat(after[0] - before[0])
+                    .as("PSP receivable " + currency)
                     .isEqualTo(expected.captured - expected.refundsSucceeded);
             assertThat(after[1] - before[1]).as("platform revenue " + currency).isEqualTo(expected.fees);
         }
@@ -115,9 +151,11 @@ class LedgerPropertyTest extends LedgerTestSupport {
     /** Platform receivable and revenue per currency. */
     private Map<String, long[]> platform() {
         Map<String, long[]> result = new HashMap<>();
-        queries.platformBalances().forEach((currency, accounts) -> result.put(currency, new long[] {
-                accounts.getOrDefault(AccountType.PSP_RECEIVABLE, 0L),
-                accounts.getOrDefault(AccountType.PLATFORM_REVENUE, 0L)}));
+        queries.platformBalances()
+                .forEach((currency, accounts) -> result.put(currency, new long[] {
+                    accounts.getOrDefault(AccountType.PSP_RECEIVABLE, 0L),
+                    accounts.getOrDefault(AccountType.PLATFORM_REVENUE, 0L)
+                }));
         return result;
     }
 
@@ -132,8 +170,7 @@ class LedgerPropertyTest extends LedgerTestSupport {
         long chargebacksReversed;
     }
 
-    record Opening(UUID source, long amount) {
-    }
+    record Opening(UUID source, long amount) {}
 
     /** One payment slot of the life. */
     static final class PaymentState {
@@ -180,8 +217,11 @@ class LedgerPropertyTest extends LedgerTestSupport {
 
         void apply(Step generated) {
             PaymentState p = payments[generated.slot()];
-            Step step = new Step(feasible(generated.op(), p, generated.percent()), generated.slot(),
-                    generated.percent(), generated.rollback());
+            Step step = new Step(
+                    feasible(generated.op(), p, generated.percent()),
+                    generated.slot(),
+                    generated.percent(),
+                    generated.rollback());
             Books b = books.computeIfAbsent(p.currency, c -> new Books());
             long amount = 1 + step.percent() * 997L;
             switch (step.op()) {
@@ -208,8 +248,10 @@ class LedgerPropertyTest extends LedgerTestSupport {
                     UUID capture = UUID.randomUUID();
                     boolean release = step.op() == Op.FINAL_CAPTURE && rest > 0;
                     MoneyMovement[] moves = release
-                            ? new MoneyMovement[] {move(Kind.CAPTURED, p, capture, part),
-                                move(Kind.AUTHORIZATION_RELEASED, p, capture, rest)}
+                            ? new MoneyMovement[] {
+                                move(Kind.CAPTURED, p, capture, part),
+                                move(Kind.AUTHORIZATION_RELEASED, p, capture, rest)
+                            }
                             : new MoneyMovement[] {move(Kind.CAPTURED, p, capture, part)};
                     if (commit(step, moves)) {
                         captured(p, b, part);
@@ -241,8 +283,13 @@ class LedgerPropertyTest extends LedgerTestSupport {
                     }
                     Opening refund = p.pendingRefunds.get(step.percent() % p.pendingRefunds.size());
                     boolean ok = step.op() == Op.REFUND_SUCCEEDS;
-                    if (commit(step, move(ok ? Kind.REFUND_SUCCEEDED : Kind.REFUND_RELEASED, p, refund.source(),
-                            refund.amount()))) {
+                    if (commit(
+                            step,
+                            move(
+                                    ok ? Kind.REFUND_SUCCEEDED : Kind.REFUND_RELEASED,
+                                    p,
+                                    refund.source(),
+                                    refund.amount()))) {
                         p.pendingRefunds.remove(refund);
                         if (ok) {
                             b.refundsSucceeded += refund.amount();

@@ -36,22 +36,27 @@ class LedgerSchemaTest extends LedgerTestSupport {
 
         String accounts = "(SELECT account_id FROM ledger_entries WHERE transaction_id = '" + transaction + "')";
         for (String sql : new String[] {
-                "UPDATE ledger_entries SET amount_minor = amount_minor + 1 WHERE transaction_id = '%s'",
-                "DELETE FROM ledger_entries WHERE transaction_id = '%s'",
-                "UPDATE ledger_transactions SET amount_minor = 1 WHERE id = '%s'",
-                "DELETE FROM ledger_transactions WHERE id = '%s'",
-                "UPDATE ledger_accounts SET currency = 'USD' WHERE id IN " + accounts,
-                "DELETE FROM ledger_balances WHERE account_id IN " + accounts,
-                "UPDATE ledger_balances SET credit_minor = credit_minor - 1 WHERE account_id IN " + accounts}) {
+            "UPDATE ledger_entries SET amount_minor = amount_minor + 1 WHERE transaction_id = '%s'",
+            "DELETE FROM ledger_entries WHERE transaction_id = '%s'",
+            "UPDATE ledger_transactions SET amount_minor = 1 WHERE id = '%s'",
+            "DELETE FROM ledger_transactions WHERE id = '%s'",
+            "UPDATE ledger_accounts SET currency = 'USD' WHERE id IN " + accounts,
+            "DELETE FROM ledger_balances WHERE account_id IN " + accounts,
+            "UPDATE ledger_balances SET credit_minor = credit_minor - 1 WHERE account_id IN " + accounts
+        }) {
             assertThatThrownBy(() -> execute(sql.formatted(transaction)))
-                    .as(sql).isInstanceOf(SQLException.class).hasMessageContaining("ledger");
+                    .as(sql)
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("ledger");
         }
-        for (String table : List.of("ledger_entries", "ledger_transactions", "ledger_accounts", "ledger_balances",
-                "ledger_projection")) {
+        for (String table : List.of(
+                "ledger_entries", "ledger_transactions", "ledger_accounts", "ledger_balances", "ledger_projection")) {
             assertThatThrownBy(() -> execute("TRUNCATE " + table + " CASCADE"))
-                    .isInstanceOf(SQLException.class).hasMessageContaining("append-only");
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("append-only");
         }
-        assertThat(journalOf(merchant, payment).getFirst().entries()).hasSize(2)
+        assertThat(journalOf(merchant, payment).getFirst().entries())
+                .hasSize(2)
                 .allSatisfy(e -> assertThat(e.amountMinor()).isEqualTo(5_000));
         assertThat(balance(merchant, AccountType.MERCHANT_PAYABLE, "EUR")).isEqualTo(5_000);
     }
@@ -68,7 +73,8 @@ class LedgerSchemaTest extends LedgerTestSupport {
             // Deferred: each statement passes, the commit is refused.
             assertThatThrownBy(c::commit).isInstanceOf(SQLException.class).hasMessageContaining("does not sum to zero");
         }
-        assertThat(count("SELECT count(*) FROM ledger_transactions WHERE id = '" + tx + "'")).isZero();
+        assertThat(count("SELECT count(*) FROM ledger_transactions WHERE id = '" + tx + "'"))
+                .isZero();
     }
 
     @Test
@@ -93,13 +99,15 @@ class LedgerSchemaTest extends LedgerTestSupport {
             UUID tx = UUID.randomUUID();
             header(c, tx, a.merchant(), 2, null);
             entry(c, tx, 1, a.receivable(), "debit", 1_000, "EUR");
-            assertThatThrownBy(c::commit).isInstanceOf(SQLException.class)
+            assertThatThrownBy(c::commit)
+                    .isInstanceOf(SQLException.class)
                     .hasMessageContaining("it needs at least two");
         }
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             header(c, UUID.randomUUID(), a.merchant(), 2, null);
-            assertThatThrownBy(c::commit).isInstanceOf(SQLException.class)
+            assertThatThrownBy(c::commit)
+                    .isInstanceOf(SQLException.class)
                     .hasMessageContaining("it needs at least two");
         }
     }
@@ -115,11 +123,14 @@ class LedgerSchemaTest extends LedgerTestSupport {
         try (Connection c = dataSource.getConnection()) {
             // Its lines are 1..2 and all taken; line 3 is outside the count it declared; another count is no header.
             assertThatThrownBy(() -> entry(c, committed.id(), 2, 1, debit, "debit", 700, "EUR"))
-                    .isInstanceOf(SQLException.class).hasMessageContaining("ux_ledger_entries_line");
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("ux_ledger_entries_line");
             assertThatThrownBy(() -> entry(c, committed.id(), 2, 3, debit, "debit", 700, "EUR"))
-                    .isInstanceOf(SQLException.class).hasMessageContaining("ck_ledger_entries_line");
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("ck_ledger_entries_line");
             assertThatThrownBy(() -> entry(c, committed.id(), 4, 3, credit, "credit", 700, "EUR"))
-                    .isInstanceOf(SQLException.class).hasMessageContaining("fk_ledger_entries_transaction");
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("fk_ledger_entries_transaction");
         }
         assertThat(journalOf(merchant, payment).getFirst().entries()).hasSize(2);
     }
@@ -137,9 +148,11 @@ class LedgerSchemaTest extends LedgerTestSupport {
             {"UPDATE pg_temp.h SET currency = 'eur'", "ledger_transactions_currency_check"},
             {"UPDATE pg_temp.h SET entry_count = 65", "ledger_transactions_entry_count_check"},
             {"UPDATE pg_temp.e SET side = 'sideways' WHERE line = 1", "ledger_entries_side_check"},
-            {"UPDATE pg_temp.e SET amount_minor = -1000 WHERE line = 1", "ledger_entries_amount_minor_check"}};
+            {"UPDATE pg_temp.e SET amount_minor = -1000 WHERE line = 1", "ledger_entries_amount_minor_check"}
+        };
         for (String[] broken : cases) {
-            try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            try (Connection c = dataSource.getConnection();
+                    Statement s = c.createStatement()) {
                 c.setAutoCommit(false);
                 s.execute("""
                         CREATE TEMP TABLE h ON COMMIT DROP AS
@@ -216,25 +229,27 @@ class LedgerSchemaTest extends LedgerTestSupport {
             c.commit();
         }
         assertThat(balance(a.merchant(), AccountType.MERCHANT_PAYABLE, "EUR")).isEqualTo(1_000);
-        assertThat(entryBalance(a.merchant(), AccountType.MERCHANT_PAYABLE, "EUR")).isEqualTo(1_000);
+        assertThat(entryBalance(a.merchant(), AccountType.MERCHANT_PAYABLE, "EUR"))
+                .isEqualTo(1_000);
     }
 
-    record Accounts(MerchantId merchant, long receivable, long payable) {
-    }
+    record Accounts(MerchantId merchant, long receivable, long payable) {}
 
     private Accounts accounts(String currency) {
         return accounts(currency, newMerchantId());
     }
 
     private Accounts accounts(String currency, MerchantId merchant) {
-        return new Accounts(merchant,
+        return new Accounts(
+                merchant,
                 tx.execute(s -> accounts.id(new AccountStore.Key(null, AccountType.PSP_RECEIVABLE, currency))),
-                tx.execute(s -> accounts.id(new AccountStore.Key(merchant.value(), AccountType.MERCHANT_PAYABLE,
-                        currency))));
+                tx.execute(s ->
+                        accounts.id(new AccountStore.Key(merchant.value(), AccountType.MERCHANT_PAYABLE, currency))));
     }
 
     private void execute(String sql) throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
             s.execute(sql);
         }
     }
@@ -266,8 +281,9 @@ class LedgerSchemaTest extends LedgerTestSupport {
         entry(c, tx, 2, line, account, side, amount, currency);
     }
 
-    private static void entry(Connection c, UUID tx, int count, int line, long account, String side, long amount,
-            String currency) throws SQLException {
+    private static void entry(
+            Connection c, UUID tx, int count, int line, long account, String side, long amount, String currency)
+            throws SQLException {
         try (PreparedStatement s = c.prepareStatement("""
                 INSERT INTO ledger_entries (transaction_id, entry_count, line, account_id, side, amount_minor, currency)
                 VALUES (?, ?, ?, ?, ?, ?, ?)

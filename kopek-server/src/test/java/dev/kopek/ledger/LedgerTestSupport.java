@@ -22,18 +22,25 @@ abstract class LedgerTestSupport extends IntegrationTest {
 
     @Autowired
     protected ApplicationEventPublisher publisher;
+
     @Autowired
     protected TransactionTemplate tx;
+
     @Autowired
     protected DataSource dataSource;
+
     @Autowired
     protected Ledger ledger;
+
     @Autowired
     protected LedgerQueries queries;
+
     @Autowired
     protected DriftChecker driftChecker;
+
     @Autowired
     protected BalanceStore balances;
+
     @Autowired
     protected LedgerProjector projector;
 
@@ -45,8 +52,13 @@ abstract class LedgerTestSupport extends IntegrationTest {
         return TimeOrderedIds.next(clock);
     }
 
-    protected MoneyMovement movement(MoneyMovement.Kind kind, MerchantId merchant, UUID payment, UUID source,
-            long amountMinor, String currency) {
+    protected MoneyMovement movement(
+            MoneyMovement.Kind kind,
+            MerchantId merchant,
+            UUID payment,
+            UUID source,
+            long amountMinor,
+            String currency) {
         return new MoneyMovement(source, kind, merchant, payment, Money.of(amountMinor, currency), clock.instant());
     }
 
@@ -64,10 +76,12 @@ abstract class LedgerTestSupport extends IntegrationTest {
      * reached yet); 0 when it does not exist.
      */
     protected long balance(MerchantId merchant, AccountType type, String currency) {
-        List<BalanceStore.AccountTotals> accounts = merchant == null ? balances.platformAccounts()
-                : balances.merchantAccounts(merchant);
-        return accounts.stream().filter(a -> a.type() == type && a.currency().equals(currency))
-                .mapToLong(BalanceStore.AccountTotals::balanceMinor).sum();
+        List<BalanceStore.AccountTotals> accounts =
+                merchant == null ? balances.platformAccounts() : balances.merchantAccounts(merchant);
+        return accounts.stream()
+                .filter(a -> a.type() == type && a.currency().equals(currency))
+                .mapToLong(BalanceStore.AccountTotals::balanceMinor)
+                .sum();
     }
 
     /** The same balance from the projection's rows alone (all shards). */
@@ -79,8 +93,10 @@ abstract class LedgerTestSupport extends IntegrationTest {
                    AND a.currency = :currency
                 """)
                 .param("merchant", merchant == null ? null : merchant.value().toString())
-                .param("type", type.name()).param("currency", currency)
-                .query((rs, n) -> type.balance(rs.getLong("d"), rs.getLong("c"))).single();
+                .param("type", type.name())
+                .param("currency", currency)
+                .query((rs, n) -> type.balance(rs.getLong("d"), rs.getLong("c")))
+                .single();
     }
 
     /**
@@ -88,10 +104,15 @@ abstract class LedgerTestSupport extends IntegrationTest {
      * projector was running at the same time may have started before the last commit.
      */
     protected void projectAll() {
-        long committedBelow = jdbc.sql("SELECT pg_current_xact_id()::text::bigint").query(Long.class).single();
+        long committedBelow = jdbc.sql("SELECT pg_current_xact_id()::text::bigint")
+                .query(Long.class)
+                .single();
         for (int pass = 0; pass < 200; pass++) {
             projector.project();
-            if (jdbc.sql("SELECT projected_below FROM ledger_projection").query(Long.class).single() > committedBelow) {
+            if (jdbc.sql("SELECT projected_below FROM ledger_projection")
+                            .query(Long.class)
+                            .single()
+                    > committedBelow) {
                 return;
             }
         }
@@ -108,12 +129,15 @@ abstract class LedgerTestSupport extends IntegrationTest {
                    AND a.currency = :currency
                 """)
                 .param("merchant", merchant == null ? null : merchant.value().toString())
-                .param("type", type.name()).param("currency", currency)
-                .query((rs, n) -> type.balance(rs.getLong("d"), rs.getLong("c"))).single();
+                .param("type", type.name())
+                .param("currency", currency)
+                .query((rs, n) -> type.balance(rs.getLong("d"), rs.getLong("c")))
+                .single();
     }
 
     protected List<LedgerTransaction> journalOf(MerchantId merchant, UUID payment) {
-        return queries.transactions(merchant, payment, null, LedgerQueries.MAX_PAGE).transactions();
+        return queries.transactions(merchant, payment, null, LedgerQueries.MAX_PAGE)
+                .transactions();
     }
 
     /** Journal transactions of the merchant that do not sum to zero per currency, or have fewer than two entries. */
@@ -126,6 +150,8 @@ abstract class LedgerTestSupport extends IntegrationTest {
                     HAVING count(e.id) < 2
                         OR sum(CASE e.side WHEN 'debit' THEN e.amount_minor ELSE -e.amount_minor END) <> 0) bad
                 """)
-                .param("merchant", merchant.value()).query(Long.class).single();
+                .param("merchant", merchant.value())
+                .query(Long.class)
+                .single();
     }
 }

@@ -19,7 +19,8 @@ import net.jqwik.api.constraints.LongRange;
 class PostingRulesTest {
 
     @Property(tries = 1_000)
-    void everyMovementPostsBalancedPositiveEntries(@ForAll Kind kind,
+    void everyMovementPostsBalancedPositiveEntries(
+            @ForAll Kind kind,
             @ForAll @LongRange(min = 1, max = Long.MAX_VALUE / 4) long amount,
             @ForAll @LongRange(min = 0, max = 10_000) long feeSeed,
             @ForAll @LongRange(min = 0, max = 10_000) long holdSeed) {
@@ -35,7 +36,9 @@ class PostingRulesTest {
         List<Line> lines = posting.orElseThrow().lines();
         assertThat(lines.size()).isBetween(2, 5);
         assertThat(lines).allSatisfy(l -> assertThat(l.amountMinor()).isPositive());
-        long net = lines.stream().mapToLong(l -> l.side() == Side.DEBIT ? l.amountMinor() : -l.amountMinor()).sum();
+        long net = lines.stream()
+                .mapToLong(l -> l.side() == Side.DEBIT ? l.amountMinor() : -l.amountMinor())
+                .sum();
         assertThat(net).isZero();
         assertThat(posting.get().reversed().reversed()).isEqualTo(posting.get());
     }
@@ -48,8 +51,10 @@ class PostingRulesTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> PostingRules.forMovement(Kind.CAPTURED, 100, 0, 101))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Posting(List.of(new Line(dev.kopek.ledger.domain.AccountType.PSP_RECEIVABLE,
-                Side.DEBIT, 5), new Line(dev.kopek.ledger.domain.AccountType.MERCHANT_PAYABLE, Side.CREDIT, 4))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unbalanced");
+        assertThatThrownBy(() -> new Posting(List.of(
+                        new Line(dev.kopek.ledger.domain.AccountType.PSP_RECEIVABLE, Side.DEBIT, 5),
+                        new Line(dev.kopek.ledger.domain.AccountType.MERCHANT_PAYABLE, Side.CREDIT, 4))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unbalanced");
     }
 }

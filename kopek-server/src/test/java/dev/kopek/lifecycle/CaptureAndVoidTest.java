@@ -28,7 +28,9 @@ class CaptureAndVoidTest extends LifecycleSupport {
         Api.Response replay = api.post("/v1/payments/" + id + "/capture", key, "{\"amount\":3000}");
         assertThat(replay.body()).isEqualTo(first.body());
         assertThat(replay.header("Idempotent-Replayed")).isEqualTo("true");
-        assertThat(api.post("/v1/payments/" + id + "/capture", key, "{\"amount\":3001}").status()).isEqualTo(422);
+        assertThat(api.post("/v1/payments/" + id + "/capture", key, "{\"amount\":3001}")
+                        .status())
+                .isEqualTo(422);
 
         Api.Response last = capture(api, id, "{\"amount\":2000,\"final\":true}");
         assertThat(last.status()).isEqualTo(200);
@@ -50,8 +52,8 @@ class CaptureAndVoidTest extends LifecycleSupport {
         long seed = System.nanoTime();
         long[] amounts = new Random(seed).longs(20, 100, 2_000).toArray();
 
-        List<Api.Response> answers = dev.kopek.support.Race.of(20,
-                i -> capture(api, id, "{\"amount\":" + amounts[i] + "}"));
+        List<Api.Response> answers =
+                dev.kopek.support.Race.of(20, i -> capture(api, id, "{\"amount\":" + amounts[i] + "}"));
 
         long accepted = 0;
         for (int i = 0; i < answers.size(); i++) {
@@ -61,7 +63,9 @@ class CaptureAndVoidTest extends LifecycleSupport {
         var after = payment(api, id);
         assertThat(accepted).as("seed %d", seed).isLessThanOrEqualTo(10_000);
         assertThat(amount(after, "amount_captured")).as("seed %d", seed).isEqualTo(accepted);
-        assertThat(capturedAtPsp(authorized.get("psp_reference").asString())).as("seed %d", seed).isEqualTo(accepted);
+        assertThat(capturedAtPsp(authorized.get("psp_reference").asString()))
+                .as("seed %d", seed)
+                .isEqualTo(accepted);
     }
 
     @Test
@@ -87,7 +91,8 @@ class CaptureAndVoidTest extends LifecycleSupport {
 
         var automatic = charge(api, newReference(), 5_000);
         assertRefused(capture(api, automatic.get("id").asString(), "{}"), "payment_not_authorized");
-        assertThat(capture(api, "pay_00000000000000000000000000000000", "{}").status()).isEqualTo(404);
+        assertThat(capture(api, "pay_00000000000000000000000000000000", "{}").status())
+                .isEqualTo(404);
     }
 
     @Test
@@ -105,8 +110,10 @@ class CaptureAndVoidTest extends LifecycleSupport {
         assertThat(amount(expired, "amount_capturable")).isZero();
         assertThat(capturedAtPsp(authorized.get("psp_reference").asString())).isZero();
         String reference = expired.get("reference").asString();
-        assertThat(api.pay(Api.newKey(), Api.payment(reference, 5_000, "EUR", "pm_ok")).status())
-                .as("an expired authorization frees the intent").isEqualTo(201);
+        assertThat(api.pay(Api.newKey(), Api.payment(reference, 5_000, "EUR", "pm_ok"))
+                        .status())
+                .as("an expired authorization frees the intent")
+                .isEqualTo(201);
     }
 
     private static void assertRefused(Api.Response response, String code) {

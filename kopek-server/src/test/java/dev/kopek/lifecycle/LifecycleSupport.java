@@ -58,7 +58,8 @@ abstract class LifecycleSupport extends IntegrationTest {
 
     static long refundsAtPsp(String chargeId) {
         return SIMULATOR.movements().stream()
-                .filter(m -> chargeId.equals(m.chargeId()) && m.type().equals("refund")
+                .filter(m -> chargeId.equals(m.chargeId())
+                        && m.type().equals("refund")
                         && m.status().equals("succeeded"))
                 .count();
     }

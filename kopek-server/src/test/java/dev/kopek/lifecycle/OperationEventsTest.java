@@ -36,7 +36,9 @@ class OperationEventsTest extends LifecycleSupport {
         Api api = newMerchant();
         var toCapture = authorize(api, newReference(), 6_000);
         SIMULATOR.armFault("capture", toCapture.get("psp_reference").asString(), "5xx_after_success", 1);
-        assertThat(capture(api, toCapture.get("id").asString(), "{\"amount\":6000}").status()).isEqualTo(202);
+        assertThat(capture(api, toCapture.get("id").asString(), "{\"amount\":6000}")
+                        .status())
+                .isEqualTo(202);
 
         var toVoid = authorize(api, newReference(), 6_000);
         SIMULATOR.armFault("void", toVoid.get("psp_reference").asString(), "5xx_after_success", 1);
@@ -52,7 +54,10 @@ class OperationEventsTest extends LifecycleSupport {
         return jdbc.sql("""
                 SELECT o.event_type FROM outbox o JOIN payment_operations po ON po.id = o.resource_id
                  WHERE po.payment_id = :p AND po.kind = :kind ORDER BY o.sequence
-                """).param("p", PaymentId.parse(paymentId).orElseThrow().value()).param("kind", kind)
-                .query(String.class).list();
+                """)
+                .param("p", PaymentId.parse(paymentId).orElseThrow().value())
+                .param("kind", kind)
+                .query(String.class)
+                .list();
     }
 }

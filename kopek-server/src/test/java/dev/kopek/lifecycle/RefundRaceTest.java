@@ -21,8 +21,10 @@ class RefundRaceTest extends LifecycleSupport {
         reconciler.reconcileOnce();
 
         assertThat(answers).filteredOn(a -> a.status() == 202).hasSize(1);
-        assertThat(answers).filteredOn(a -> a.status() == 409)
-                .singleElement().satisfies(a -> assertThat(a.text("code")).isEqualTo("amount_exceeds_refundable"));
+        assertThat(answers)
+                .filteredOn(a -> a.status() == 409)
+                .singleElement()
+                .satisfies(a -> assertThat(a.text("code")).isEqualTo("amount_exceeds_refundable"));
         var after = payment(api, id);
         assertThat(amount(after, "amount_refunded")).isEqualTo(60_000);
         assertThat(after.get("status").asString()).isEqualTo("partially_refunded");
@@ -55,6 +57,8 @@ class RefundRaceTest extends LifecycleSupport {
         var after = payment(api, id);
         assertThat(accepted).as("seed %d", seed).isLessThanOrEqualTo(100_000);
         assertThat(amount(after, "amount_refunded")).as("seed %d", seed).isEqualTo(accepted);
-        assertThat(refundedAtPsp(paid.get("psp_reference").asString())).as("seed %d", seed).isEqualTo(accepted);
+        assertThat(refundedAtPsp(paid.get("psp_reference").asString()))
+                .as("seed %d", seed)
+                .isEqualTo(accepted);
     }
 }

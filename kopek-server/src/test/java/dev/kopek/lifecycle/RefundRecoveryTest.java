@@ -29,7 +29,9 @@ class RefundRecoveryTest extends LifecycleSupport {
 
         reconciler.reconcileOnce();
         String refundPath = "/v1/refunds/" + accepted.text("id");
-        assertThat(api.get(refundPath).text("status")).as("unknown shows as pending").isEqualTo("pending");
+        assertThat(api.get(refundPath).text("status"))
+                .as("unknown shows as pending")
+                .isEqualTo("pending");
         assertThat(refundsAtPsp(charge)).isEqualTo(1);
 
         clock.advance(Duration.ofSeconds(31));
@@ -37,7 +39,8 @@ class RefundRecoveryTest extends LifecycleSupport {
 
         assertThat(api.get(refundPath).text("status")).isEqualTo("succeeded");
         assertThat(refundsAtPsp(charge)).isEqualTo(1);
-        assertThat(amount(payment(api, paid.get("id").asString()), "amount_refunded")).isEqualTo(4_000);
+        assertThat(amount(payment(api, paid.get("id").asString()), "amount_refunded"))
+                .isEqualTo(4_000);
     }
 
     @Test
@@ -73,12 +76,15 @@ class RefundRecoveryTest extends LifecycleSupport {
 
         RefundId refundId = RefundId.parse(accepted.text("id")).orElseThrow();
         List<Api.Response> ignored = dev.kopek.support.Race.of(4, i -> {
-            assertThat(refunds.recordOutcome(refundId, new ChargeOutcome.Declined("refund_declined", null))).isFalse();
+            assertThat(refunds.recordOutcome(refundId, new ChargeOutcome.Declined("refund_declined", null)))
+                    .isFalse();
             return null;
         });
         assertThat(ignored).hasSize(4);
         assertThat(payment(api, id)).isEqualTo(released);
-        assertThat(refund(api, id, 10_000).status()).as("the whole capture is refundable again").isEqualTo(202);
+        assertThat(refund(api, id, 10_000).status())
+                .as("the whole capture is refundable again")
+                .isEqualTo(202);
     }
 
     @Test

@@ -54,7 +54,8 @@ class AlertRulesPromtoolTest {
         Result tested = promtool("test", "rules", "alerts.test.yml");
         assertThat(tested.exit()).as(tested.output()).isZero();
         assertThat(tested.output()).contains("SUCCESS").doesNotContain("FAILED");
-        assertThat(firingCases()).as("an alert without a case where it fires is not tested")
+        assertThat(firingCases())
+                .as("an alert without a case where it fires is not tested")
                 .containsAll(alerts());
     }
 
@@ -81,16 +82,18 @@ class AlertRulesPromtoolTest {
         return firing;
     }
 
-    private record Result(int exit, String output) {
-    }
+    private record Result(int exit, String output) {}
 
     private static Result promtool(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(PROMTOOL.toString()));
         command.addAll(List.of(args));
         Path output = Files.createTempFile("promtool", ".out");
         try {
-            Process process = new ProcessBuilder(command).directory(RULES.toFile()).redirectErrorStream(true)
-                    .redirectOutput(output.toFile()).start();
+            Process process = new ProcessBuilder(command)
+                    .directory(RULES.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .start();
             process.getOutputStream().close();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.destroyForcibly();

@@ -28,7 +28,9 @@ final class CapturedLogs extends AppenderBase<ILoggingEvent> implements AutoClos
     }
 
     List<ILoggingEvent> withRequestId(String requestId) {
-        return events.stream().filter(e -> requestId.equals(e.getMDCPropertyMap().get("request_id"))).toList();
+        return events.stream()
+                .filter(e -> requestId.equals(e.getMDCPropertyMap().get("request_id")))
+                .toList();
     }
 
     @Override

@@ -42,15 +42,20 @@ class PaymentLogTest extends IntegrationTest {
         }
 
         assertThat(created.status()).isEqualTo(201);
-        List<ILoggingEvent> info = lines.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO)).toList();
+        List<ILoggingEvent> info = lines.stream()
+                .filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO))
+                .toList();
         assertThat(info).hasSize(1);
         Map<String, String> context = info.getFirst().getMDCPropertyMap();
-        assertThat(context).containsEntry("payment_id", created.text("id"))
+        assertThat(context)
+                .containsEntry("payment_id", created.text("id"))
                 .containsEntry("attempt", "1")
                 .containsEntry("psp_reference", created.text("psp_reference"))
                 .containsKeys("merchant_id", "key_hash", "traceId");
         assertThat(context.get("key_hash")).hasSize(16).doesNotContain(key);
-        assertThat(info.getFirst().getFormattedMessage()).contains("payment settled").doesNotContain(key);
+        assertThat(info.getFirst().getFormattedMessage())
+                .contains("payment settled")
+                .doesNotContain(key);
     }
 
     /**
@@ -67,23 +72,29 @@ class PaymentLogTest extends IntegrationTest {
         List<ILoggingEvent> lines;
         Api.Response answer;
         try (CapturedLogs logs = CapturedLogs.open()) {
-            answer = api.send(api.request("/v1/payments").header("Content-Type", "application/json")
-                    .header("Idempotency-Key", key).header("X-Request-Id", requestId)
+            answer = api.send(api.request("/v1/payments")
+                    .header("Content-Type", "application/json")
+                    .header("Idempotency-Key", key)
+                    .header("X-Request-Id", requestId)
                     .POST(HttpRequest.BodyPublishers.ofString(Api.payment(newReference(), 1500, "EUR", method)))
                     .build());
             lines = logs.withRequestId(requestId).stream()
-                    .filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO)).toList();
+                    .filter(e -> e.getLevel().isGreaterOrEqual(Level.INFO))
+                    .toList();
         }
 
         assertThat(answer.status()).as(answer.body()).isLessThan(500);
         assertThat(lines).as(method).isNotEmpty().allSatisfy(line -> {
-            assertThat(line.getMDCPropertyMap()).as(line.getFormattedMessage())
-                    .containsEntry("payment_id", answer.text("id")).containsEntry("attempt", "1")
+            assertThat(line.getMDCPropertyMap())
+                    .as(line.getFormattedMessage())
+                    .containsEntry("payment_id", answer.text("id"))
+                    .containsEntry("attempt", "1")
                     .containsKeys("merchant_id", "key_hash", "traceId");
             assertThat(line.getFormattedMessage()).doesNotContain(key);
         });
         if (answer.text("psp_reference") != null) {
-            assertThat(lines.getLast().getMDCPropertyMap()).as(method)
+            assertThat(lines.getLast().getMDCPropertyMap())
+                    .as(method)
                     .containsEntry("psp_reference", answer.text("psp_reference"));
         }
     }
@@ -97,7 +108,9 @@ class PaymentLogTest extends IntegrationTest {
     void withTheStructuredFormatThePaymentLineIsJsonWithItsContext() throws IOException {
         String format = configuredConsoleFormat(Map.of("KOPEK_LOG_FORMAT", "ecs"));
         assertThat(format).isEqualTo("ecs");
-        assertThat(configuredConsoleFormat(Map.of())).as("plain text for the demo").isEmpty();
+        assertThat(configuredConsoleFormat(Map.of()))
+                .as("plain text for the demo")
+                .isEmpty();
         StructuredLogEncoder encoder = new StructuredLogEncoder();
         encoder.setContext((LoggerContext) LoggerFactory.getILoggerFactory());
         encoder.setFormat(format);
@@ -112,7 +125,9 @@ class PaymentLogTest extends IntegrationTest {
         try (CapturedLogs logs = CapturedLogs.open()) {
             created = pay(api, key, requestId);
             settled = logs.withRequestId(requestId).stream()
-                    .filter(e -> e.getFormattedMessage().startsWith("payment settled")).findFirst().orElseThrow();
+                    .filter(e -> e.getFormattedMessage().startsWith("payment settled"))
+                    .findFirst()
+                    .orElseThrow();
         }
 
         String line = new String(encoder.encode(settled), StandardCharsets.UTF_8);
@@ -124,7 +139,8 @@ class PaymentLogTest extends IntegrationTest {
         assertThat(json.get("message").asString()).startsWith("payment settled");
         assertThat(json.get("log").get("level").asString()).isEqualTo("INFO");
         assertThat(json.get("request_id").asString()).isEqualTo(requestId);
-        assertThat(json.get("merchant_id").asString()).isEqualTo(PrefixedId.format("mer", merchant.id().value()));
+        assertThat(json.get("merchant_id").asString())
+                .isEqualTo(PrefixedId.format("mer", merchant.id().value()));
         assertThat(json.get("payment_id").asString()).isEqualTo(created.text("id"));
         assertThat(json.get("psp_reference").asString()).isEqualTo(created.text("psp_reference"));
         assertThat(json.get("attempt").asString()).isEqualTo("1");
@@ -134,18 +150,20 @@ class PaymentLogTest extends IntegrationTest {
     /** logging.structured.format.console as application.yml resolves it with these environment variables. */
     private static String configuredConsoleFormat(Map<String, Object> variables) throws IOException {
         // No system environment: only the variables given, as if Kopek were started with exactly these.
-        AbstractEnvironment environment = new AbstractEnvironment() { };
+        AbstractEnvironment environment = new AbstractEnvironment() {};
         environment.getPropertySources().addFirst(new MapPropertySource("variables", variables));
-        for (PropertySource<?> source : new YamlPropertySourceLoader().load("application.yml",
-                new ClassPathResource("application.yml"))) {
+        for (PropertySource<?> source :
+                new YamlPropertySourceLoader().load("application.yml", new ClassPathResource("application.yml"))) {
             environment.getPropertySources().addLast(source);
         }
         return environment.getProperty("logging.structured.format.console");
     }
 
     private static Api.Response pay(Api api, String key, String requestId) {
-        return api.send(api.request("/v1/payments").header("Content-Type", "application/json")
-                .header("Idempotency-Key", key).header("X-Request-Id", requestId)
+        return api.send(api.request("/v1/payments")
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", key)
+                .header("X-Request-Id", requestId)
                 .POST(HttpRequest.BodyPublishers.ofString(Api.payment(newReference(), 499_000, "RUB", "pm_ok")))
                 .build());
     }

@@ -15,8 +15,7 @@ import java.nio.file.Path;
  */
 public final class BenchEnvironment {
 
-    private BenchEnvironment() {
-    }
+    private BenchEnvironment() {}
 
     public static void main(String[] args) throws IOException {
         if (args.length != 1) {
@@ -35,8 +34,10 @@ public final class BenchEnvironment {
         String kafka = SharedKafka.bootstrapServers();
         Path out = Path.of(args[0]);
         Path partial = Path.of(args[0] + ".tmp");
-        Files.writeString(partial, "KOPEK_DB_URL=" + postgres.getJdbcUrl("postgres", "postgres")
-                + "\nKOPEK_KAFKA_BOOTSTRAP_SERVERS=" + kafka + "\n");
+        Files.writeString(
+                partial,
+                "KOPEK_DB_URL=" + postgres.getJdbcUrl("postgres", "postgres") + "\nKOPEK_KAFKA_BOOTSTRAP_SERVERS="
+                        + kafka + "\n");
         Files.move(partial, out);
         System.out.println("bench environment ready");
         while (System.in.read() >= 0) {

@@ -31,8 +31,10 @@ class CdcRelayTest extends OutboxIntegrationTest {
 
     @Autowired
     CdcRelay cdc;
+
     @Autowired
     MeterRegistry meters;
+
     @Autowired
     DataSource dataSource;
 
@@ -40,26 +42,41 @@ class CdcRelayTest extends OutboxIntegrationTest {
     void cdcModePublishesTheSameEventsInOrder() throws Exception {
         drainOutbox();
         Api api = newMerchant();
-        String before = api.pay(Api.newKey(), Api.payment(newReference(), 900, "EUR", "pm_ok")).text("id");
+        String before = api.pay(Api.newKey(), Api.payment(newReference(), 900, "EUR", "pm_ok"))
+                .text("id");
         List<String> after = new ArrayList<>();
         try {
             assertThat(cdc.ensureRunning()).isTrue();
             awaitSlotActive();
             double viaCdcBefore = publishedViaCdc();
-            after.add(api.pay(Api.newKey(), Api.payment(newReference(), 901, "EUR", "pm_ok")).text("id"));
-            after.add(api.pay(Api.newKey(), Api.payment(newReference(), 902, "EUR", "pm_declined")).text("id"));
-            after.add(api.pay(Api.newKey(), Api.payment(newReference(), 903, "EUR", "pm_5xx_no_charge")).text("id"));
+            after.add(api.pay(Api.newKey(), Api.payment(newReference(), 901, "EUR", "pm_ok"))
+                    .text("id"));
+            after.add(api.pay(Api.newKey(), Api.payment(newReference(), 902, "EUR", "pm_declined"))
+                    .text("id"));
+            after.add(api.pay(Api.newKey(), Api.payment(newReference(), 903, "EUR", "pm_5xx_no_charge"))
+                    .text("id"));
 
             List<String> all = new ArrayList<>(after);
             all.add(before);
-            List<EventsTopic.Published> records = EventsTopic.read(Set.copyOf(all),
-                    seen -> seen.stream().map(EventsTopic.Published::eventId).distinct().count() >= 8,
+            List<EventsTopic.Published> records = EventsTopic.read(
+                    Set.copyOf(all),
+                    seen -> seen.stream()
+                                    .map(EventsTopic.Published::eventId)
+                                    .distinct()
+                                    .count()
+                            >= 8,
                     Duration.ofSeconds(30));
             for (String payment : all) {
-                List<String> stored = eventsOf(payment).stream().map(e -> Envelope.eventId(e.id())).toList();
+                List<String> stored = eventsOf(payment).stream()
+                        .map(e -> Envelope.eventId(e.id()))
+                        .toList();
                 assertThat(stored).hasSize(2);
-                assertThat(EventsTopic.ofKey(records, payment).stream().map(EventsTopic.Published::eventId)
-                        .distinct().toList()).as(payment).containsExactlyElementsOf(stored);
+                assertThat(EventsTopic.ofKey(records, payment).stream()
+                                .map(EventsTopic.Published::eventId)
+                                .distinct()
+                                .toList())
+                        .as(payment)
+                        .containsExactlyElementsOf(stored);
             }
             assertThat(publishedViaCdc() - viaCdcBefore).isGreaterThanOrEqualTo(6);
             awaitAllPublished(all);
@@ -86,10 +103,16 @@ class CdcRelayTest extends OutboxIntegrationTest {
             awaitSlotActive();
             synchronousStandbys("kopek_absent_standby");
             held = commitHeldForTheStandby(publicId);
-            assertThat(jdbc.sql("SELECT count(*) FROM outbox WHERE id = :id").param("id", held.id())
-                    .query(Integer.class).single()).as("the held row is invisible to other sessions").isZero();
+            assertThat(jdbc.sql("SELECT count(*) FROM outbox WHERE id = :id")
+                            .param("id", held.id())
+                            .query(Integer.class)
+                            .single())
+                    .as("the held row is invisible to other sessions")
+                    .isZero();
             String eventId = Envelope.eventId(held.id());
-            EventsTopic.read(Set.of(publicId), seen -> seen.stream().anyMatch(p -> p.eventId().equals(eventId)),
+            EventsTopic.read(
+                    Set.of(publicId),
+                    seen -> seen.stream().anyMatch(p -> p.eventId().equals(eventId)),
                     Duration.ofSeconds(30));
 
             synchronousStandbys(null);
@@ -106,8 +129,7 @@ class CdcRelayTest extends OutboxIntegrationTest {
         }
     }
 
-    private record HeldCommit(UUID id, Thread writer, AtomicReference<Throwable> failure) {
-    }
+    private record HeldCommit(UUID id, Thread writer, AtomicReference<Throwable> failure) {}
 
     /**
      * Inserts an outbox row in a transaction that commits with synchronous_commit=on (the test server's default is
@@ -141,7 +163,10 @@ class CdcRelayTest extends OutboxIntegrationTest {
             int pid = backend.get();
             while (writer.isAlive()) {
                 String waiting = jdbc.sql("SELECT wait_event FROM pg_stat_activity WHERE pid = :pid")
-                        .param("pid", pid).query(String.class).optional().orElse(null);
+                        .param("pid", pid)
+                        .query(String.class)
+                        .optional()
+                        .orElse(null);
                 if ("SyncRep".equals(waiting)) {
                     return new HeldCommit(id, writer, failure);
                 }
@@ -170,15 +195,21 @@ class CdcRelayTest extends OutboxIntegrationTest {
 
     /** Sets, or with null resets, the synchronous standbys a commit with synchronous_commit=on waits for. */
     private void synchronousStandbys(String names) {
-        jdbc.sql(names == null ? "ALTER SYSTEM RESET synchronous_standby_names"
-                : "ALTER SYSTEM SET synchronous_standby_names = '" + names + "'").update();
+        jdbc.sql(
+                        names == null
+                                ? "ALTER SYSTEM RESET synchronous_standby_names"
+                                : "ALTER SYSTEM SET synchronous_standby_names = '" + names + "'")
+                .update();
         jdbc.sql("SELECT pg_reload_conf()").query(Boolean.class).single();
     }
 
     private void awaitPublished(UUID id) throws InterruptedException {
         for (int i = 0; i < 100; i++) {
-            if (jdbc.sql("SELECT published_at IS NOT NULL FROM outbox WHERE id = :id").param("id", id)
-                    .query(Boolean.class).optional().orElse(false)) {
+            if (jdbc.sql("SELECT published_at IS NOT NULL FROM outbox WHERE id = :id")
+                    .param("id", id)
+                    .query(Boolean.class)
+                    .optional()
+                    .orElse(false)) {
                 return;
             }
             Thread.sleep(100);
@@ -189,11 +220,11 @@ class CdcRelayTest extends OutboxIntegrationTest {
     /** A slot nobody reads retains WAL for ever: tests drop theirs (the walsender may take a moment to leave). */
     private void dropSlot() throws InterruptedException {
         for (int i = 0; i < 50; i++) {
-            int dropped = jdbc.sql("""
+            int dropped =
+                    jdbc.sql("""
                     SELECT count(pg_drop_replication_slot(slot_name)) FROM pg_replication_slots
                      WHERE slot_name = :slot AND NOT active
-                    """)
-                    .param("slot", cdc.slot()).query(Integer.class).single();
+                    """).param("slot", cdc.slot()).query(Integer.class).single();
             if (dropped == 1) {
                 return;
             }
@@ -210,7 +241,10 @@ class CdcRelayTest extends OutboxIntegrationTest {
     private void awaitSlotActive() throws InterruptedException {
         for (int i = 0; i < 300; i++) {
             Boolean active = jdbc.sql("SELECT active FROM pg_replication_slots WHERE slot_name = :slot")
-                    .param("slot", cdc.slot()).query(Boolean.class).optional().orElse(false);
+                    .param("slot", cdc.slot())
+                    .query(Boolean.class)
+                    .optional()
+                    .orElse(false);
             if (active && cdc.isRunning()) {
                 return;
             }

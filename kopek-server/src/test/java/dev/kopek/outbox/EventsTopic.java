@@ -17,34 +17,43 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /** Reads the events topic from the beginning, as a consumer service would, keeping only the given keys. */
 final class EventsTopic {
 
-    record Published(String key, int partition, long offset, String eventId, String type, long sequence,
-            String envelope) {
-    }
+    record Published(
+            String key, int partition, long offset, String eventId, String type, long sequence, String envelope) {}
 
-    private EventsTopic() {
-    }
+    private EventsTopic() {}
 
     /** Every record for {@code keys}, in partition order, once {@code done} holds (or fails after the timeout). */
     static List<Published> read(Set<String> keys, Predicate<List<Published>> done, Duration timeout) {
         Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers(),
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                SharedKafka.bootstrapServers(),
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                StringDeserializer.class,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false);
         List<Published> seen = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
             List<TopicPartition> partitions = consumer.partitionsFor(SharedKafka.TOPIC).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + timeout.toNanos();
             while (System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
                     if (keys.contains(r.key())) {
-                        seen.add(new Published(r.key(), r.partition(), r.offset(),
-                                header(r, KafkaPublisher.HEADER_EVENT_ID), header(r, KafkaPublisher.HEADER_EVENT_TYPE),
-                                Long.parseLong(header(r, KafkaPublisher.HEADER_SEQUENCE)), r.value()));
+                        seen.add(new Published(
+                                r.key(),
+                                r.partition(),
+                                r.offset(),
+                                header(r, KafkaPublisher.HEADER_EVENT_ID),
+                                header(r, KafkaPublisher.HEADER_EVENT_TYPE),
+                                Long.parseLong(header(r, KafkaPublisher.HEADER_SEQUENCE)),
+                                r.value()));
                     }
                 }
                 if (done.test(seen)) {
@@ -57,8 +66,10 @@ final class EventsTopic {
 
     /** The records of one key, in the order a consumer of that key's partition reads them. */
     static List<Published> ofKey(List<Published> records, String key) {
-        return records.stream().filter(r -> r.key().equals(key)).sorted(
-                java.util.Comparator.comparingLong(Published::offset)).toList();
+        return records.stream()
+                .filter(r -> r.key().equals(key))
+                .sorted(java.util.Comparator.comparingLong(Published::offset))
+                .toList();
     }
 
     private static String header(ConsumerRecord<String, String> record, String name) {

@@ -29,7 +29,8 @@ class InboxTest extends IntegrationTest {
         assertThat(ledger.processOnce(event, effects::incrementAndGet)).isTrue();
         assertThat(ledger.processOnce(event, effects::incrementAndGet)).isFalse();
         assertThat(inbox.consumer("test-accounting").processOnce(event, effects::incrementAndGet))
-                .as("another consumer has its own inbox").isTrue();
+                .as("another consumer has its own inbox")
+                .isTrue();
         assertThat(effects).hasValue(2);
     }
 
@@ -39,8 +40,9 @@ class InboxTest extends IntegrationTest {
         UUID event = TimeOrderedIds.next(clock);
 
         assertThatThrownBy(() -> consumer.processOnce(event, () -> {
-            throw new IllegalStateException("downstream failed");
-        })).hasMessage("downstream failed");
+                    throw new IllegalStateException("downstream failed");
+                }))
+                .hasMessage("downstream failed");
 
         AtomicInteger effects = new AtomicInteger();
         assertThat(consumer.processOnce(event, effects::incrementAndGet)).isTrue();

@@ -17,21 +17,27 @@ class OutboxCleanupTest extends OutboxIntegrationTest {
 
     @Autowired
     OutboxWorkers workers;
+
     @Autowired
     ApplicationEventPublisher events;
+
     @Autowired
     Inbox inbox;
 
     @Test
     void onlyPublishedEventsPastRetentionWithoutPendingDeliveriesAreDeleted() {
         MerchantId quiet = merchants.create("Cleanup merchant").id();
-        MerchantId hooked = merchants.create("Cleanup merchant with an endpoint").id();
+        MerchantId hooked =
+                merchants.create("Cleanup merchant with an endpoint").id();
         UUID endpoint = TimeOrderedIds.next(clock);
         jdbc.sql("""
                 INSERT INTO webhook_endpoints (id, merchant_id, url, event_types, secret, status, created_at, updated_at)
                 VALUES (:id, :merchant, 'http://127.0.0.1:9/never', ARRAY['*'], 'whsec_x', 'ENABLED', :now, :now)
-                """).param("id", endpoint).param("merchant", hooked.value())
-                .param("now", java.time.OffsetDateTime.now(clock)).update();
+                """)
+                .param("id", endpoint)
+                .param("merchant", hooked.value())
+                .param("now", java.time.OffsetDateTime.now(clock))
+                .update();
         Instant longAgo = clock.instant().minus(Duration.ofDays(40));
         String published = write(quiet, longAgo);
         String awaitingWebhook = write(hooked, longAgo);
@@ -39,28 +45,37 @@ class OutboxCleanupTest extends OutboxIntegrationTest {
         drainOutbox();
         String unpublished = write(quiet, longAgo);
         UUID oldInboxEntry = TimeOrderedIds.next(clock);
-        inbox.consumer("cleanup-test").processOnce(oldInboxEntry, () -> { });
+        inbox.consumer("cleanup-test").processOnce(oldInboxEntry, () -> {});
         jdbc.sql("UPDATE inbox SET processed_at = :at WHERE event_id = :id")
                 .param("at", java.time.OffsetDateTime.ofInstant(longAgo, java.time.ZoneOffset.UTC))
-                .param("id", oldInboxEntry).update();
+                .param("id", oldInboxEntry)
+                .update();
 
         assertThat(workers.cleanupOnce()).isPositive();
 
         assertThat(eventsOf(published)).as("published and past retention").isEmpty();
-        assertThat(eventsOf(awaitingWebhook)).as("a delivery still waits for it").hasSize(1);
+        assertThat(eventsOf(awaitingWebhook))
+                .as("a delivery still waits for it")
+                .hasSize(1);
         assertThat(eventsOf(recent)).as("inside retention").hasSize(1);
-        assertThat(eventsOf(unpublished)).as("never delete what Kafka has not acknowledged").hasSize(1);
-        assertThat(jdbc.sql("SELECT count(*) FROM inbox WHERE event_id = :id").param("id", oldInboxEntry)
-                .query(Long.class).single()).isZero();
-        jdbc.sql("UPDATE webhook_deliveries SET status = 'CANCELLED' WHERE endpoint_id = :id").param("id", endpoint)
+        assertThat(eventsOf(unpublished))
+                .as("never delete what Kafka has not acknowledged")
+                .hasSize(1);
+        assertThat(jdbc.sql("SELECT count(*) FROM inbox WHERE event_id = :id")
+                        .param("id", oldInboxEntry)
+                        .query(Long.class)
+                        .single())
+                .isZero();
+        jdbc.sql("UPDATE webhook_deliveries SET status = 'CANCELLED' WHERE endpoint_id = :id")
+                .param("id", endpoint)
                 .update(); // nobody listens there; the other tests' workers need not try
     }
 
     private String write(MerchantId merchant, Instant at) {
         UUID resource = TimeOrderedIds.next(clock);
         String publicId = PrefixedId.format("tst", resource);
-        tx.executeWithoutResult(s -> events.publishEvent(new BusinessEvent("test.step", "test", resource, publicId,
-                merchant, 0, "{}", at)));
+        tx.executeWithoutResult(s ->
+                events.publishEvent(new BusinessEvent("test.step", "test", resource, publicId, merchant, 0, "{}", at)));
         return publicId;
     }
 }

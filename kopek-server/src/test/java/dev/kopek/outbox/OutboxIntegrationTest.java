@@ -30,7 +30,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * clock, and on a shared database it would take this context's deliveries. All outbox tests share this one
  * context.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = {KopekApplication.class, IntegrationTest.TestBeans.class})
 abstract class OutboxIntegrationTest {
 
@@ -40,20 +41,28 @@ abstract class OutboxIntegrationTest {
 
     @LocalServerPort
     protected int port;
+
     @Autowired
     protected MutableClock clock;
+
     @Autowired
     protected Merchants merchants;
+
     @Autowired
     protected JdbcClient jdbc;
+
     @Autowired
     protected TransactionTemplate tx;
+
     @Autowired
     protected OutboxStore store;
+
     @Autowired
     protected KafkaPublisher publisher;
+
     @Autowired
     protected PollingRelay relay;
+
     @Autowired
     protected DeliveryWorker deliveries;
 
@@ -90,8 +99,7 @@ abstract class OutboxIntegrationTest {
         relay.drain(10_000);
     }
 
-    protected record StoredEvent(UUID id, String type, long sequence, boolean published) {
-    }
+    protected record StoredEvent(UUID id, String type, long sequence, boolean published) {}
 
     /** The outbox rows of one resource (by public id), in their order. */
     protected List<StoredEvent> eventsOf(String publicId) {
@@ -100,8 +108,11 @@ abstract class OutboxIntegrationTest {
                  WHERE public_id = :id ORDER BY log_position
                 """)
                 .param("id", publicId)
-                .query((rs, n) -> new StoredEvent(rs.getObject("id", UUID.class), rs.getString("event_type"),
-                        rs.getLong("sequence"), rs.getBoolean("published")))
+                .query((rs, n) -> new StoredEvent(
+                        rs.getObject("id", UUID.class),
+                        rs.getString("event_type"),
+                        rs.getLong("sequence"),
+                        rs.getBoolean("published")))
                 .list();
     }
 }

@@ -28,9 +28,13 @@ class OutboxMarkTest extends OutboxIntegrationTest {
         }
         store.markPublished(List.of(before), clock.instant());
 
-        assertThat(store.markPublishedAndCount(List.of(before, now, UUID.randomUUID()), clock.instant())).isEqualTo(2);
+        assertThat(store.markPublishedAndCount(List.of(before, now, UUID.randomUUID()), clock.instant()))
+                .isEqualTo(2);
         assertThat(jdbc.sql("SELECT count(*) FROM outbox WHERE id IN (:ids) AND published_at IS NOT NULL")
-                .param("ids", List.of(before, now)).query(Integer.class).single()).isEqualTo(2);
+                        .param("ids", List.of(before, now))
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(2);
     }
 
     @Test
@@ -41,7 +45,8 @@ class OutboxMarkTest extends OutboxIntegrationTest {
             insertEvent(open, id);
             long horizon = store.newTransactionId();
             assertThat(store.endedThrough(horizon)).isFalse();
-            assertThat(store.markPublishedAndCount(List.of(id), clock.instant())).isZero();
+            assertThat(store.markPublishedAndCount(List.of(id), clock.instant()))
+                    .isZero();
 
             open.commit();
             open.setAutoCommit(true);

@@ -77,7 +77,9 @@ class PollingRelayTest extends OutboxIntegrationTest {
             assertThat(stored).noneMatch(StoredEvent::published);
         });
         clock.advance(Duration.ofSeconds(45));
-        assertThat(relayLagSeconds()).as("the oldest event Kafka has not acknowledged").isGreaterThanOrEqualTo(45);
+        assertThat(relayLagSeconds())
+                .as("the oldest event Kafka has not acknowledged")
+                .isGreaterThanOrEqualTo(45);
 
         drainOutbox();
         assertThat(relayLagSeconds()).as("everything acknowledged").isZero();
@@ -86,8 +88,10 @@ class PollingRelayTest extends OutboxIntegrationTest {
         List<EventsTopic.Published> records = EventsTopic.read(keys, seen -> seen.size() >= 6, KAFKA_WAIT);
         for (String payment : keys) {
             List<StoredEvent> stored = eventsOf(payment);
-            assertThat(EventsTopic.ofKey(records, payment)).extracting(EventsTopic.Published::eventId)
-                    .containsExactlyElementsOf(stored.stream().map(e -> Envelope.eventId(e.id())).toList());
+            assertThat(EventsTopic.ofKey(records, payment))
+                    .extracting(EventsTopic.Published::eventId)
+                    .containsExactlyElementsOf(
+                            stored.stream().map(e -> Envelope.eventId(e.id())).toList());
             assertThat(stored).allMatch(StoredEvent::published);
         }
     }
@@ -99,9 +103,10 @@ class PollingRelayTest extends OutboxIntegrationTest {
         BusinessEvent committed = syntheticEvent(merchant, UUID.randomUUID(), 0);
 
         assertThatThrownBy(() -> tx.executeWithoutResult(status -> {
-            events.publishEvent(rolledBack);
-            throw new IllegalStateException("the business change failed after announcing itself");
-        })).hasMessageContaining("business change failed");
+                    events.publishEvent(rolledBack);
+                    throw new IllegalStateException("the business change failed after announcing itself");
+                }))
+                .hasMessageContaining("business change failed");
         tx.executeWithoutResult(status -> events.publishEvent(committed));
 
         assertThat(eventsOf(rolledBack.publicId())).isEmpty();
@@ -113,7 +118,8 @@ class PollingRelayTest extends OutboxIntegrationTest {
         MerchantId merchant = merchants.create("No-transaction merchant").id();
         BusinessEvent event = syntheticEvent(merchant, UUID.randomUUID(), 0);
 
-        assertThatThrownBy(() -> events.publishEvent(event)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> events.publishEvent(event))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("outside a transaction");
         assertThat(eventsOf(event.publicId())).isEmpty();
     }
@@ -124,7 +130,8 @@ class PollingRelayTest extends OutboxIntegrationTest {
         Api api = newMerchant();
         List<String> payments = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            payments.add(api.pay(Api.newKey(), Api.payment(newReference(), 700 + i, "EUR", "pm_ok")).text("id"));
+            payments.add(api.pay(Api.newKey(), Api.payment(newReference(), 700 + i, "EUR", "pm_ok"))
+                    .text("id"));
         }
 
         assertThatThrownBy(new CrashAfterPublish(this, 100)::relayOnce).isInstanceOf(CrashAfterPublish.Killed.class);
@@ -132,17 +139,23 @@ class PollingRelayTest extends OutboxIntegrationTest {
 
         drainOutbox();
 
-        List<EventsTopic.Published> records = EventsTopic.read(Set.copyOf(payments),
-                seen -> seen.size() >= 20, KAFKA_WAIT);
+        List<EventsTopic.Published> records =
+                EventsTopic.read(Set.copyOf(payments), seen -> seen.size() >= 20, KAFKA_WAIT);
         for (String payment : payments) {
-            List<String> storedIds = eventsOf(payment).stream().map(e -> Envelope.eventId(e.id())).toList();
+            List<String> storedIds = eventsOf(payment).stream()
+                    .map(e -> Envelope.eventId(e.id()))
+                    .toList();
             List<EventsTopic.Published> copies = EventsTopic.ofKey(records, payment);
-            assertThat(copies).as("each event twice: once before the crash, once after")
+            assertThat(copies)
+                    .as("each event twice: once before the crash, once after")
                     .extracting(EventsTopic.Published::eventId)
                     .containsExactlyElementsOf(concat(storedIds, storedIds));
-            assertThat(copies.stream().collect(Collectors.groupingBy(EventsTopic.Published::eventId,
-                    Collectors.mapping(EventsTopic.Published::envelope, Collectors.toSet()))))
-                    .as("a duplicate is the same record").allSatisfy((id, bodies) -> assertThat(bodies).hasSize(1));
+            assertThat(copies.stream()
+                            .collect(Collectors.groupingBy(
+                                    EventsTopic.Published::eventId,
+                                    Collectors.mapping(EventsTopic.Published::envelope, Collectors.toSet()))))
+                    .as("a duplicate is the same record")
+                    .allSatisfy((id, bodies) -> assertThat(bodies).hasSize(1));
             assertThat(firstOccurrences(copies)).containsExactlyElementsOf(storedIds);
         }
     }
@@ -195,22 +208,34 @@ class PollingRelayTest extends OutboxIntegrationTest {
             }
             writer.get();
             assertThat(relays.get(0).get() + relays.get(1).get()).isGreaterThanOrEqualTo(resources * eventsEach);
-            assertThat(relays).allSatisfy(r -> assertThat(r.get()).as("both relays did work").isPositive());
+            assertThat(relays)
+                    .allSatisfy(
+                            r -> assertThat(r.get()).as("both relays did work").isPositive());
         }
 
         Set<String> keys = ids.stream().map(PollingRelayTest::publicId).collect(Collectors.toSet());
-        List<EventsTopic.Published> records = EventsTopic.read(keys,
-                seen -> seen.size() >= resources * eventsEach, KAFKA_WAIT);
-        List<Long> inOrder = java.util.stream.LongStream.range(0, eventsEach).boxed().toList();
+        List<EventsTopic.Published> records =
+                EventsTopic.read(keys, seen -> seen.size() >= resources * eventsEach, KAFKA_WAIT);
+        List<Long> inOrder =
+                java.util.stream.LongStream.range(0, eventsEach).boxed().toList();
         for (String key : keys) {
-            assertThat(EventsTopic.ofKey(records, key)).as(key).extracting(EventsTopic.Published::sequence)
+            assertThat(EventsTopic.ofKey(records, key))
+                    .as(key)
+                    .extracting(EventsTopic.Published::sequence)
                     .containsExactlyElementsOf(inOrder);
         }
     }
 
     private BusinessEvent syntheticEvent(MerchantId merchant, UUID resource, long sequence) {
-        return new BusinessEvent("test.step", "test", resource, publicId(resource), merchant, sequence,
-                "{\"step\":" + sequence + "}", clock.instant());
+        return new BusinessEvent(
+                "test.step",
+                "test",
+                resource,
+                publicId(resource),
+                merchant,
+                sequence,
+                "{\"step\":" + sequence + "}",
+                clock.instant());
     }
 
     static String publicId(UUID resource) {
@@ -229,8 +254,7 @@ class PollingRelayTest extends OutboxIntegrationTest {
 
     /** kopek_outbox_lag_seconds as Prometheus scrapes it (the Kafka relay's lag exists only in a Kafka context). */
     private double relayLagSeconds() {
-        Api.Response scrape = new Api(baseUri(), IntegrationTest.ADMIN_TOKEN)
-                .get("/actuator/prometheus");
+        Api.Response scrape = new Api(baseUri(), IntegrationTest.ADMIN_TOKEN).get("/actuator/prometheus");
         assertThat(scrape.status()).isEqualTo(200);
         Matcher lag = Pattern.compile("(?m)^kopek_outbox_lag_seconds(?:\\{[^}]*})? (\\S+)$")
                 .matcher(scrape.body());

@@ -25,7 +25,9 @@ class SealedSecretsMigrationTest {
         UUID endpoint = UUID.randomUUID();
         String body = "{\"id\":\"we_1\",\"object\":\"webhook_endpoint\",\"url\":\"https://h.test/\","
                 + "\"secret\":\"whsec_clear_before_v45\"}";
-        jdbc.sql("INSERT INTO merchants (id, name, created_at) VALUES (:id, 'm', now())").param("id", merchant).update();
+        jdbc.sql("INSERT INTO merchants (id, name, created_at) VALUES (:id, 'm', now())")
+                .param("id", merchant)
+                .update();
         jdbc.sql("""
                 INSERT INTO webhook_endpoints (id, merchant_id, url, event_types, secret, status, created_at, updated_at)
                 VALUES (:id, :merchant, 'https://h.test/', '{*}', 'whsec_clear_before_v45', 'ENABLED', now(), now())
@@ -36,18 +38,31 @@ class SealedSecretsMigrationTest {
                                               created_at, updated_at)
                 VALUES (:merchant, 'webhook_endpoint.create', 'k1', repeat('0', 64), 'COMPLETED', now(),
                         now() + interval '7 days', :id, 201, :body, now(), now())
-                """).param("merchant", merchant).param("id", endpoint).param("body", body).update();
+                """)
+                .param("merchant", merchant)
+                .param("id", endpoint)
+                .param("body", body)
+                .update();
 
         flyway(source, "latest").migrate();
 
-        assertThat(jdbc.sql("SELECT response_body FROM idempotency_keys").query(String.class).single())
+        assertThat(jdbc.sql("SELECT response_body FROM idempotency_keys")
+                        .query(String.class)
+                        .single())
                 .isEqualTo("{\"id\":\"we_1\",\"object\":\"webhook_endpoint\",\"url\":\"https://h.test/\","
                         + "\"secret\":null,\"secret_shown_once\":true}");
-        assertThat(jdbc.sql("SELECT secret FROM webhook_endpoints").query(String.class).single())
-                .as("sealed by the application at start-up, which has the key").isEqualTo("whsec_clear_before_v45");
+        assertThat(jdbc.sql("SELECT secret FROM webhook_endpoints")
+                        .query(String.class)
+                        .single())
+                .as("sealed by the application at start-up, which has the key")
+                .isEqualTo("whsec_clear_before_v45");
     }
 
     private static Flyway flyway(DriverManagerDataSource source, String target) {
-        return Flyway.configure().dataSource(source).locations("classpath:db/migration").target(target).load();
+        return Flyway.configure()
+                .dataSource(source)
+                .locations("classpath:db/migration")
+                .target(target)
+                .load();
     }
 }

@@ -8,8 +8,7 @@ public final class SharedKafka {
     public static final String TOPIC = "kopek.events";
     private static EmbeddedKafkaKraftBroker broker;
 
-    private SharedKafka() {
-    }
+    private SharedKafka() {}
 
     public static synchronized String bootstrapServers() {
         if (broker == null) {

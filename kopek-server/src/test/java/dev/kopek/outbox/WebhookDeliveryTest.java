@@ -21,26 +21,31 @@ class WebhookDeliveryTest extends OutboxIntegrationTest {
         try (WebhookReceiver receiver = new WebhookReceiver()) {
             Api api = newMerchant();
             String secret = createEndpoint(api, receiver.url(), "[\"*\"]").text("secret");
-            String payment = api.pay(Api.newKey(), Api.payment(newReference(), 1200, "EUR", "pm_ok")).text("id");
+            String payment = api.pay(Api.newKey(), Api.payment(newReference(), 1200, "EUR", "pm_ok"))
+                    .text("id");
 
             deliverAllDue();
 
             List<WebhookReceiver.Received> got = receiver.received();
             assertThat(got).hasSize(2);
-            assertThat(got).allSatisfy(r -> assertThat(
-                    WebhookSignature.verify(secret, r.signature(), r.body(), clock.instant()))
-                    .isEqualTo(WebhookSignature.Verdict.VALID));
-            assertThat(got).extracting(r -> Api.JSON.readTree(r.body()).get("type").asString())
+            assertThat(got)
+                    .allSatisfy(
+                            r -> assertThat(WebhookSignature.verify(secret, r.signature(), r.body(), clock.instant()))
+                                    .isEqualTo(WebhookSignature.Verdict.VALID));
+            assertThat(got)
+                    .extracting(r -> Api.JSON.readTree(r.body()).get("type").asString())
                     .containsExactlyInAnyOrder("payment.created", "payment.captured");
             assertThat(got).allSatisfy(r -> {
                 JsonNode event = Api.JSON.readTree(r.body());
                 assertThat(event.get("id").asString()).isEqualTo(r.eventId());
                 assertThat(event.at("/resource/id").asString()).isEqualTo(payment);
             });
-            assertThat(WebhookSignature.verify("whsec_wrong", got.get(0).signature(), got.get(0).body(),
-                    clock.instant())).isEqualTo(WebhookSignature.Verdict.MISMATCH);
-            assertThat(WebhookSignature.verify(secret, got.get(0).signature(), got.get(0).body() + " ",
-                    clock.instant())).isEqualTo(WebhookSignature.Verdict.MISMATCH);
+            assertThat(WebhookSignature.verify(
+                            "whsec_wrong", got.get(0).signature(), got.get(0).body(), clock.instant()))
+                    .isEqualTo(WebhookSignature.Verdict.MISMATCH);
+            assertThat(WebhookSignature.verify(
+                            secret, got.get(0).signature(), got.get(0).body() + " ", clock.instant()))
+                    .isEqualTo(WebhookSignature.Verdict.MISMATCH);
         }
     }
 
@@ -55,16 +60,21 @@ class WebhookDeliveryTest extends OutboxIntegrationTest {
             deliverAllDue();
             assertThat(receiver.received()).hasSize(1);
             deliverAllDue();
-            assertThat(receiver.received()).as("not due again before the backoff").hasSize(1);
+            assertThat(receiver.received())
+                    .as("not due again before the backoff")
+                    .hasSize(1);
 
             clock.advance(Duration.ofSeconds(40)); // 30 s +20 % jitter at most
             deliverAllDue();
 
             List<WebhookReceiver.Received> got = receiver.received();
             assertThat(got).hasSize(2);
-            assertThat(got.get(1).body()).as("the same event, not a new one").isEqualTo(got.get(0).body());
+            assertThat(got.get(1).body())
+                    .as("the same event, not a new one")
+                    .isEqualTo(got.get(0).body());
             assertThat(got.get(1).eventId()).isEqualTo(got.get(0).eventId());
-            assertThat(WebhookSignature.verify(secret, got.get(1).signature(), got.get(1).body(), clock.instant()))
+            assertThat(WebhookSignature.verify(
+                            secret, got.get(1).signature(), got.get(1).body(), clock.instant()))
                     .isEqualTo(WebhookSignature.Verdict.VALID);
 
             JsonNode delivery = delivery(api, endpoint.text("id"), got.get(1).deliveryId());
@@ -82,13 +92,15 @@ class WebhookDeliveryTest extends OutboxIntegrationTest {
     void theHelperRefusesAnOldTimestamp() {
         try (WebhookReceiver receiver = new WebhookReceiver()) {
             Api api = newMerchant();
-            String secret = createEndpoint(api, receiver.url(), "[\"payment.created\"]").text("secret");
+            String secret =
+                    createEndpoint(api, receiver.url(), "[\"payment.created\"]").text("secret");
             api.pay(Api.newKey(), Api.payment(newReference(), 1400, "EUR", "pm_declined"));
             deliverAllDue();
             WebhookReceiver.Received got = receiver.received().getFirst();
 
-            assertThat(WebhookSignature.verify(secret, got.signature(), got.body(),
-                    clock.instant().plus(Duration.ofMinutes(6)))).as("replayed six minutes later")
+            assertThat(WebhookSignature.verify(
+                            secret, got.signature(), got.body(), clock.instant().plus(Duration.ofMinutes(6))))
+                    .as("replayed six minutes later")
                     .isEqualTo(WebhookSignature.Verdict.TIMESTAMP_OUTSIDE_TOLERANCE);
             long tenMinutesAgo = clock.instant().minus(Duration.ofMinutes(10)).getEpochSecond();
             String oldButGenuine = WebhookSignature.header(secret, tenMinutesAgo, got.body());
@@ -103,13 +115,16 @@ class WebhookDeliveryTest extends OutboxIntegrationTest {
     void aManualRedeliverySendsTheSameEventAgainOnce() {
         try (WebhookReceiver receiver = new WebhookReceiver()) {
             Api api = newMerchant();
-            String endpoint = createEndpoint(api, receiver.url(), "[\"payment.captured\"]").text("id");
+            String endpoint = createEndpoint(api, receiver.url(), "[\"payment.captured\"]")
+                    .text("id");
             api.pay(Api.newKey(), Api.payment(newReference(), 1500, "EUR", "pm_ok"));
             deliverAllDue();
             String deliveryId = receiver.received().getFirst().deliveryId();
             String path = "/v1/webhook-endpoints/" + endpoint + "/deliveries/" + deliveryId + "/redeliver";
 
-            assertThat(api.post(path, null, "").status()).as("needs an Idempotency-Key").isEqualTo(400);
+            assertThat(api.post(path, null, "").status())
+                    .as("needs an Idempotency-Key")
+                    .isEqualTo(400);
             String key = Api.newKey();
             Api.Response asked = api.post(path, key, "");
             assertThat(asked.status()).isEqualTo(202);
@@ -120,10 +135,12 @@ class WebhookDeliveryTest extends OutboxIntegrationTest {
 
             deliverAllDue();
             assertThat(receiver.received()).hasSize(2);
-            assertThat(receiver.received().get(1).eventId()).isEqualTo(receiver.received().get(0).eventId());
+            assertThat(receiver.received().get(1).eventId())
+                    .isEqualTo(receiver.received().get(0).eventId());
             JsonNode history = delivery(api, endpoint, deliveryId).get("attempt_history");
             assertThat(history.get(1).get("trigger").asString()).isEqualTo("manual");
-            assertThat(newMerchant().post(path, Api.newKey(), "").status()).as("another merchant's delivery")
+            assertThat(newMerchant().post(path, Api.newKey(), "").status())
+                    .as("another merchant's delivery")
                     .isEqualTo(404);
         }
     }
@@ -133,7 +150,8 @@ class WebhookDeliveryTest extends OutboxIntegrationTest {
         try (WebhookReceiver broken = new WebhookReceiver().answerAlways(503);
                 WebhookReceiver watcher = new WebhookReceiver()) {
             Api api = newMerchant();
-            String endpoint = createEndpoint(api, broken.url(), "[\"payment.captured\"]").text("id");
+            String endpoint =
+                    createEndpoint(api, broken.url(), "[\"payment.captured\"]").text("id");
             createEndpoint(api, watcher.url(), "[\"webhook_endpoint.disabled\"]");
             api.pay(Api.newKey(), Api.payment(newReference(), 1600, "EUR", "pm_ok"));
 
@@ -155,7 +173,9 @@ class WebhookDeliveryTest extends OutboxIntegrationTest {
             });
             clock.advance(Duration.ofHours(12));
             deliverAllDue();
-            assertThat(broken.received()).as("nothing more is sent to a disabled endpoint").hasSize(attempts);
+            assertThat(broken.received())
+                    .as("nothing more is sent to a disabled endpoint")
+                    .hasSize(attempts);
         }
     }
 
@@ -164,28 +184,41 @@ class WebhookDeliveryTest extends OutboxIntegrationTest {
         Api api = newMerchant();
         String key = Api.newKey();
         assertThat(api.post("/v1/webhook-endpoints", null, endpointBody("https://example.test/h", "[\"*\"]"))
-                .text("code")).isEqualTo("missing_idempotency_key");
+                        .text("code"))
+                .isEqualTo("missing_idempotency_key");
         assertThat(api.post("/v1/webhook-endpoints", key, endpointBody("ftp://example.test/h", "[\"*\"]"))
-                .text("code")).isEqualTo("invalid_url");
-        assertThat(api.post("/v1/webhook-endpoints", key,
-                endpointBody("https://" + "a".repeat(2050) + ".test/", "[\"*\"]")).text("code")).isEqualTo("invalid_url");
+                        .text("code"))
+                .isEqualTo("invalid_url");
+        assertThat(api.post(
+                                "/v1/webhook-endpoints",
+                                key,
+                                endpointBody("https://" + "a".repeat(2050) + ".test/", "[\"*\"]"))
+                        .text("code"))
+                .isEqualTo("invalid_url");
         assertThat(api.post("/v1/webhook-endpoints", key, endpointBody("https://example.test/h", "[]"))
-                .text("code")).isEqualTo("invalid_event_types");
+                        .text("code"))
+                .isEqualTo("invalid_event_types");
         assertThat(api.post("/v1/webhook-endpoints", key, endpointBody("https://example.test/h", "[\"payment.paid\"]"))
-                .text("code")).isEqualTo("unknown_event_type");
+                        .text("code"))
+                .isEqualTo("unknown_event_type");
 
-        Api.Response created = api.post("/v1/webhook-endpoints", key,
+        Api.Response created = api.post(
+                "/v1/webhook-endpoints",
+                key,
                 endpointBody("https://example.test/h", "[\"payment.captured\",\"refund.failed\"]"));
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.text("secret")).startsWith("whsec_");
         assertThat(created.json().get("secret_shown_once").asBoolean()).isTrue();
-        Api.Response replay = api.post("/v1/webhook-endpoints", key,
+        Api.Response replay = api.post(
+                "/v1/webhook-endpoints",
+                key,
                 endpointBody("https://example.test/h", "[\"refund.failed\",\"payment.captured\"]"));
         // The secret is never stored in clear, so a replay cannot repeat it (WebhookSecretsTest, README).
         assertThat(replay.body()).isEqualTo(created.body().replace("\"" + created.text("secret") + "\"", "null"));
         assertThat(replay.header("Idempotent-Replayed")).isEqualTo("true");
         assertThat(api.post("/v1/webhook-endpoints", key, endpointBody("https://example.test/other", "[\"*\"]"))
-                .status()).isEqualTo(422);
+                        .status())
+                .isEqualTo(422);
 
         String id = created.text("id");
         assertThat(api.get("/v1/webhook-endpoints").body()).contains(id).doesNotContain("secret");

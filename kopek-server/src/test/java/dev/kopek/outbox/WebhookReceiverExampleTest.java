@@ -59,22 +59,22 @@ class WebhookReceiverExampleTest extends OutboxIntegrationTest {
 
         // README: webhook receiver
         HttpServer start(int port) throws IOException {
-            Set<String> seen = ConcurrentHashMap.newKeySet();          // in production: a table, unique on the id
+            Set<String> seen = ConcurrentHashMap.newKeySet(); // in production: a table, unique on the id
             ExecutorService work = Executors.newVirtualThreadPerTaskExecutor();
             HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
             server.createContext("/kopek/webhooks", exchange -> {
                 byte[] raw = exchange.getRequestBody().readAllBytes(); // the raw bytes: the signature covers them
                 int status = 200;
                 try {
-                    Event event = Webhooks.receive(secrets, exchange.getRequestHeaders().getFirst("Kopek-Signature"),
-                            raw, clock.instant());
-                    if (seen.add(event.id())) {                        // at least once: a copy has the same id
-                        work.submit(() -> handle.accept(event));       // the work runs after the answer
+                    Event event = Webhooks.receive(
+                            secrets, exchange.getRequestHeaders().getFirst("Kopek-Signature"), raw, clock.instant());
+                    if (seen.add(event.id())) { // at least once: a copy has the same id
+                        work.submit(() -> handle.accept(event)); // the work runs after the answer
                     }
                 } catch (Webhooks.VerificationFailed refused) {
-                    status = 400;                                      // not signed by Kopek, or too old
+                    status = 400; // not signed by Kopek, or too old
                 }
-                exchange.sendResponseHeaders(status, -1);              // answer at once, or Kopek retries
+                exchange.sendResponseHeaders(status, -1); // answer at once, or Kopek retries
                 exchange.close();
             });
             server.start();
@@ -86,18 +86,23 @@ class WebhookReceiverExampleTest extends OutboxIntegrationTest {
     @Test
     void theReadmesReceiverHandlesEachEventOnceAndRefusesWhatKopekDidNotSign() throws Exception {
         var merchant = merchants.create("Receiver merchant " + Api.unique("m"));
-        KopekClient kopek = KopekClient.builder(baseUri(), merchants.issueKey(merchant.id()).secret()).build();
+        KopekClient kopek = KopekClient.builder(
+                        baseUri(), merchants.issueKey(merchant.id()).secret())
+                .build();
         BlockingQueue<Event> handled = new LinkedBlockingQueue<>();
         List<String> secrets = new CopyOnWriteArrayList<>();
         HttpServer server = new ShopWebhooks(secrets, handled::add, clock).start(0);
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/kopek/webhooks";
-            WebhookEndpoint endpoint = kopek.createWebhookEndpoint(OperationKey.generate(), url,
-                    List.of("payment.captured")).value();
+            WebhookEndpoint endpoint = kopek.createWebhookEndpoint(
+                            OperationKey.generate(), url, List.of("payment.captured"))
+                    .value();
             secrets.add(endpoint.secret());
             String reference = Api.unique("order");
-            String payment = kopek.createPayment(OperationKey.of(reference + "/pay"),
-                    NewPayment.of(reference, 1_500, "EUR", "pm_ok")).value().id();
+            String payment = kopek.createPayment(
+                            OperationKey.of(reference + "/pay"), NewPayment.of(reference, 1_500, "EUR", "pm_ok"))
+                    .value()
+                    .id();
 
             deliverAllDue();
             Event captured = handled.poll(10, TimeUnit.SECONDS);
@@ -109,15 +114,22 @@ class WebhookReceiverExampleTest extends OutboxIntegrationTest {
             assertThat(delivery.status()).as("answered 2xx").isEqualTo("succeeded");
             kopek.redeliver(OperationKey.generate(), endpoint.id(), delivery.id());
             deliverAllDue();
-            assertThat(kopek.delivery(endpoint.id(), delivery.id()).attempts()).as("the copy arrived and was answered")
+            assertThat(kopek.delivery(endpoint.id(), delivery.id()).attempts())
+                    .as("the copy arrived and was answered")
                     .isEqualTo(2);
-            assertThat(handled.poll(500, TimeUnit.MILLISECONDS)).as("the copy has the same id: not handled again")
+            assertThat(handled.poll(500, TimeUnit.MILLISECONDS))
+                    .as("the copy has the same id: not handled again")
                     .isNull();
 
-            HttpResponse<String> forged = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
-                    .header("Kopek-Signature", "t=" + clock.instant().getEpochSecond() + ",v1=00")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"id\":\"evt_forged\"}")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> forged = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(url))
+                                    .header(
+                                            "Kopek-Signature",
+                                            "t=" + clock.instant().getEpochSecond() + ",v1=00")
+                                    .POST(HttpRequest.BodyPublishers.ofString("{\"id\":\"evt_forged\"}"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(forged.statusCode()).isEqualTo(400);
             assertThat(handled).isEmpty();
         } finally {
@@ -134,7 +146,8 @@ class WebhookReceiverExampleTest extends OutboxIntegrationTest {
         assertThat(to).isGreaterThan(from);
         StringBuilder snippet = new StringBuilder();
         for (String line : lines.subList(from + 1, to)) {
-            snippet.append(line.length() >= 8 ? line.substring(8) : line.strip()).append('\n');
+            snippet.append(line.length() >= 8 ? line.substring(8) : line.strip())
+                    .append('\n');
         }
         assertThat(readme()).contains("```java\n" + snippet + "```");
     }

@@ -24,6 +24,7 @@ class WebhookSecretsTest extends OutboxIntegrationTest {
 
     @Autowired
     SecretResealing sealing;
+
     @Autowired
     SecretBox box;
 
@@ -37,8 +38,12 @@ class WebhookSecretsTest extends OutboxIntegrationTest {
         String secret = created.text("secret");
         assertThat(secret).startsWith("whsec_");
 
-        assertThat(columnsContaining(secret)).as("columns holding the clear secret").isEmpty();
-        assertThat(columnsContaining(secret.substring(6, 26))).as("not even a part of it").isEmpty();
+        assertThat(columnsContaining(secret))
+                .as("columns holding the clear secret")
+                .isEmpty();
+        assertThat(columnsContaining(secret.substring(6, 26)))
+                .as("not even a part of it")
+                .isEmpty();
 
         Api.Response replay = api.post("/v1/webhook-endpoints", key, body);
         assertThat(replay.status()).isEqualTo(201);
@@ -46,14 +51,18 @@ class WebhookSecretsTest extends OutboxIntegrationTest {
         assertThat(replay.json().get("secret").isNull()).isTrue();
         assertThat(replay.json().get("secret_shown_once").asBoolean()).isTrue();
         assertThat(replay.text("id")).isEqualTo(created.text("id"));
-        assertThat(api.post("/v1/webhook-endpoints", key, body).body()).as("every replay the same bytes")
+        assertThat(api.post("/v1/webhook-endpoints", key, body).body())
+                .as("every replay the same bytes")
                 .isEqualTo(replay.body());
 
         UUID id = endpointId(created.text("id"));
-        String keyId = jdbc.sql("SELECT secret_key_id FROM webhook_endpoints WHERE id = :id").param("id", id)
-                .query(String.class).single();
-        assertThat(keyId).isEqualTo(box.currentKeyId()).isEqualTo(SecretBox.keyId(
-                Base64.getDecoder().decode(IntegrationTest.SECRETS_KEY)));
+        String keyId = jdbc.sql("SELECT secret_key_id FROM webhook_endpoints WHERE id = :id")
+                .param("id", id)
+                .query(String.class)
+                .single();
+        assertThat(keyId)
+                .isEqualTo(box.currentKeyId())
+                .isEqualTo(SecretBox.keyId(Base64.getDecoder().decode(IntegrationTest.SECRETS_KEY)));
     }
 
     @Test
@@ -86,7 +95,10 @@ class WebhookSecretsTest extends OutboxIntegrationTest {
             String secret = "whsec_rotated_" + UUID.randomUUID();
             SecretBox.Sealed old = new SecretBox(oldKey, List.of()).seal(secret, uuid.toString());
             jdbc.sql("UPDATE webhook_endpoints SET secret_key_id = :keyId, secret_sealed = :sealed WHERE id = :id")
-                    .param("keyId", old.keyId()).param("sealed", old.bytes()).param("id", uuid).update();
+                    .param("keyId", old.keyId())
+                    .param("sealed", old.bytes())
+                    .param("id", uuid)
+                    .update();
 
             assertDeliveriesSignedWith(api, receiver, secret);
             sealing.resealAll();
@@ -104,13 +116,16 @@ class WebhookSecretsTest extends OutboxIntegrationTest {
             // until nothing is due
         }
         List<WebhookReceiver.Received> got = receiver.received();
-        assertThat(got.subList(before, got.size())).hasSize(1).allSatisfy(r -> assertThat(
-                WebhookSignature.verify(secret, r.signature(), r.body(), clock.instant()))
-                .isEqualTo(WebhookSignature.Verdict.VALID));
+        assertThat(got.subList(before, got.size()))
+                .hasSize(1)
+                .allSatisfy(r -> assertThat(WebhookSignature.verify(secret, r.signature(), r.body(), clock.instant()))
+                        .isEqualTo(WebhookSignature.Verdict.VALID));
     }
 
     private String createEndpoint(Api api, String url) {
-        Api.Response created = api.post("/v1/webhook-endpoints", Api.newKey(),
+        Api.Response created = api.post(
+                "/v1/webhook-endpoints",
+                Api.newKey(),
                 "{\"url\":\"" + url + "\",\"event_types\":[\"payment.created\"]}");
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         return created.text("id");
@@ -122,7 +137,9 @@ class WebhookSecretsTest extends OutboxIntegrationTest {
 
     private String sealedBy(UUID id) {
         return jdbc.sql("SELECT secret_key_id FROM webhook_endpoints WHERE id = :id AND secret IS NULL")
-                .param("id", id).query(String.class).single();
+                .param("id", id)
+                .query(String.class)
+                .single();
     }
 
     /** Every text-like column of every table in the schema whose value contains {@code needle}. */
@@ -131,10 +148,16 @@ class WebhookSecretsTest extends OutboxIntegrationTest {
                 SELECT table_name, column_name FROM information_schema.columns
                  WHERE table_schema = 'public'
                    AND data_type IN ('text', 'character varying', 'character', 'jsonb', 'json', 'bytea', 'ARRAY')
-                """).query((rs, n) -> new String[] {rs.getString(1), rs.getString(2)}).list();
-        return columns.stream().filter(c -> jdbc.sql("SELECT EXISTS (SELECT 1 FROM \"" + c[0] + "\" WHERE \""
-                + c[1] + "\"::text LIKE '%' || :needle || '%')").param("needle", needle).query(Boolean.class)
-                .single()).map(c -> c[0] + "." + c[1]).toList();
+                """)
+                .query((rs, n) -> new String[] {rs.getString(1), rs.getString(2)})
+                .list();
+        return columns.stream()
+                .filter(c -> jdbc.sql("SELECT EXISTS (SELECT 1 FROM \"" + c[0] + "\" WHERE \"" + c[1]
+                                + "\"::text LIKE '%' || :needle || '%')")
+                        .param("needle", needle)
+                        .query(Boolean.class)
+                        .single())
+                .map(c -> c[0] + "." + c[1])
+                .toList();
     }
-
 }

@@ -25,9 +25,16 @@ class ConcurrentRetriesTest extends IntegrationTest {
         List<Api.Response> answers = Race.of(THREADS, i -> api.pay(key, body));
 
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
-        assertThat(jdbc.sql("SELECT count(*) FROM payments WHERE reference = :r").param("r", reference)
-                .query(Long.class).single()).isEqualTo(1);
-        String id = answers.stream().filter(a -> a.status() == 201).findFirst().orElseThrow().text("id");
+        assertThat(jdbc.sql("SELECT count(*) FROM payments WHERE reference = :r")
+                        .param("r", reference)
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(1);
+        String id = answers.stream()
+                .filter(a -> a.status() == 201)
+                .findFirst()
+                .orElseThrow()
+                .text("id");
         for (Api.Response answer : answers) {
             assertThat(answer.status()).isIn(201, 409);
             if (answer.status() == 201) {
@@ -48,12 +55,13 @@ class ConcurrentRetriesTest extends IntegrationTest {
         Api api = newMerchant();
         String reference = newReference();
 
-        List<Api.Response> answers = Race.of(THREADS, i -> api.pay(Api.newKey(),
-                Api.payment(reference, 4990, "EUR", "pm_ok")));
+        List<Api.Response> answers =
+                Race.of(THREADS, i -> api.pay(Api.newKey(), Api.payment(reference, 4990, "EUR", "pm_ok")));
 
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
         assertThat(answers).filteredOn(a -> a.status() == 201).hasSize(1);
-        assertThat(answers).filteredOn(a -> a.status() == 409)
+        assertThat(answers)
+                .filteredOn(a -> a.status() == 409)
                 .allSatisfy(a -> assertThat(a.text("code")).isEqualTo("intent_has_live_attempt"))
                 .hasSize(THREADS - 1);
     }

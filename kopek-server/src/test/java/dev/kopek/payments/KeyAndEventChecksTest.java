@@ -41,26 +41,32 @@ class KeyAndEventChecksTest extends IntegrationTest {
 
         KEY_BREAKS.forEach((change, constraint) -> refused(
                 "UPDATE idempotency_keys SET " + change + " WHERE idempotency_key = '" + key + "'", constraint));
-        EVENT_BREAKS.forEach((change, constraint) -> refused(
-                "UPDATE outbox SET " + change + " WHERE public_id = '" + publicId + "'", constraint));
-        refused("INSERT INTO outbox (id, event_type, resource_type, resource_id, public_id, sequence, merchant_id,"
-                + " envelope, created_at) SELECT gen_random_uuid(), 'Payment', resource_type, resource_id, public_id,"
-                + " 99, merchant_id, envelope, created_at FROM outbox WHERE public_id = '" + publicId + "' LIMIT 1",
+        EVENT_BREAKS.forEach((change, constraint) ->
+                refused("UPDATE outbox SET " + change + " WHERE public_id = '" + publicId + "'", constraint));
+        refused(
+                "INSERT INTO outbox (id, event_type, resource_type, resource_id, public_id, sequence, merchant_id,"
+                        + " envelope, created_at) SELECT gen_random_uuid(), 'Payment', resource_type, resource_id, public_id,"
+                        + " 99, merchant_id, envelope, created_at FROM outbox WHERE public_id = '" + publicId
+                        + "' LIMIT 1",
                 "outbox_event_type_check");
 
         assertThat(jdbc.sql(keyRow).query(String.class).single()).isEqualTo(keyBefore);
         assertThat(jdbc.sql(eventRows).query(String.class).single()).isEqualTo(eventsBefore);
-        assertThatThrownBy(() -> jdbc.sql("UPDATE idempotency_keys SET status = NULL WHERE idempotency_key = '" + key
-                + "'").update()).as("a missing status is still a not-null violation")
-                .rootCause().isInstanceOfSatisfying(PSQLException.class,
-                        e -> assertThat(e.getSQLState()).isEqualTo("23502"));
+        assertThatThrownBy(() -> jdbc.sql(
+                                "UPDATE idempotency_keys SET status = NULL WHERE idempotency_key = '" + key + "'")
+                        .update())
+                .as("a missing status is still a not-null violation")
+                .rootCause()
+                .isInstanceOfSatisfying(
+                        PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23502"));
     }
 
     private void refused(String sql, String constraint) {
         assertThatThrownBy(() -> jdbc.sql(sql).update())
                 .as(sql)
                 .isInstanceOf(DataIntegrityViolationException.class)
-                .rootCause().isInstanceOfSatisfying(PSQLException.class, e -> {
+                .rootCause()
+                .isInstanceOfSatisfying(PSQLException.class, e -> {
                     assertThat(e.getSQLState()).isEqualTo("23514");
                     assertThat(e.getServerErrorMessage().getConstraint()).isEqualTo(constraint);
                 });

@@ -12,16 +12,19 @@ import java.time.Instant;
  */
 public final class KeyWindowRule {
 
-    private KeyWindowRule() {
-    }
+    private KeyWindowRule() {}
 
     /** What a new owner records: the outcome, and why a person must decide (null when nobody must). */
-    public record Decision(ChargeOutcome outcome, String reviewReason) {
-    }
+    public record Decision(ChargeOutcome outcome, String reviewReason) {}
 
     /** Resumes an unknown charge first sent at {@code firstSentAt}, as the reconciler would at the clock's now. */
-    public static Decision resume(PaymentProvider psp, PspProperties limits, Clock clock, Instant firstSentAt,
-            String providerKey, java.util.function.Supplier<ChargeOutcome> sendOnce) {
+    public static Decision resume(
+            PaymentProvider psp,
+            PspProperties limits,
+            Clock clock,
+            Instant firstSentAt,
+            String providerKey,
+            java.util.function.Supplier<ChargeOutcome> sendOnce) {
         boolean open = new KeyWindow(limits, clock).isOpen(psp, firstSentAt);
         LookupDecision decision = LookupDecision.after(psp.lookup(providerKey), open, true, 2, sendOnce);
         return new Decision(decision.outcome(), decision.reviewReason());

@@ -85,7 +85,8 @@ class PaymentContractTest extends IntegrationTest {
         Api.Response failed = api.pay(Api.newKey(), Api.payment(reference, 1000, "EUR", "pm_invalid"));
         assertThat(failed.status()).isEqualTo(201);
         assertThat(failed.text("status")).isEqualTo("failed");
-        assertThat(api.pay(Api.newKey(), Api.payment(reference, 1000, "EUR", "pm_ok")).text("status"))
+        assertThat(api.pay(Api.newKey(), Api.payment(reference, 1000, "EUR", "pm_ok"))
+                        .text("status"))
                 .isEqualTo("captured");
     }
 
@@ -127,7 +128,8 @@ class PaymentContractTest extends IntegrationTest {
 
         assertThat(api.get("/v1/payments/" + created.text("id")).status()).isEqualTo(200);
         assertThat(other.get("/v1/payments/" + created.text("id")).status()).isEqualTo(404);
-        assertThat(other.get("/v1/payments?reference=" + reference).json().get("data")).isEmpty();
+        assertThat(other.get("/v1/payments?reference=" + reference).json().get("data"))
+                .isEmpty();
         assertThat(api.get("/v1/payments/pay_nonsense").status()).isEqualTo(404);
     }
 
@@ -180,9 +182,14 @@ class PaymentContractTest extends IntegrationTest {
         Api.Response key = admin().post("/v1/admin/merchants/" + merchant.text("id") + "/keys", null, "");
         assertThat(key.status()).isEqualTo(201);
         Api shop = new Api(baseUri(), key.text("secret"));
-        assertThat(shop.pay(Api.newKey(), Api.payment(newReference(), 10, "JPY", "pm_ok")).status()).isEqualTo(201);
+        assertThat(shop.pay(Api.newKey(), Api.payment(newReference(), 10, "JPY", "pm_ok"))
+                        .status())
+                .isEqualTo(201);
 
-        assertThat(newMerchant().post("/v1/admin/merchants", null, "{\"name\":\"x\"}").status()).isEqualTo(401);
+        assertThat(newMerchant()
+                        .post("/v1/admin/merchants", null, "{\"name\":\"x\"}")
+                        .status())
+                .isEqualTo(401);
         Api.Response listed = admin().get("/v1/admin/merchants/" + merchant.text("id") + "/keys");
         assertThat(listed.body()).doesNotContain(key.text("secret"));
     }

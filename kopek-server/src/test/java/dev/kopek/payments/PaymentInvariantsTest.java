@@ -36,37 +36,51 @@ class PaymentInvariantsTest extends IntegrationTest {
     void everyInvariantRefusesAWriteThatBreaksItAndNamesIt() {
         Api api = newMerchant();
         String reference = newReference();
-        assertThat(api.pay(Api.newKey(), Api.payment(reference, 1000, "EUR", "pm_ok")).status()).isEqualTo(201);
+        assertThat(api.pay(Api.newKey(), Api.payment(reference, 1000, "EUR", "pm_ok"))
+                        .status())
+                .isEqualTo(201);
         String before = row(reference);
 
-        BREAKS.forEach((change, constraint) -> assertThatThrownBy(() -> jdbc.sql(
-                        "UPDATE payments SET " + change + " WHERE reference = :r").param("r", reference).update())
+        BREAKS.forEach((change, constraint) -> assertThatThrownBy(
+                        () -> jdbc.sql("UPDATE payments SET " + change + " WHERE reference = :r")
+                                .param("r", reference)
+                                .update())
                 .as(change)
                 .isInstanceOf(DataIntegrityViolationException.class)
-                .rootCause().isInstanceOfSatisfying(PSQLException.class, e -> {
+                .rootCause()
+                .isInstanceOfSatisfying(PSQLException.class, e -> {
                     assertThat(e.getSQLState()).isEqualTo("23514");
                     assertThat(e.getServerErrorMessage().getConstraint()).isEqualTo(constraint);
                 }));
 
         assertThat(row(reference)).isEqualTo(before);
         assertThat(jdbc.sql("UPDATE payments SET amount_refund_pending = 400 WHERE reference = :r")
-                .param("r", reference).update()).as("a write that keeps every invariant").isEqualTo(1);
+                        .param("r", reference)
+                        .update())
+                .as("a write that keeps every invariant")
+                .isEqualTo(1);
     }
 
     @Test
     void aMissingValueIsStillANotNullViolation() {
         Api api = newMerchant();
         String reference = newReference();
-        assertThat(api.pay(Api.newKey(), Api.payment(reference, 1000, "EUR", "pm_ok")).status()).isEqualTo(201);
+        assertThat(api.pay(Api.newKey(), Api.payment(reference, 1000, "EUR", "pm_ok"))
+                        .status())
+                .isEqualTo(201);
 
         assertThatThrownBy(() -> jdbc.sql("UPDATE payments SET amount_captured = NULL WHERE reference = :r")
-                .param("r", reference).update())
-                .rootCause().isInstanceOfSatisfying(PSQLException.class,
-                        e -> assertThat(e.getSQLState()).isEqualTo("23502"));
+                        .param("r", reference)
+                        .update())
+                .rootCause()
+                .isInstanceOfSatisfying(
+                        PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23502"));
     }
 
     private String row(String reference) {
-        return jdbc.sql("SELECT CAST(p.* AS text) FROM payments p WHERE reference = :r").param("r", reference)
-                .query(String.class).single();
+        return jdbc.sql("SELECT CAST(p.* AS text) FROM payments p WHERE reference = :r")
+                .param("r", reference)
+                .query(String.class)
+                .single();
     }
 }

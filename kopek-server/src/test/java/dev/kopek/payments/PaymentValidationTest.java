@@ -26,40 +26,69 @@ class PaymentValidationTest extends IntegrationTest {
                 Arguments.of("{" + OK + ",\"amount\":99999999999999999999999}", "amount_too_large", "amount"),
                 Arguments.of("{" + OK + ",\"amount\":100000000001}", "amount_too_large", "amount"),
                 Arguments.of("{" + OK + "}", "missing_field", "amount"),
-                Arguments.of("{\"reference\":\"r\",\"amount\":1,\"currency\":\"XYZ\",\"payment_method\":\"pm_ok\"}",
-                        "invalid_currency", "currency"),
-                Arguments.of("{\"reference\":\"r\",\"amount\":1,\"currency\":\"eur\",\"payment_method\":\"pm_ok\"}",
-                        "invalid_currency", "currency"),
-                Arguments.of("{\"reference\":\"r\",\"amount\":1,\"currency\":\"XXX\",\"payment_method\":\"pm_ok\"}",
-                        "invalid_currency", "currency"),
-                Arguments.of("{\"reference\":\"\",\"amount\":1,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\"}",
-                        "invalid_reference", "reference"),
-                Arguments.of("{\"reference\":\"" + "r".repeat(65)
-                        + "\",\"amount\":1,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\"}",
-                        "invalid_reference", "reference"),
-                Arguments.of("{\"amount\":1,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\"}",
-                        "missing_field", "reference"),
-                Arguments.of("{\"reference\":\"r\",\"amount\":1,\"currency\":\"EUR\","
-                        + "\"payment_method\":\"4242424242424242\"}", "card_data_not_accepted", "payment_method"),
-                Arguments.of("{\"reference\":\"r\",\"amount\":1,\"currency\":\"EUR\","
-                        + "\"payment_method\":\"4111 1111 1111 1111\"}", "card_data_not_accepted", "payment_method"),
-                Arguments.of("{\"reference\":\"r\",\"amount\":1,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\","
-                        + "\"description\":\"card 5555 5555 5555 4444\"}", "card_data_not_accepted", "description"),
-                Arguments.of("{\"reference\":\"r\",\"amount\":1,\"currency\":\"EUR\",\"payment_method\":\"pm ok!\"}",
-                        "invalid_payment_method", "payment_method"),
-                Arguments.of("{" + OK + ",\"amount\":1,\"metadata\":" + manyKeys(21) + "}", "invalid_metadata",
-                        "metadata"),
-                Arguments.of("{" + OK + ",\"amount\":1,\"metadata\":{\"k\":\"" + "v".repeat(501) + "\"}}",
-                        "invalid_metadata", "metadata.k"),
+                Arguments.of(
+                        "{\"reference\":\"r\",\"amount\":1,\"currency\":\"XYZ\",\"payment_method\":\"pm_ok\"}",
+                        "invalid_currency",
+                        "currency"),
+                Arguments.of(
+                        "{\"reference\":\"r\",\"amount\":1,\"currency\":\"eur\",\"payment_method\":\"pm_ok\"}",
+                        "invalid_currency",
+                        "currency"),
+                Arguments.of(
+                        "{\"reference\":\"r\",\"amount\":1,\"currency\":\"XXX\",\"payment_method\":\"pm_ok\"}",
+                        "invalid_currency",
+                        "currency"),
+                Arguments.of(
+                        "{\"reference\":\"\",\"amount\":1,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\"}",
+                        "invalid_reference",
+                        "reference"),
+                Arguments.of(
+                        "{\"reference\":\"" + "r".repeat(65)
+                                + "\",\"amount\":1,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\"}",
+                        "invalid_reference",
+                        "reference"),
+                Arguments.of(
+                        "{\"amount\":1,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\"}",
+                        "missing_field",
+                        "reference"),
+                Arguments.of(
+                        "{\"reference\":\"r\",\"amount\":1,\"currency\":\"EUR\","
+                                + "\"payment_method\":\"4242424242424242\"}",
+                        "card_data_not_accepted",
+                        "payment_method"),
+                Arguments.of(
+                        "{\"reference\":\"r\",\"amount\":1,\"currency\":\"EUR\","
+                                + "\"payment_method\":\"4111 1111 1111 1111\"}",
+                        "card_data_not_accepted",
+                        "payment_method"),
+                Arguments.of(
+                        "{\"reference\":\"r\",\"amount\":1,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\","
+                                + "\"description\":\"card 5555 5555 5555 4444\"}",
+                        "card_data_not_accepted",
+                        "description"),
+                Arguments.of(
+                        "{\"reference\":\"r\",\"amount\":1,\"currency\":\"EUR\",\"payment_method\":\"pm ok!\"}",
+                        "invalid_payment_method",
+                        "payment_method"),
+                Arguments.of(
+                        "{" + OK + ",\"amount\":1,\"metadata\":" + manyKeys(21) + "}", "invalid_metadata", "metadata"),
+                Arguments.of(
+                        "{" + OK + ",\"amount\":1,\"metadata\":{\"k\":\"" + "v".repeat(501) + "\"}}",
+                        "invalid_metadata",
+                        "metadata.k"),
                 Arguments.of("{" + OK + ",\"amount\":1,\"metadata\":{\"k\":5}}", "invalid_metadata", "metadata.k"),
                 Arguments.of("{" + OK + ",\"amount\":1,\"customer_id\":\"c\"}", "unknown_field", "customer_id"),
-                Arguments.of("{" + OK + ",\"amount\":1,\"capture_method\":\"later\"}", "invalid_capture_method",
+                Arguments.of(
+                        "{" + OK + ",\"amount\":1,\"capture_method\":\"later\"}",
+                        "invalid_capture_method",
                         "capture_method"),
                 Arguments.of("{" + OK + ",\"amount\":1,\"amount\":2}", "invalid_json", null),
                 Arguments.of("{" + OK + ",\"amount\":1", "invalid_json", null),
                 Arguments.of("[1,2]", "invalid_json", null),
-                Arguments.of("{" + OK + ",\"amount\":1,\"description\":\"" + "d".repeat(17_000) + "\"}",
-                        "body_too_large", null));
+                Arguments.of(
+                        "{" + OK + ",\"amount\":1,\"description\":\"" + "d".repeat(17_000) + "\"}",
+                        "body_too_large",
+                        null));
     }
 
     private static String manyKeys(int n) {
@@ -99,7 +128,8 @@ class PaymentValidationTest extends IntegrationTest {
     void badIdempotencyKeyIsRefusedAndNothingIsStored(String key, String code) {
         Api api = newMerchant();
         long keys = rows("idempotency_keys");
-        HttpRequest.Builder request = api.request("/v1/payments").header("Content-Type", "application/json")
+        HttpRequest.Builder request = api.request("/v1/payments")
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(Api.payment("r", 1, "EUR", "pm_ok")));
         if (key != null) {
             request.header("Idempotency-Key", key);
@@ -115,10 +145,12 @@ class PaymentValidationTest extends IntegrationTest {
     void nonAsciiIdempotencyKeyIsRefused() throws Exception {
         Api api = newMerchant();
         String body = Api.payment("r", 1, "EUR", "pm_ok");
-        String bearer = api.request("/").build().headers().firstValue("Authorization").orElseThrow();
+        String bearer =
+                api.request("/").build().headers().firstValue("Authorization").orElseThrow();
         byte[] head = ("POST /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + bearer
-                + "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " + body.length()
-                + "\r\nIdempotency-Key: ").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                        + "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " + body.length()
+                        + "\r\nIdempotency-Key: ")
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         byte[] key = "ключ".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         try (var socket = new java.net.Socket("127.0.0.1", port)) {
             var out = socket.getOutputStream();
@@ -126,7 +158,8 @@ class PaymentValidationTest extends IntegrationTest {
             out.write(key);
             out.write(("\r\n\r\n" + body).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             out.flush();
-            String response = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String response =
+                    new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             assertThat(response).startsWith("HTTP/1.1 400").contains("invalid_idempotency_key");
         }
     }
@@ -134,8 +167,11 @@ class PaymentValidationTest extends IntegrationTest {
     @org.junit.jupiter.api.Test
     void wrongMediaTypeAndUnknownRoutesAreProblemsToo() {
         Api api = newMerchant();
-        Api.Response xml = api.send(api.request("/v1/payments").header("Content-Type", "text/xml")
-                .header("Idempotency-Key", Api.newKey()).POST(HttpRequest.BodyPublishers.ofString("<a/>")).build());
+        Api.Response xml = api.send(api.request("/v1/payments")
+                .header("Content-Type", "text/xml")
+                .header("Idempotency-Key", Api.newKey())
+                .POST(HttpRequest.BodyPublishers.ofString("<a/>"))
+                .build());
         assertThat(xml.status()).isEqualTo(415);
         assertThat(xml.text("code")).isEqualTo("unsupported_media_type");
         assertThat(xml.text("title")).isEqualTo("unsupported media type");

@@ -27,19 +27,23 @@ class PhaseOneStatementTest extends IntegrationTest {
         assertThat(paid.status()).isEqualTo(201);
         String id = paid.text("id");
 
-        JsonNode created = JSON.readTree(jdbc.sql("""
+        JsonNode created = JSON.readTree(
+                        jdbc.sql("""
                 SELECT envelope FROM outbox WHERE public_id = :id AND event_type = 'payment.created'
-                """).param("id", id).query(String.class).single()).get("data");
+                """).param("id", id).query(String.class).single())
+                .get("data");
         JsonNode stored = api.get("/v1/payments/" + id).json();
-        for (String field : new String[] {"id", "reference", "amount", "currency", "payment_method", "capture_method",
-                "description", "created_at"}) {
+        for (String field : new String[] {
+            "id", "reference", "amount", "currency", "payment_method", "capture_method", "description", "created_at"
+        }) {
             assertThat(created.get(field)).as(field).isEqualTo(stored.get(field));
         }
         assertThat(created.get("status").asString()).isEqualTo("processing");
         assertThat(JSON.writeValueAsString(created.get("metadata")))
                 .as("the same keys in the same order as every read of the row")
                 .isEqualTo(JSON.writeValueAsString(stored.get("metadata")))
-                .isEqualTo("{\"Z\":\"ü\",\"a\":\"2\",\"ab\":\"5\",\"bb\":\"3\",\"zz\":\"\",\"ä\":\"4\",\"zeta\":\"1\"}");
+                .isEqualTo(
+                        "{\"Z\":\"ü\",\"a\":\"2\",\"ab\":\"5\",\"bb\":\"3\",\"zz\":\"\",\"ä\":\"4\",\"zeta\":\"1\"}");
         assertThat(recorder.typesFor(id)).containsExactly("payment.created", "payment.captured");
     }
 }

@@ -26,7 +26,8 @@ class PspTimeoutTest extends IntegrationTest {
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
         var records = recordsAtPsp(reference);
         assertThat(records).hasSize(1);
-        assertThat(SIMULATOR.chargeRequests(records.getFirst().idempotencyKey())).isEqualTo(2);
+        assertThat(SIMULATOR.chargeRequests(records.getFirst().idempotencyKey()))
+                .isEqualTo(2);
     }
 
     @Test

@@ -27,31 +27,37 @@ class SmallPoolTest {
     @Test
     void fiftySlowPaymentsCompleteOnFiveConnections() throws Exception {
         var simulator = SharedSimulator.get();
-        try (var kopek = new SpringApplicationBuilder(KopekApplication.class).run(
-                "--server.port=0",
-                "--kopek.db.url=" + TestDatabase.newDatabase(),
-                "--kopek.db.user=postgres",
-                "--kopek.db.pool-size=5",
-                "--kopek.db.connection-timeout=1s",
-                "--kopek.psp.simulator-url=" + simulator.baseUri(),
-                "--kopek.demo-enabled=false",
-                "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY,
-                "--kopek.reconciler.enabled=false")) {
+        try (var kopek = new SpringApplicationBuilder(KopekApplication.class)
+                .run(
+                        "--server.port=0",
+                        "--kopek.db.url=" + TestDatabase.newDatabase(),
+                        "--kopek.db.user=postgres",
+                        "--kopek.db.pool-size=5",
+                        "--kopek.db.connection-timeout=1s",
+                        "--kopek.psp.simulator-url=" + simulator.baseUri(),
+                        "--kopek.demo-enabled=false",
+                        "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY,
+                        "--kopek.reconciler.enabled=false")) {
             simulator.configure(SimulatorConfig.defaults().withLatency(2_000, 2_000));
             Merchants merchants = kopek.getBean(Merchants.class);
-            Api api = new Api(URI.create("http://127.0.0.1:"
-                    + ((WebServerApplicationContext) kopek).getWebServer().getPort()),
+            Api api = new Api(
+                    URI.create("http://127.0.0.1:"
+                            + ((WebServerApplicationContext) kopek)
+                                    .getWebServer()
+                                    .getPort()),
                     merchants.issueKey(merchants.create("Pool merchant").id()).secret());
             String batch = UUID.randomUUID().toString().substring(0, 8);
 
-            List<Api.Response> answers = dev.kopek.support.Race.of(50,
-                    i -> api.pay(Api.newKey(), Api.payment(Api.unique(batch), 100, "EUR", "pm_ok")));
+            List<Api.Response> answers = dev.kopek.support.Race.of(
+                    50, i -> api.pay(Api.newKey(), Api.payment(Api.unique(batch), 100, "EUR", "pm_ok")));
 
             assertThat(answers).allSatisfy(a -> {
                 assertThat(a.status()).isEqualTo(201);
                 assertThat(a.text("status")).isEqualTo("captured");
             });
-            assertThat(simulator.charges().stream().filter(c -> c.reference().startsWith(batch)).count())
+            assertThat(simulator.charges().stream()
+                            .filter(c -> c.reference().startsWith(batch))
+                            .count())
                     .isEqualTo(50);
         } finally {
             simulator.reset();

@@ -44,19 +44,21 @@ class TwoInstancesTest {
     }
 
     private static ConfigurableApplicationContext start() {
-        return new SpringApplicationBuilder(KopekApplication.class).run(
-                "--server.port=0",
-                "--kopek.db.url=" + DATABASE,
-                "--kopek.db.user=postgres",
-                "--kopek.db.pool-size=5",
-                "--kopek.psp.simulator-url=" + SharedSimulator.get().baseUri(),
-                "--kopek.demo-enabled=false",
-                "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY,
-                "--kopek.reconciler.enabled=false");
+        return new SpringApplicationBuilder(KopekApplication.class)
+                .run(
+                        "--server.port=0",
+                        "--kopek.db.url=" + DATABASE,
+                        "--kopek.db.user=postgres",
+                        "--kopek.db.pool-size=5",
+                        "--kopek.psp.simulator-url=" + SharedSimulator.get().baseUri(),
+                        "--kopek.demo-enabled=false",
+                        "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY,
+                        "--kopek.reconciler.enabled=false");
     }
 
     private static URI uri(ConfigurableApplicationContext context) {
-        return URI.create("http://127.0.0.1:" + ((WebServerApplicationContext) context).getWebServer().getPort());
+        return URI.create("http://127.0.0.1:"
+                + ((WebServerApplicationContext) context).getWebServer().getPort());
     }
 
     @Test
@@ -83,11 +85,15 @@ class TwoInstancesTest {
         // Whichever request PostgreSQL let claim the key charged; the other was told to retry (or, had the first
         // finished already, got the replay). Which one came first is the scheduler's business, not the test's.
         var answers = java.util.List.of(a, b);
-        assertThat(answers).filteredOn(r -> r.status() == 201 && r.header("Idempotent-Replayed") == null).hasSize(1);
+        assertThat(answers)
+                .filteredOn(r -> r.status() == 201 && r.header("Idempotent-Replayed") == null)
+                .hasSize(1);
         assertThat(answers).allSatisfy(r -> assertThat(r.status()).isIn(201, 409));
-        Api.Response winner = answers.stream().filter(r -> r.status() == 201).findFirst().orElseThrow();
+        Api.Response winner =
+                answers.stream().filter(r -> r.status() == 201).findFirst().orElseThrow();
         long charges = SharedSimulator.get().charges().stream()
-                .filter(c -> c.reference().equals(reference) && c.movedMoney()).count();
+                .filter(c -> c.reference().equals(reference) && c.movedMoney())
+                .count();
         assertThat(charges).isEqualTo(1);
         Api.Response later = viaSecond.pay(key, body);
         assertThat(later.body()).isEqualTo(winner.body());

@@ -26,31 +26,37 @@ class DatabaseBusyTest {
     @SuppressWarnings("try") // the two connections are held, never used, to empty the pool
     void noConnectionIsA503ToRetryAndTheRetryChargesOnce() throws Exception {
         var simulator = SharedSimulator.get();
-        try (var kopek = new SpringApplicationBuilder(KopekApplication.class).run(
-                "--server.port=0",
-                "--kopek.db.url=" + TestDatabase.newDatabase(),
-                "--kopek.db.user=postgres",
-                "--kopek.db.pool-size=2",
-                "--kopek.db.connection-timeout=250ms",
-                // A payment (a write) waits this long for a connection before it too is told 503.
-                "--kopek.db.payment-connection-wait=1s",
-                "--kopek.psp.simulator-url=" + simulator.baseUri(),
-                "--kopek.demo-enabled=false",
-                "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY,
-                "--kopek.reconciler.enabled=false",
-                "--kopek.outbox.workers-enabled=false",
-                "--kopek.settlement.enabled=false")) {
+        try (var kopek = new SpringApplicationBuilder(KopekApplication.class)
+                .run(
+                        "--server.port=0",
+                        "--kopek.db.url=" + TestDatabase.newDatabase(),
+                        "--kopek.db.user=postgres",
+                        "--kopek.db.pool-size=2",
+                        "--kopek.db.connection-timeout=250ms",
+                        // A payment (a write) waits this long for a connection before it too is told 503.
+                        "--kopek.db.payment-connection-wait=1s",
+                        "--kopek.psp.simulator-url=" + simulator.baseUri(),
+                        "--kopek.demo-enabled=false",
+                        "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY,
+                        "--kopek.reconciler.enabled=false",
+                        "--kopek.outbox.workers-enabled=false",
+                        "--kopek.settlement.enabled=false")) {
             Merchants merchants = kopek.getBean(Merchants.class);
-            Api api = new Api(URI.create("http://127.0.0.1:"
-                    + ((WebServerApplicationContext) kopek).getWebServer().getPort()),
+            Api api = new Api(
+                    URI.create("http://127.0.0.1:"
+                            + ((WebServerApplicationContext) kopek)
+                                    .getWebServer()
+                                    .getPort()),
                     merchants.issueKey(merchants.create("Busy merchant").id()).secret());
             String reference = Api.unique("busy");
             String key = Api.newKey();
 
             DataSource pool = kopek.getBean(DataSource.class);
-            try (Connection first = pool.getConnection(); Connection second = pool.getConnection()) {
+            try (Connection first = pool.getConnection();
+                    Connection second = pool.getConnection()) {
                 for (Api.Response busy : new Api.Response[] {
-                        api.get("/v1/balance"), api.pay(key, Api.payment(reference, 100, "EUR", "pm_ok"))}) {
+                    api.get("/v1/balance"), api.pay(key, Api.payment(reference, 100, "EUR", "pm_ok"))
+                }) {
                     assertThat(busy.status()).isEqualTo(503);
                     assertThat(busy.header("Content-Type")).startsWith("application/problem+json");
                     assertThat(busy.text("code")).isEqualTo("database_unavailable");
@@ -60,7 +66,9 @@ class DatabaseBusyTest {
 
             Api.Response retried = api.pay(key, Api.payment(reference, 100, "EUR", "pm_ok"));
             assertThat(retried.status()).isEqualTo(201);
-            assertThat(simulator.charges().stream().filter(c -> c.reference().equals(reference)).count())
+            assertThat(simulator.charges().stream()
+                            .filter(c -> c.reference().equals(reference))
+                            .count())
                     .isEqualTo(1);
         }
     }

@@ -21,10 +21,14 @@ class DatabaseStartupTest {
         }
         String url = "jdbc:postgresql://127.0.0.1:" + closedPort + "/kopek?password=hunter2";
 
-        assertThatThrownBy(() -> new SpringApplicationBuilder(KopekApplication.class).run(
-                "--server.port=0", "--kopek.db.url=" + url, "--kopek.db.connection-timeout=1s",
-                "--kopek.demo-enabled=false", "--kopek.reconciler.enabled=false",
-                "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY))
+        assertThatThrownBy(() -> new SpringApplicationBuilder(KopekApplication.class)
+                        .run(
+                                "--server.port=0",
+                                "--kopek.db.url=" + url,
+                                "--kopek.db.connection-timeout=1s",
+                                "--kopek.demo-enabled=false",
+                                "--kopek.reconciler.enabled=false",
+                                "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY))
                 .satisfies(e -> {
                     Throwable cause = e;
                     while (cause != null && !(cause instanceof DatabaseUnavailableException)) {

@@ -29,13 +29,14 @@ class DurableEmbeddedDatabaseTest {
             assertThat(show(c, "checkpoint_timeout")).isEqualTo("15min");
             assertThat(show(c, "max_wal_size")).isEqualTo("2GB");
             assertThat(show(c, "wal_level")).isEqualTo("logical");
-            DatabaseConfiguration.EmbeddedDatabase.RUN_MODE_SETTINGS.forEach((name, value) ->
-                    assertThat(show(c, name)).as(name).isEqualTo(value));
+            DatabaseConfiguration.EmbeddedDatabase.RUN_MODE_SETTINGS.forEach(
+                    (name, value) -> assertThat(show(c, name)).as(name).isEqualTo(value));
         }
     }
 
     private static String show(Connection c, String setting) {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW " + setting)) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SHOW " + setting)) {
             rs.next();
             return rs.getString(1);
         } catch (SQLException e) {

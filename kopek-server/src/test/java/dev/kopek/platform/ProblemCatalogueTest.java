@@ -26,12 +26,15 @@ import org.junit.jupiter.api.Test;
  */
 public class ProblemCatalogueTest {
 
-    private static final Pattern FACTORY_CALL = Pattern.compile("(?:ApiProblem\\.(?:of|badRequest|withHeaders)"
-            + "|Problems\\.(?:json|detail)|Refused|conflict|unauthorized|forbidden|declinedOr)"
-            + "\\(\\s*(?:[^\";]{0,80}?,\\s*)?"
-            + "\"([a-z][a-z0-9_]*)\"", Pattern.DOTALL);
+    private static final Pattern FACTORY_CALL = Pattern.compile(
+            "(?:ApiProblem\\.(?:of|badRequest|withHeaders)"
+                    + "|Problems\\.(?:json|detail)|Refused|conflict|unauthorized|forbidden|declinedOr)"
+                    + "\\(\\s*(?:[^\";]{0,80}?,\\s*)?"
+                    + "\"([a-z][a-z0-9_]*)\"",
+            Pattern.DOTALL);
     /** A code chosen between literals ({@code String code = a ? "x" : "y";}); other assignments read data. */
     private static final Pattern CHOSEN_CODE = Pattern.compile("String code = ([^;]*\\?[^;]*);");
+
     private static final Pattern LITERAL = Pattern.compile("\"([a-z][a-z0-9_]*)\"");
     private static final Pattern FIELD_HELPER = Pattern.compile("\\w+\\(body, \"([a-z_]+)\"");
 
@@ -44,7 +47,8 @@ public class ProblemCatalogueTest {
             throw new UncheckedIOException(e);
         }
         for (int status = 100; status < 600; status++) {
-            codes.computeIfAbsent(Problems.codeFor(status), c -> new TreeSet<>()).add("Problems.codeFor");
+            codes.computeIfAbsent(Problems.codeFor(status), c -> new TreeSet<>())
+                    .add("Problems.codeFor");
         }
         codes.computeIfAbsent("not_found", c -> new TreeSet<>()).add("ApiProblem.notFound");
         return codes;
@@ -76,7 +80,8 @@ public class ProblemCatalogueTest {
         if (source.contains("\"invalid_\" + field")) {
             Matcher field = FIELD_HELPER.matcher(source);
             while (field.find()) {
-                codes.computeIfAbsent("invalid_" + field.group(1), c -> new TreeSet<>()).add(name);
+                codes.computeIfAbsent("invalid_" + field.group(1), c -> new TreeSet<>())
+                        .add(name);
             }
         }
     }
@@ -87,15 +92,17 @@ public class ProblemCatalogueTest {
         assertThat(produced).hasSizeGreaterThan(60);
         Set<String> missing = new TreeSet<>(produced.keySet());
         missing.removeIf(code -> ProblemCode.find(code).isPresent());
-        assertThat(missing).as("codes answered by the code but absent from ProblemCode (with their files: "
-                + produced + ")").isEmpty();
+        assertThat(missing)
+                .as("codes answered by the code but absent from ProblemCode (with their files: " + produced + ")")
+                .isEmpty();
     }
 
     @Test
     void everyCatalogueEntryIsACodeTheCodeCanAnswer() {
         Set<String> produced = producedBySource().keySet();
         assertThat(Arrays.stream(ProblemCode.values()).map(ProblemCode::code).filter(c -> !produced.contains(c)))
-                .as("catalogue entries no code produces").isEmpty();
+                .as("catalogue entries no code produces")
+                .isEmpty();
     }
 
     @Test

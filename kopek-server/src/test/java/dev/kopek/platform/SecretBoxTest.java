@@ -24,8 +24,11 @@ class SecretBoxTest {
         assertThat(sealed.keyId()).isEqualTo(SecretBox.keyId(NEW)).hasSize(16);
         assertThat(new String(sealed.bytes(), StandardCharsets.ISO_8859_1)).doesNotContain("whsec_abcdef");
         assertThat(box.open(sealed, "row-1")).isEqualTo("whsec_abcdef");
-        assertThat(box.seal("whsec_abcdef", "row-1").bytes()).as("a fresh nonce each time").isNotEqualTo(sealed.bytes());
-        assertThatThrownBy(() -> box.open(sealed, "row-2")).as("copied onto another row")
+        assertThat(box.seal("whsec_abcdef", "row-1").bytes())
+                .as("a fresh nonce each time")
+                .isNotEqualTo(sealed.bytes());
+        assertThatThrownBy(() -> box.open(sealed, "row-2"))
+                .as("copied onto another row")
                 .isInstanceOf(IllegalStateException.class);
         byte[] altered = sealed.bytes().clone();
         altered[altered.length - 1] ^= 1;
@@ -42,7 +45,8 @@ class SecretBoxTest {
         assertThat(rotated.open(old, "row")).isEqualTo("whsec_old");
         assertThat(rotated.seal("whsec_new", "row").keyId()).isEqualTo(SecretBox.keyId(NEW));
         assertThat(rotated.keyIds()).containsExactlyInAnyOrder(SecretBox.keyId(NEW), SecretBox.keyId(OLD));
-        assertThatThrownBy(() -> new SecretBox(NEW, List.of()).open(old, "row")).as("old key dropped too early")
+        assertThatThrownBy(() -> new SecretBox(NEW, List.of()).open(old, "row"))
+                .as("old key dropped too early")
                 .hasMessageContaining("KOPEK_SECRETS_OLD_KEYS");
     }
 
@@ -61,7 +65,8 @@ class SecretBoxTest {
         byte[] again = SecretsConfiguration.demoKey(file);
 
         assertThat(first).hasSize(32).isEqualTo(again);
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
         try (var leftovers = Files.list(file.getParent())) {
             assertThat(leftovers).as("no temporary file left behind").containsExactly(file);
         }

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 class PspCircuitStatesTest {
 
     private final MutableClock clock = new MutableClock();
-    private final PspCircuit circuit = new PspCircuit("psp", new PspCircuitProperties(50, 4, 4, Duration.ofMinutes(1),
-            2), new SimpleMeterRegistry(), clock);
+    private final PspCircuit circuit = new PspCircuit(
+            "psp", new PspCircuitProperties(50, 4, 4, Duration.ofMinutes(1), 2), new SimpleMeterRegistry(), clock);
 
     @Test
     void unknownsOpenItAndItRefusesUntilTheWaitIsOverThenGoodAnswersCloseIt() {
@@ -36,11 +36,15 @@ class PspCircuitStatesTest {
     @Test
     void declinesRefusalsAndCustomerActionsAreTheProviderWorkingNotFailing() {
         for (int i = 0; i < 12; i++) {
-            circuit.record(switch (i % 3) {
-                case 0 -> new ChargeOutcome.Declined("card_declined", "ch");
-                case 1 -> new ChargeOutcome.Failed("400");
-                default -> new ChargeOutcome.Unknown("requires_action", new NextAction("redirect_to_url", "https://x"));
-            }, 1_000);
+            circuit.record(
+                    switch (i % 3) {
+                        case 0 -> new ChargeOutcome.Declined("card_declined", "ch");
+                        case 1 -> new ChargeOutcome.Failed("400");
+                        default ->
+                            new ChargeOutcome.Unknown(
+                                    "requires_action", new NextAction("redirect_to_url", "https://x"));
+                    },
+                    1_000);
         }
         assertThat(circuit.state()).isEqualTo("closed");
         assertThat(circuit.refusal()).isEmpty();

@@ -42,7 +42,8 @@ class PspCircuitTest extends IntegrationTest {
         for (int i = 0; i < 4; i++) {
             String reference = newReference();
             String method = i % 2 == 0 ? "pm_5xx_no_charge" : "pm_5xx_after_charge";
-            assertThat(api.pay(Api.newKey(), payment(reference, method)).status()).isEqualTo(202);
+            assertThat(api.pay(Api.newKey(), payment(reference, method)).status())
+                    .isEqualTo(202);
             inFlight.add(reference);
             if (i % 2 == 1) {
                 chargedInFlight.add(reference);
@@ -54,7 +55,9 @@ class PspCircuitTest extends IntegrationTest {
         Api.Response health = anonymous.get("/actuator/health/psp");
         assertThat(health.status()).isEqualTo(503);
         assertThat(health.text("status")).isEqualTo("CIRCUIT_OPEN");
-        assertThat(anonymous.get("/actuator/health").text("status")).as("Kopek itself stays up").isEqualTo("UP");
+        assertThat(anonymous.get("/actuator/health").text("status"))
+                .as("Kopek itself stays up")
+                .isEqualTo("UP");
 
         String key = Api.newKey();
         String reference = newReference();
@@ -65,19 +68,31 @@ class PspCircuitTest extends IntegrationTest {
         assertThat(refused.header("Retry-After")).isEqualTo("600");
         assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
         assertThat(jdbc.sql("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = :key")
-                .param("key", key).query(Long.class).single()).as("no key claimed").isZero();
+                        .param("key", key)
+                        .query(Long.class)
+                        .single())
+                .as("no key claimed")
+                .isZero();
         assertThat(recordsAtPsp(reference)).as("the PSP was not called").isEmpty();
 
         clock.advance(Duration.ofSeconds(31));
         reconciler.reconcileOnce();
         for (String stuck : inFlight) {
             String providerKey = jdbc.sql("SELECT provider_key FROM payments WHERE reference = :r")
-                    .param("r", stuck).query(String.class).single();
-            assertThat(SIMULATOR.lookups(providerKey)).as("in flight, still looked up while open").isPositive();
+                    .param("r", stuck)
+                    .query(String.class)
+                    .single();
+            assertThat(SIMULATOR.lookups(providerKey))
+                    .as("in flight, still looked up while open")
+                    .isPositive();
         }
         for (String charged : chargedInFlight) {
-            assertThat(jdbc.sql("SELECT status FROM payments WHERE reference = :r").param("r", charged)
-                    .query(String.class).single()).as("resolved by lookup while open").isEqualTo("CAPTURED");
+            assertThat(jdbc.sql("SELECT status FROM payments WHERE reference = :r")
+                            .param("r", charged)
+                            .query(String.class)
+                            .single())
+                    .as("resolved by lookup while open")
+                    .isEqualTo("CAPTURED");
             assertThat(chargesAtPsp(charged)).isEqualTo(1);
         }
         assertThat(admin().get("/v1/ops/psp").text("circuit")).isEqualTo("open");
@@ -122,7 +137,9 @@ class PspCircuitTest extends IntegrationTest {
     private void replayWhileOpen(Api api, String key, String reference, Api.Response captured) {
         // The last 4 calls decide: the success and three unknowns (75 %) open it.
         for (int i = 0; i < 3; i++) {
-            assertThat(api.pay(Api.newKey(), payment(newReference(), "pm_5xx_no_charge")).status()).isEqualTo(202);
+            assertThat(api.pay(Api.newKey(), payment(newReference(), "pm_5xx_no_charge"))
+                            .status())
+                    .isEqualTo(202);
         }
         assertThat(admin().get("/v1/ops/psp").text("circuit")).isEqualTo("open");
 
@@ -136,11 +153,17 @@ class PspCircuitTest extends IntegrationTest {
         assertThat(replay.status()).isEqualTo(201);
         assertThat(replay.body()).isEqualTo(captured.body());
         assertThat(replay.header("Idempotent-Replayed")).isEqualTo("true");
-        assertThat(chargesAtPsp(reference)).as("charged once, by the first request").isEqualTo(1);
+        assertThat(chargesAtPsp(reference))
+                .as("charged once, by the first request")
+                .isEqualTo(1);
         assertThat(fresh.status()).isEqualTo(503);
         assertThat(fresh.text("code")).isEqualTo("psp_unavailable");
         assertThat(jdbc.sql("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = :key")
-                .param("key", newKey).query(Long.class).single()).as("no key claimed").isZero();
+                        .param("key", newKey)
+                        .query(Long.class)
+                        .single())
+                .as("no key claimed")
+                .isZero();
         assertThat(recordsAtPsp(freshReference)).as("the PSP was not called").isEmpty();
         assertThat(otherBody.status()).isEqualTo(503);
         assertThat(recordsAtPsp(otherReference)).isEmpty();

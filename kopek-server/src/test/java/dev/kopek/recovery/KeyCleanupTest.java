@@ -33,13 +33,18 @@ class KeyCleanupTest extends IntegrationTest {
         assertThat(exists(unknownKey)).as("unfinished keys are never deleted").isTrue();
         String reference = newReference();
         Api.Response reused = api.pay(completedKey, Api.payment(reference, 100, "EUR", "pm_ok"));
-        assertThat(reused.status()).as("past retention the key is a new operation").isEqualTo(201);
+        assertThat(reused.status())
+                .as("past retention the key is a new operation")
+                .isEqualTo(201);
         assertThat(reused.header("Idempotent-Replayed")).isNull();
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
     }
 
     private boolean exists(String key) {
-        return jdbc.sql("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = :k").param("k", key)
-                .query(Long.class).single() == 1;
+        return jdbc.sql("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = :k")
+                        .param("k", key)
+                        .query(Long.class)
+                        .single()
+                == 1;
     }
 }

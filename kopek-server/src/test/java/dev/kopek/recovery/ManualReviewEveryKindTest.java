@@ -29,20 +29,20 @@ class ManualReviewEveryKindTest extends IntegrationTest {
     void aParkedManualCapturePaymentIsDecidedAuthorizedNeverCaptured() {
         Api api = newMerchant();
         String reference = newReference();
-        Api.Response processing = api.pay(Api.newKey(), "{\"reference\":\"" + reference + "\",\"amount\":5000,"
-                + "\"currency\":\"EUR\",\"payment_method\":\"pm_webhook_only\",\"capture_method\":\"manual\"}");
+        Api.Response processing = api.pay(
+                Api.newKey(),
+                "{\"reference\":\"" + reference + "\",\"amount\":5000,"
+                        + "\"currency\":\"EUR\",\"payment_method\":\"pm_webhook_only\",\"capture_method\":\"manual\"}");
         assertThat(processing.status()).isEqualTo(202);
         closeTheKeyWindow();
         String charge = recordsAtPsp(reference).getFirst().id();
         String review = openReview("payment", processing.text("id"));
 
-        Api.Response captured = resolve(review, "{\"decision\":\"captured\",\"psp_reference\":\"" + charge
-                + "\"}");
+        Api.Response captured = resolve(review, "{\"decision\":\"captured\",\"psp_reference\":\"" + charge + "\"}");
         assertThat(captured.status()).isEqualTo(409);
         assertThat(captured.text("code")).isEqualTo("decision_not_applicable");
 
-        Api.Response authorized = resolve(review, "{\"decision\":\"authorized\",\"psp_reference\":\"" + charge
-                + "\"}");
+        Api.Response authorized = resolve(review, "{\"decision\":\"authorized\",\"psp_reference\":\"" + charge + "\"}");
         assertThat(authorized.status()).isEqualTo(200);
         JsonNode payment = api.get("/v1/payments/" + processing.text("id")).json();
         assertThat(payment.get("status").asString()).isEqualTo("authorized");
@@ -53,26 +53,30 @@ class ManualReviewEveryKindTest extends IntegrationTest {
     @Test
     void aParkedCaptureAndAParkedRefundAreResolvedThroughTheLedger() {
         Api api = newMerchant();
-        Api.Response authorized = api.pay(Api.newKey(), "{\"reference\":\"" + newReference() + "\",\"amount\":8000,"
-                + "\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
+        Api.Response authorized = api.pay(
+                Api.newKey(),
+                "{\"reference\":\"" + newReference() + "\",\"amount\":8000,"
+                        + "\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
         String id = authorized.text("id");
         String charge = authorized.text("psp_reference");
         SIMULATOR.armFault("capture", charge, "5xx_after_success", 1);
-        assertThat(api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":8000}").status())
+        assertThat(api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":8000}")
+                        .status())
                 .isEqualTo(202);
         closeTheKeyWindow();
 
-        Api.Response capture = resolve(openReview("capture", id), "{\"decision\":\"succeeded\",\"psp_reference\":\""
-                + charge + "\"}");
+        Api.Response capture =
+                resolve(openReview("capture", id), "{\"decision\":\"succeeded\",\"psp_reference\":\"" + charge + "\"}");
         assertThat(capture.status()).isEqualTo(200);
-        assertThat(api.get("/v1/payments/" + id).json().get("amount_captured").asLong()).isEqualTo(8_000);
+        assertThat(api.get("/v1/payments/" + id).json().get("amount_captured").asLong())
+                .isEqualTo(8_000);
 
         SIMULATOR.armFault("refund", charge, "5xx_after_success", 1);
         Api.Response refund = api.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":2000}");
         reconciler.reconcileOnce();
         closeTheKeyWindow();
-        Api.Response refunded = resolve(openReview("refund", id), "{\"decision\":\"succeeded\",\"psp_reference\":"
-                + "\"re_portal\"}");
+        Api.Response refunded =
+                resolve(openReview("refund", id), "{\"decision\":\"succeeded\",\"psp_reference\":" + "\"re_portal\"}");
         assertThat(refunded.status()).isEqualTo(200);
         assertThat(api.get("/v1/refunds/" + refund.text("id")).text("status")).isEqualTo("succeeded");
         assertThat(kinds(id)).contains("CAPTURED", "REFUND_SUCCEEDED");
@@ -89,34 +93,46 @@ class ManualReviewEveryKindTest extends IntegrationTest {
 
         assertThat(resolve(review, "{\"decision\":\"failed\"}").status()).isEqualTo(200);
 
-        assertThat(api.get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("failed");
-        assertThat(kinds(processing.text("id"))).as("nothing moved, nothing posted").isEmpty();
+        assertThat(api.get("/v1/payments/" + processing.text("id")).text("status"))
+                .isEqualTo("failed");
+        assertThat(kinds(processing.text("id")))
+                .as("nothing moved, nothing posted")
+                .isEmpty();
         assertThat(chargesAtPsp(reference)).isZero();
-        assertThat(api.pay(Api.newKey(), Api.payment(reference, 2_500, "EUR", "pm_ok")).status())
-                .as("the intent is free again").isEqualTo(201);
+        assertThat(api.pay(Api.newKey(), Api.payment(reference, 2_500, "EUR", "pm_ok"))
+                        .status())
+                .as("the intent is free again")
+                .isEqualTo(201);
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
     }
 
     @Test
     void aParkedCaptureThatNeverHappenedIsDecidedFailedAndItsReservationGoesBack() {
         Api api = newMerchant();
-        Api.Response authorized = api.pay(Api.newKey(), Api.payment(newReference(), 6_000, "EUR", "pm_ok")
-                .replace("}", ",\"capture_method\":\"manual\"}"));
+        Api.Response authorized = api.pay(
+                Api.newKey(),
+                Api.payment(newReference(), 6_000, "EUR", "pm_ok").replace("}", ",\"capture_method\":\"manual\"}"));
         String id = authorized.text("id");
         SIMULATOR.armFault("capture", authorized.text("psp_reference"), "5xx_no_effect", 1);
         Api.Response capture = api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":4000}");
         assertThat(capture.status()).isEqualTo(202);
-        assertThat(api.get("/v1/payments/" + id).json().get("amount_capturable").asLong()).isEqualTo(2_000);
+        assertThat(api.get("/v1/payments/" + id).json().get("amount_capturable").asLong())
+                .isEqualTo(2_000);
         closeTheKeyWindow();
 
-        assertThat(resolve(openReview("capture", id), "{\"decision\":\"failed\"}").status()).isEqualTo(200);
+        assertThat(resolve(openReview("capture", id), "{\"decision\":\"failed\"}")
+                        .status())
+                .isEqualTo(200);
 
         JsonNode payment = api.get("/v1/payments/" + id).json();
         assertThat(payment.get("status").asString()).isEqualTo("authorized");
         assertThat(payment.get("amount_captured").asLong()).isZero();
-        assertThat(payment.get("amount_capturable").asLong()).as("the reservation went back").isEqualTo(6_000);
+        assertThat(payment.get("amount_capturable").asLong())
+                .as("the reservation went back")
+                .isEqualTo(6_000);
         assertThat(operations(id, "capture")).containsExactly("FAILED");
-        assertThat(api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":6000}").status())
+        assertThat(api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":6000}")
+                        .status())
                 .isEqualTo(200);
         assertThat(kinds(id)).containsExactlyInAnyOrder("AUTHORIZATION_HELD", "CAPTURED");
     }
@@ -124,10 +140,12 @@ class ManualReviewEveryKindTest extends IntegrationTest {
     @Test
     void aParkedVoidIsDecidedSucceededWhenThePspVoidedAndFailedWhenItDidNot() {
         Api api = newMerchant();
-        Api.Response voidedAtPsp = api.pay(Api.newKey(), Api.payment(newReference(), 3_000, "EUR", "pm_ok")
-                .replace("}", ",\"capture_method\":\"manual\"}"));
-        Api.Response untouched = api.pay(Api.newKey(), Api.payment(newReference(), 4_000, "EUR", "pm_ok")
-                .replace("}", ",\"capture_method\":\"manual\"}"));
+        Api.Response voidedAtPsp = api.pay(
+                Api.newKey(),
+                Api.payment(newReference(), 3_000, "EUR", "pm_ok").replace("}", ",\"capture_method\":\"manual\"}"));
+        Api.Response untouched = api.pay(
+                Api.newKey(),
+                Api.payment(newReference(), 4_000, "EUR", "pm_ok").replace("}", ",\"capture_method\":\"manual\"}"));
         SIMULATOR.armFault("void", voidedAtPsp.text("psp_reference"), "5xx_after_success", 1);
         SIMULATOR.armFault("void", untouched.text("psp_reference"), "5xx_no_effect", 1);
         Api.Response firstVoid = api.post("/v1/payments/" + voidedAtPsp.text("id") + "/void", Api.newKey(), "{}");
@@ -136,30 +154,43 @@ class ManualReviewEveryKindTest extends IntegrationTest {
         assertThat(secondVoid.status()).isEqualTo(202);
         closeTheKeyWindow();
 
-        assertThat(resolve(openReview("void", voidedAtPsp.text("id")), "{\"decision\":\"succeeded\","
-                + "\"psp_reference\":\"" + voidedAtPsp.text("psp_reference") + "\"}").status()).isEqualTo(200);
-        assertThat(resolve(openReview("void", untouched.text("id")), "{\"decision\":\"failed\"}").status())
+        assertThat(resolve(
+                                openReview("void", voidedAtPsp.text("id")),
+                                "{\"decision\":\"succeeded\"," + "\"psp_reference\":\""
+                                        + voidedAtPsp.text("psp_reference") + "\"}")
+                        .status())
+                .isEqualTo(200);
+        assertThat(resolve(openReview("void", untouched.text("id")), "{\"decision\":\"failed\"}")
+                        .status())
                 .isEqualTo(200);
 
-        assertThat(api.get("/v1/payments/" + voidedAtPsp.text("id")).text("status")).isEqualTo("voided");
+        assertThat(api.get("/v1/payments/" + voidedAtPsp.text("id")).text("status"))
+                .isEqualTo("voided");
         assertThat(operations(voidedAtPsp.text("id"), "void")).containsExactly("SUCCEEDED");
-        assertThat(kinds(voidedAtPsp.text("id"))).containsExactlyInAnyOrder("AUTHORIZATION_HELD", "AUTHORIZATION_RELEASED");
+        assertThat(kinds(voidedAtPsp.text("id")))
+                .containsExactlyInAnyOrder("AUTHORIZATION_HELD", "AUTHORIZATION_RELEASED");
 
         JsonNode stillHeld = api.get("/v1/payments/" + untouched.text("id")).json();
         assertThat(stillHeld.get("status").asString()).isEqualTo("authorized");
-        assertThat(stillHeld.get("amount_capturable").asLong()).as("the void's release went back").isEqualTo(4_000);
+        assertThat(stillHeld.get("amount_capturable").asLong())
+                .as("the void's release went back")
+                .isEqualTo(4_000);
         assertThat(operations(untouched.text("id"), "void")).containsExactly("FAILED");
         assertThat(kinds(untouched.text("id"))).containsExactly("AUTHORIZATION_HELD");
-        assertThat(api.post("/v1/payments/" + untouched.text("id") + "/capture", Api.newKey(), "{}").status())
-                .as("the authorization can still be captured").isEqualTo(200);
+        assertThat(api.post("/v1/payments/" + untouched.text("id") + "/capture", Api.newKey(), "{}")
+                        .status())
+                .as("the authorization can still be captured")
+                .isEqualTo(200);
     }
 
     /** The statuses of a payment's operations of one kind, oldest first. */
     private List<String> operations(String paymentId, String kind) {
         return jdbc.sql("SELECT status FROM payment_operations WHERE payment_id = :p AND kind = :kind"
                         + " ORDER BY created_at, id")
-                .param("p", PaymentId.parse(paymentId).orElseThrow().value()).param("kind", kind)
-                .query(String.class).list();
+                .param("p", PaymentId.parse(paymentId).orElseThrow().value())
+                .param("kind", kind)
+                .query(String.class)
+                .list();
     }
 
     private String openReview(String subject, String paymentId) {
@@ -167,7 +198,10 @@ class ManualReviewEveryKindTest extends IntegrationTest {
         return StreamSupport.stream(queue.spliterator(), false)
                 .filter(r -> r.get("subject").asString().equals(subject)
                         && paymentId.equals(r.get("payment_id").asString()))
-                .findFirst().orElseThrow().get("id").asString();
+                .findFirst()
+                .orElseThrow()
+                .get("id")
+                .asString();
     }
 
     private Api.Response resolve(String review, String body) {
@@ -176,6 +210,8 @@ class ManualReviewEveryKindTest extends IntegrationTest {
 
     private List<String> kinds(String paymentId) {
         return jdbc.sql("SELECT kind FROM ledger_transactions WHERE payment_id = :p ORDER BY id")
-                .param("p", PaymentId.parse(paymentId).orElseThrow().value()).query(String.class).list();
+                .param("p", PaymentId.parse(paymentId).orElseThrow().value())
+                .query(String.class)
+                .list();
     }
 }

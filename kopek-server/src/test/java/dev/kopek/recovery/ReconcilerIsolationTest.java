@@ -27,8 +27,10 @@ class ReconcilerIsolationTest extends IntegrationTest {
     void aRefundWhoseRecordingFailsDoesNotStopTheLaterRefundsNorAuthorizationExpiry() {
         SIMULATOR.configure(SimulatorConfig.defaults().withAuthorizationTtlSeconds(60));
         Api api = newMerchant();
-        Api.Response authorized = api.pay(Api.newKey(), "{\"reference\":\"" + newReference() + "\",\"amount\":5000,"
-                + "\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
+        Api.Response authorized = api.pay(
+                Api.newKey(),
+                "{\"reference\":\"" + newReference() + "\",\"amount\":5000,"
+                        + "\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
         assertThat(authorized.text("status")).isEqualTo("authorized");
         Instant captureBefore = Instant.parse(authorized.text("capture_before"));
 
@@ -49,22 +51,25 @@ class ReconcilerIsolationTest extends IntegrationTest {
 
         assertThat(api.get("/v1/refunds/" + failing.text("id")).text("status")).isEqualTo("pending");
         assertThat(api.get("/v1/refunds/" + later.text("id")).text("status"))
-                .as("the refund after the failing one in the same pass").isEqualTo("succeeded");
+                .as("the refund after the failing one in the same pass")
+                .isEqualTo("succeeded");
         assertThat(api.get("/v1/payments/" + authorized.text("id")).text("status"))
-                .as("authorization expiry ran in the same pass").isEqualTo("expired");
+                .as("authorization expiry ran in the same pass")
+                .isEqualTo("expired");
         assertThat(released(authorized.text("id"))).containsExactly(5_000L);
 
         clock.advance(Duration.ofSeconds(31));
         reconciler.reconcileOnce();
         assertThat(api.get("/v1/refunds/" + failing.text("id")).text("status"))
-                .as("the failed item stayed for the next pass").isEqualTo("succeeded");
+                .as("the failed item stayed for the next pass")
+                .isEqualTo("succeeded");
     }
 
     private Api.Response unknownRefund(Api api) {
         Api.Response paid = api.pay(Api.newKey(), Api.payment(newReference(), 10_000, "EUR", "pm_ok"));
         SIMULATOR.armFault("refund", paid.text("psp_reference"), "5xx_after_success", 1);
-        Api.Response refund = api.post("/v1/payments/" + paid.text("id") + "/refunds", Api.newKey(),
-                "{\"amount\":3000}");
+        Api.Response refund =
+                api.post("/v1/payments/" + paid.text("id") + "/refunds", Api.newKey(), "{\"amount\":3000}");
         assertThat(refund.status()).isEqualTo(202);
         reconciler.reconcileOnce();
         assertThat(api.get("/v1/refunds/" + refund.text("id")).text("status")).isEqualTo("pending");
@@ -80,12 +85,16 @@ class ReconcilerIsolationTest extends IntegrationTest {
                 END $$
                 """).update();
         jdbc.sql("CREATE TRIGGER " + TRIGGER + " BEFORE UPDATE ON payment_operations FOR EACH ROW WHEN (OLD.id = '"
-                + operation + "') EXECUTE FUNCTION refuse_operation_write()").update();
+                        + operation + "') EXECUTE FUNCTION refuse_operation_write()")
+                .update();
     }
 
     private List<Long> released(String paymentId) {
         return jdbc.sql("""
                 SELECT amount_minor FROM ledger_transactions WHERE payment_id = :p AND kind = 'AUTHORIZATION_RELEASED'
-                """).param("p", PaymentId.parse(paymentId).orElseThrow().value()).query(Long.class).list();
+                """)
+                .param("p", PaymentId.parse(paymentId).orElseThrow().value())
+                .query(Long.class)
+                .list();
     }
 }

@@ -30,6 +30,7 @@ class RecoveryTest extends IntegrationTest {
 
     @Autowired
     IdempotencyKeys keys;
+
     @Autowired
     MeterRegistry meters;
 
@@ -84,8 +85,13 @@ class RecoveryTest extends IntegrationTest {
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
         assertThat(SIMULATOR.lookups(providerKey(reference))).isEqualTo(1);
         assertThat(jdbc.sql("SELECT k.attempt FROM idempotency_keys k JOIN payments p ON p.id = k.resource_id"
-                + " WHERE p.reference = :r").param("r", reference).query(Integer.class).single()).isEqualTo(2);
-        assertThat(count("kopek.idempotency.reclaims")).as("one reclaim, counted for payments")
+                                + " WHERE p.reference = :r")
+                        .param("r", reference)
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(2);
+        assertThat(count("kopek.idempotency.reclaims"))
+                .as("one reclaim, counted for payments")
                 .isEqualTo(reclaims + 1);
     }
 
@@ -111,7 +117,9 @@ class RecoveryTest extends IntegrationTest {
             Api.Response retry = api.pay(key, body);
             assertThat(retry.status()).isEqualTo(201);
             assertThat(retry.text("status")).isEqualTo("captured");
-            assertThat(count("kopek.idempotency.stale_attempt_rejections")).as("not yet").isEqualTo(stale);
+            assertThat(count("kopek.idempotency.stale_attempt_rejections"))
+                    .as("not yet")
+                    .isEqualTo(stale);
             stalled.release();
             Api.Response late = first.get();
 
@@ -123,7 +131,8 @@ class RecoveryTest extends IntegrationTest {
         }
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
         assertThat(count("kopek.idempotency.reclaims")).isEqualTo(reclaims + 1);
-        assertThat(count("kopek.idempotency.stale_attempt_rejections")).as("the stalled owner's write")
+        assertThat(count("kopek.idempotency.stale_attempt_rejections"))
+                .as("the stalled owner's write")
                 .isEqualTo(stale + 1);
     }
 
@@ -135,8 +144,10 @@ class RecoveryTest extends IntegrationTest {
     @Test
     void captureRetryWhileTheOwnerHoldsTheKeyAnswersTheRestOfTheLeaseAsRetryAfter() {
         Api api = newMerchant();
-        Api.Response authorized = api.pay(Api.newKey(), "{\"reference\":\"" + newReference() + "\",\"amount\":4000,"
-                + "\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
+        Api.Response authorized = api.pay(
+                Api.newKey(),
+                "{\"reference\":\"" + newReference() + "\",\"amount\":4000,"
+                        + "\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
         String capture = "/v1/payments/" + authorized.text("id") + "/capture";
         String key = Api.newKey();
         crash.crashNextPspCall();
@@ -147,7 +158,9 @@ class RecoveryTest extends IntegrationTest {
 
         assertThat(early.status()).isEqualTo(409);
         assertThat(early.text("code")).isEqualTo("request_in_progress");
-        assertThat(Integer.parseInt(early.header("Retry-After"))).as("30 s lease, 12 s gone").isBetween(16, 18);
+        assertThat(Integer.parseInt(early.header("Retry-After")))
+                .as("30 s lease, 12 s gone")
+                .isBetween(16, 18);
         clock.advance(PAST_LEASE);
         Api.Response reclaimed = api.post(capture, key, "{\"amount\":4000}");
         assertThat(reclaimed.status()).isEqualTo(200);
@@ -167,8 +180,10 @@ class RecoveryTest extends IntegrationTest {
         Api.Response paid = api.pay(Api.newKey(), Api.payment(newReference(), 5000, "EUR", "pm_ok"));
         String key = Api.newKey();
         PaymentId payment = PaymentId.parse(paid.text("id")).orElseThrow();
-        assertThat(keys.claim(new ClientKey(merchant.id(), Refunds.OPERATION, key),
-                Fingerprint.of(payment.toString(), "2000", null), TimeOrderedIds.next(clock)))
+        assertThat(keys.claim(
+                        new ClientKey(merchant.id(), Refunds.OPERATION, key),
+                        Fingerprint.of(payment.toString(), "2000", null),
+                        TimeOrderedIds.next(clock)))
                 .isInstanceOf(Claim.Owned.class);
 
         clock.advance(Duration.ofSeconds(12));
@@ -176,7 +191,9 @@ class RecoveryTest extends IntegrationTest {
 
         assertThat(early.status()).isEqualTo(409);
         assertThat(early.text("code")).isEqualTo("request_in_progress");
-        assertThat(Integer.parseInt(early.header("Retry-After"))).as("30 s lease, 12 s gone").isBetween(16, 18);
+        assertThat(Integer.parseInt(early.header("Retry-After")))
+                .as("30 s lease, 12 s gone")
+                .isBetween(16, 18);
     }
 
     @Test
@@ -246,25 +263,37 @@ class RecoveryTest extends IntegrationTest {
         reconciler.reconcileOnce();
         reconciler.reconcileOnce();
 
-        assertThat(chargesAtPsp(reference)).as("no new charge once the PSP forgot the key").isEqualTo(1);
-        assertThat(SIMULATOR.lookups(providerKey(reference))).as("parked, not polled").isEqualTo(1);
+        assertThat(chargesAtPsp(reference))
+                .as("no new charge once the PSP forgot the key")
+                .isEqualTo(1);
+        assertThat(SIMULATOR.lookups(providerKey(reference)))
+                .as("parked, not polled")
+                .isEqualTo(1);
         assertThat(status(reference)).isEqualTo("UNKNOWN");
         Api.Response retry = api.pay(key, body);
         assertThat(retry.status()).isEqualTo(202);
         assertThat(retry.text("status")).isEqualTo("processing");
 
         Api.Response queue = admin().get("/v1/ops/manual-review");
-        var item = java.util.stream.StreamSupport.stream(queue.json().get("data").spliterator(), false)
-                .filter(r -> r.get("payment_id").asString().equals(retry.text("id"))).findFirst().orElseThrow();
+        var item = java.util.stream.StreamSupport.stream(
+                        queue.json().get("data").spliterator(), false)
+                .filter(r -> r.get("payment_id").asString().equals(retry.text("id")))
+                .findFirst()
+                .orElseThrow();
         assertThat(item.get("status").asString()).isEqualTo("open");
 
         String pspReference = recordsAtPsp(reference).getFirst().id();
         String path = "/v1/ops/manual-review/" + item.get("id").asString() + "/resolve";
-        Api.Response resolved = admin().post(path, null, "{\"decision\":\"captured\",\"psp_reference\":\""
-                + pspReference + "\",\"note\":\"seen in the acquirer portal\"}");
+        Api.Response resolved = admin().post(
+                        path,
+                        null,
+                        "{\"decision\":\"captured\",\"psp_reference\":\"" + pspReference
+                                + "\",\"note\":\"seen in the acquirer portal\"}");
         assertThat(resolved.status()).isEqualTo(200);
         assertThat(resolved.text("status")).isEqualTo("resolved");
-        assertThat(resolved.text("resolved_by")).as("the admin identity that sent it").isEqualTo("bootstrap");
+        assertThat(resolved.text("resolved_by"))
+                .as("the admin identity that sent it")
+                .isEqualTo("bootstrap");
         assertThat(resolved.text("resolved_at")).isNotNull();
 
         Api.Response replay = api.pay(key, body);
@@ -277,17 +306,24 @@ class RecoveryTest extends IntegrationTest {
     }
 
     private String status(String reference) {
-        return jdbc.sql("SELECT status FROM payments WHERE reference = :r").param("r", reference)
-                .query(String.class).single();
+        return jdbc.sql("SELECT status FROM payments WHERE reference = :r")
+                .param("r", reference)
+                .query(String.class)
+                .single();
     }
 
     private String keyStatus(String reference) {
         return jdbc.sql("SELECT k.status FROM idempotency_keys k JOIN payments p ON p.id = k.resource_id"
-                + " WHERE p.reference = :r").param("r", reference).query(String.class).single();
+                        + " WHERE p.reference = :r")
+                .param("r", reference)
+                .query(String.class)
+                .single();
     }
 
     private String providerKey(String reference) {
-        return jdbc.sql("SELECT provider_key FROM payments WHERE reference = :r").param("r", reference)
-                .query(String.class).single();
+        return jdbc.sql("SELECT provider_key FROM payments WHERE reference = :r")
+                .param("r", reference)
+                .query(String.class)
+                .single();
     }
 }

@@ -64,8 +64,9 @@ final class Auditor {
     }
 
     /** Final for payments and refunds. Not {@code refunded}: a chargeback can still come (issue 10 §2). */
-    static final Set<String> FINAL_STATUSES = Set.of("voided", "expired", "declined", "failed", "charged_back",
-            "succeeded");
+    static final Set<String> FINAL_STATUSES =
+            Set.of("voided", "expired", "declined", "failed", "charged_back", "succeeded");
+
     private static final Set<String> UNDECIDED = Set.of("PENDING", "UNKNOWN");
     private static final Set<String> UNPAID = Set.of("PENDING", "UNKNOWN", "FAILED", "DECLINED");
 
@@ -77,9 +78,10 @@ final class Auditor {
 
     private Auditor(World world) {
         this.w = world;
-        this.reviewedPayments = world.openReviews().stream().map(World.ReviewRow::payment).collect(Collectors.toSet());
-        this.reviewedSubjects = world.openReviews().stream().map(World.ReviewRow::subjectId)
-                .collect(Collectors.toSet());
+        this.reviewedPayments =
+                world.openReviews().stream().map(World.ReviewRow::payment).collect(Collectors.toSet());
+        this.reviewedSubjects =
+                world.openReviews().stream().map(World.ReviewRow::subjectId).collect(Collectors.toSet());
         this.paymentByCharge = new HashMap<>();
         Map<String, PaymentRow> byKey = index(world.payments(), PaymentRow::providerKey);
         for (PspCharge c : world.pspCharges()) {
@@ -131,9 +133,12 @@ final class Auditor {
      * expired authorization frees the intent (DESIGN.md: a new attempt is then allowed) and moved nothing.
      */
     private void intentChargedAtMostOnce() {
-        Set<String> captured = w.pspMovements().stream().filter(m -> m.type().equals("capture")
-                && isSucceeded(m.status())).map(PspMovement::chargeId).collect(Collectors.toSet());
-        w.pspCharges().stream().filter(c -> c.status().equals("succeeded")
+        Set<String> captured = w.pspMovements().stream()
+                .filter(m -> m.type().equals("capture") && isSucceeded(m.status()))
+                .map(PspMovement::chargeId)
+                .collect(Collectors.toSet());
+        w.pspCharges().stream()
+                .filter(c -> c.status().equals("succeeded")
                         || (c.status().equals("authorized") && captured.contains(c.id())))
                 .collect(Collectors.groupingBy(PspCharge::reference, Collectors.counting()))
                 .forEach((reference, n) -> {
@@ -152,10 +157,14 @@ final class Auditor {
             PaymentRow p = byKey.get(c.providerKey());
             if (p == null) {
                 fail(Check.PSP_MOVEMENT_KNOWN, "PSP charge " + c.id() + " (" + c.amount() + ") has no payment");
-            } else if (!reviewed(p) && (UNPAID.contains(p.status()) || !c.id().equals(p.pspReference())
-                    || p.authorized() != c.amount())) {
-                fail(Check.PSP_MOVEMENT_KNOWN, "PSP charge " + c.id() + " of " + c.amount() + " but payment "
-                        + p.id() + " is " + p.status() + " authorized " + p.authorized() + " psp " + p.pspReference());
+            } else if (!reviewed(p)
+                    && (UNPAID.contains(p.status())
+                            || !c.id().equals(p.pspReference())
+                            || p.authorized() != c.amount())) {
+                fail(
+                        Check.PSP_MOVEMENT_KNOWN,
+                        "PSP charge " + c.id() + " of " + c.amount() + " but payment " + p.id() + " is " + p.status()
+                                + " authorized " + p.authorized() + " psp " + p.pspReference());
             }
         }
     }
@@ -171,12 +180,16 @@ final class Auditor {
             String problem = switch (m.type()) {
                 case "capture", "void" -> {
                     OperationRow op = ops.get(m.providerKey());
-                    yield op != null && op.status().equals("SUCCEEDED") && (m.type().equals("void")
-                            || op.amount() == m.amount()) ? null : "operation " + describe(op);
+                    yield op != null
+                                    && op.status().equals("SUCCEEDED")
+                                    && (m.type().equals("void") || op.amount() == m.amount())
+                            ? null
+                            : "operation " + describe(op);
                 }
                 case "refund" -> {
                     RefundRow r = refunds.get(m.providerKey());
-                    yield r != null && r.status().equals("SUCCEEDED") && r.amount() == m.amount() ? null
+                    yield r != null && r.status().equals("SUCCEEDED") && r.amount() == m.amount()
+                            ? null
                             : "refund " + describe(r);
                 }
                 case "chargeback" -> {
@@ -190,21 +203,29 @@ final class Auditor {
                 default -> null;
             };
             if (problem != null && !reviewed(paymentByCharge.get(m.chargeId()))) {
-                fail(Check.PSP_MOVEMENT_KNOWN, "PSP " + m.type() + " " + m.id() + " of " + m.amount() + " on "
-                        + m.chargeId() + " is not recorded: Kopek has " + problem);
+                fail(
+                        Check.PSP_MOVEMENT_KNOWN,
+                        "PSP " + m.type() + " " + m.id() + " of " + m.amount() + " on " + m.chargeId()
+                                + " is not recorded: Kopek has " + problem);
             }
         }
     }
 
     private void kopekMovementsAtPsp() {
-        Set<String> pspKeys = w.pspMovements().stream().filter(m -> isSucceeded(m.status()))
-                .map(m -> m.type() + " " + m.providerKey()).collect(Collectors.toSet());
-        Set<String> pspDisputes = w.pspMovements().stream().filter(m -> m.type().equals("chargeback"))
-                .map(PspMovement::id).collect(Collectors.toSet());
+        Set<String> pspKeys = w.pspMovements().stream()
+                .filter(m -> isSucceeded(m.status()))
+                .map(m -> m.type() + " " + m.providerKey())
+                .collect(Collectors.toSet());
+        Set<String> pspDisputes = w.pspMovements().stream()
+                .filter(m -> m.type().equals("chargeback"))
+                .map(PspMovement::id)
+                .collect(Collectors.toSet());
         for (OperationRow op : w.operations()) {
-            if (op.status().equals("SUCCEEDED") && !pspKeys.contains(op.kind().toLowerCase(Locale.ROOT) + " "
-                    + op.providerKey())) {
-                fail(Check.KOPEK_MOVEMENT_AT_PSP, "Kopek's " + op.kind() + " " + op.id() + " succeeded, the PSP has none");
+            if (op.status().equals("SUCCEEDED")
+                    && !pspKeys.contains(op.kind().toLowerCase(Locale.ROOT) + " " + op.providerKey())) {
+                fail(
+                        Check.KOPEK_MOVEMENT_AT_PSP,
+                        "Kopek's " + op.kind() + " " + op.id() + " succeeded, the PSP has none");
             }
         }
         for (RefundRow r : w.refunds()) {
@@ -221,18 +242,24 @@ final class Auditor {
 
     private void amountLimits() {
         for (PaymentRow p : w.payments()) {
-            boolean negative = p.authorized() < 0 || p.captured() < 0 || p.capturePending() < 0 || p.released() < 0
-                    || p.refunded() < 0 || p.refundPending() < 0 || p.disputed() < 0;
-            if (negative || p.captured() + p.capturePending() + p.released() > p.authorized()
-                    || p.authorized() > p.amount() || p.refunded() + p.refundPending() > p.captured()) {
+            boolean negative = p.authorized() < 0
+                    || p.captured() < 0
+                    || p.capturePending() < 0
+                    || p.released() < 0
+                    || p.refunded() < 0
+                    || p.refundPending() < 0
+                    || p.disputed() < 0;
+            if (negative
+                    || p.captured() + p.capturePending() + p.released() > p.authorized()
+                    || p.authorized() > p.amount()
+                    || p.refunded() + p.refundPending() > p.captured()) {
                 fail(Check.AMOUNT_LIMITS, "payment " + p.id() + " " + amounts(p));
             }
         }
     }
 
     /** Per charge at the PSP: authorized, captured, refunded, disputed (chargebacks less reversals). */
-    private record PspFigures(long authorized, long captured, long refunded, long disputed) {
-    }
+    private record PspFigures(long authorized, long captured, long refunded, long disputed) {}
 
     private Map<String, PspFigures> pspFigures() {
         Map<String, long[]> sums = new HashMap<>();
@@ -251,8 +278,7 @@ final class Auditor {
                 case "refund" -> s[2] += m.amount();
                 case "chargeback" -> s[3] += m.amount();
                 case "chargeback_reversal" -> s[3] -= m.amount();
-                default -> {
-                }
+                default -> {}
             }
         }
         Map<String, PspFigures> figures = new HashMap<>();
@@ -267,21 +293,28 @@ final class Auditor {
             if (f == null || reviewed(p)) {
                 continue;
             }
-            if (f.authorized() != p.authorized() || f.captured() != p.captured() || f.refunded() != p.refunded()
+            if (f.authorized() != p.authorized()
+                    || f.captured() != p.captured()
+                    || f.refunded() != p.refunded()
                     || f.disputed() != p.disputed()) {
-                fail(Check.FIGURES_EQUAL_PSP, "payment " + p.id() + " (" + p.status() + ") " + amounts(p)
-                        + " but the PSP has " + f);
+                fail(
+                        Check.FIGURES_EQUAL_PSP,
+                        "payment " + p.id() + " (" + p.status() + ") " + amounts(p) + " but the PSP has " + f);
             }
         }
     }
 
     private void overlapReviewed() {
-        Set<UUID> exposed = w.reviews().stream().filter(r -> r.subject().equals("exposure"))
-                .map(World.ReviewRow::payment).collect(Collectors.toSet());
+        Set<UUID> exposed = w.reviews().stream()
+                .filter(r -> r.subject().equals("exposure"))
+                .map(World.ReviewRow::payment)
+                .collect(Collectors.toSet());
         for (PaymentRow p : w.payments()) {
             if (p.disputed() + p.refunded() > p.captured() && !exposed.contains(p.id())) {
-                fail(Check.OVERLAP_REVIEWED, "payment " + p.id() + " " + amounts(p) + ": disputed and refunded"
-                        + " exceed captured and no person was told");
+                fail(
+                        Check.OVERLAP_REVIEWED,
+                        "payment " + p.id() + " " + amounts(p) + ": disputed and refunded"
+                                + " exceed captured and no person was told");
             }
         }
     }
@@ -308,12 +341,15 @@ final class Auditor {
 
     /** Net of one account type over a payment's journal, on its normal side (debit for receivables). */
     private static long net(List<LedgerEntry> entries, String accountType, String normalSide) {
-        return entries.stream().filter(e -> e.accountType().equals(accountType))
-                .mapToLong(e -> e.side().equals(normalSide) ? e.amount() : -e.amount()).sum();
+        return entries.stream()
+                .filter(e -> e.accountType().equals(accountType))
+                .mapToLong(e -> e.side().equals(normalSide) ? e.amount() : -e.amount())
+                .sum();
     }
 
     private void journalEqualsPsp() {
-        Map<UUID, List<LedgerEntry>> byPayment = w.ledger().stream().filter(e -> e.payment() != null)
+        Map<UUID, List<LedgerEntry>> byPayment = w.ledger().stream()
+                .filter(e -> e.payment() != null)
                 .collect(Collectors.groupingBy(LedgerEntry::payment));
         Map<String, PspFigures> psp = pspFigures();
         for (PaymentRow p : w.payments()) {
@@ -326,19 +362,26 @@ final class Auditor {
             long chargebacks = net(entries, "CHARGEBACKS", "credit");
             long refundsPending = net(entries, "REFUNDS_PENDING", "credit");
             if (!reviewed(p) && (receivable != f.captured() - f.refunded() || chargebacks != f.disputed())) {
-                fail(Check.JOURNAL_EQUALS_PSP, "payment " + p.id() + " journal: PSP receivable " + receivable
-                        + ", chargebacks " + chargebacks + "; the PSP moved captured " + f.captured() + " refunded "
-                        + f.refunded() + " disputed " + f.disputed());
+                fail(
+                        Check.JOURNAL_EQUALS_PSP,
+                        "payment " + p.id() + " journal: PSP receivable " + receivable
+                                + ", chargebacks " + chargebacks + "; the PSP moved captured " + f.captured()
+                                + " refunded "
+                                + f.refunded() + " disputed " + f.disputed());
             }
             if (refundsPending != p.refundPending()) {
-                fail(Check.JOURNAL_EQUALS_PSP, "payment " + p.id() + " journal holds " + refundsPending
-                        + " as refunds pending, the payment " + p.refundPending());
+                fail(
+                        Check.JOURNAL_EQUALS_PSP,
+                        "payment " + p.id() + " journal holds " + refundsPending + " as refunds pending, the payment "
+                                + p.refundPending());
             }
             long hold = net(entries, "HOLDS_RECEIVABLE", "debit");
             long capturable = p.authorized() - p.captured() - p.released();
             if (!UNDECIDED.contains(p.status()) && p.capturePending() == 0 && hold != capturable) {
-                fail(Check.JOURNAL_EQUALS_PSP, "payment " + p.id() + " (" + p.status() + ") journal holds " + hold
-                        + " but " + capturable + " is still capturable");
+                fail(
+                        Check.JOURNAL_EQUALS_PSP,
+                        "payment " + p.id() + " (" + p.status() + ") journal holds " + hold + " but " + capturable
+                                + " is still capturable");
             }
         }
     }
@@ -346,27 +389,31 @@ final class Auditor {
     private void holdsReleased() {
         for (PaymentRow p : w.payments()) {
             long capturable = p.authorized() - p.captured() - p.capturePending() - p.released();
-            if (p.captureBefore() != null && w.now().isAfter(p.captureBefore()) && !UNDECIDED.contains(p.status())
-                    && capturable != 0 && !reviewed(p)) {
-                fail(Check.HOLD_RELEASED, "payment " + p.id() + " (" + p.status() + ") still holds " + capturable
-                        + " after its authorization expired at " + p.captureBefore());
+            if (p.captureBefore() != null
+                    && w.now().isAfter(p.captureBefore())
+                    && !UNDECIDED.contains(p.status())
+                    && capturable != 0
+                    && !reviewed(p)) {
+                fail(
+                        Check.HOLD_RELEASED,
+                        "payment " + p.id() + " (" + p.status() + ") still holds " + capturable
+                                + " after its authorization expired at " + p.captureBefore());
             }
         }
     }
 
-    private record Resource(String kind, UUID id, UUID merchant, long version) {
-    }
+    private record Resource(String kind, UUID id, UUID merchant, long version) {}
 
     private void eventsWithoutGaps() {
         List<Resource> resources = new ArrayList<>();
         w.payments().forEach(p -> resources.add(new Resource("payment", p.id(), p.merchant(), p.version())));
         w.refunds().forEach(r -> resources.add(new Resource("refund", r.id(), r.merchant(), r.version())));
         w.disputes().forEach(d -> resources.add(new Resource("dispute", d.id(), d.merchant(), d.version())));
-        Map<UUID, List<EventRow>> byResource = w.events().stream()
-                .collect(Collectors.groupingBy(EventRow::resourceId));
+        Map<UUID, List<EventRow>> byResource = w.events().stream().collect(Collectors.groupingBy(EventRow::resourceId));
         for (Resource r : resources) {
             List<EventRow> events = byResource.getOrDefault(r.id(), List.of()).stream()
-                    .sorted(Comparator.comparingLong(EventRow::logPosition)).toList();
+                    .sorted(Comparator.comparingLong(EventRow::logPosition))
+                    .toList();
             String where = r.kind() + " " + r.id() + " (version " + r.version() + ")";
             if (events.isEmpty()) {
                 fail(Check.EVENTS_WITHOUT_GAPS, where + " has no event at all");
@@ -379,12 +426,18 @@ final class Auditor {
                 gapless &= sequences.get(i) == sequences.get(i - 1) + 1;
             }
             if (!gapless || sequences.getLast() != r.version()) {
-                fail(Check.EVENTS_WITHOUT_GAPS, where + " has event sequences " + sequences + " ("
-                        + events.stream().map(EventRow::type).toList() + ")");
+                fail(
+                        Check.EVENTS_WITHOUT_GAPS,
+                        where + " has event sequences " + sequences + " ("
+                                + events.stream().map(EventRow::type).toList() + ")");
             }
-            events.stream().filter(e -> !e.merchant().equals(r.merchant())).findFirst().ifPresent(e ->
-                    fail(Check.MERCHANT_ISOLATION, "event " + e.type() + " of " + where + " belongs to merchant "
-                            + e.merchant() + ", the resource to " + r.merchant()));
+            events.stream()
+                    .filter(e -> !e.merchant().equals(r.merchant()))
+                    .findFirst()
+                    .ifPresent(e -> fail(
+                            Check.MERCHANT_ISOLATION,
+                            "event " + e.type() + " of " + where + " belongs to merchant " + e.merchant()
+                                    + ", the resource to " + r.merchant()));
         }
     }
 
@@ -403,8 +456,10 @@ final class Auditor {
 
     private void announced(String kind, UUID id, String status) {
         String plain = id.toString().replace("-", "");
-        boolean seen = w.events().stream().anyMatch(e -> e.resourceId().equals(id) || (e.envelope() != null
-                && (e.envelope().contains(plain) || e.envelope().contains(id.toString()))));
+        boolean seen = w.events().stream()
+                .anyMatch(e -> e.resourceId().equals(id)
+                        || (e.envelope() != null
+                                && (e.envelope().contains(plain) || e.envelope().contains(id.toString()))));
         if (!seen) {
             fail(Check.OPERATION_OUTCOME_ANNOUNCED, kind + " " + id + " is " + status + " and no event says so");
         }
@@ -426,13 +481,20 @@ final class Auditor {
 
     private void merchantIsolation() {
         Map<UUID, PaymentRow> payments = index(w.payments(), PaymentRow::id);
-        Function<UUID, UUID> owner = id -> payments.containsKey(id) ? payments.get(id).merchant() : null;
-        w.operations().stream().filter(o -> !Objects.equals(owner.apply(o.payment()), o.merchant())).forEach(o ->
-                fail(Check.MERCHANT_ISOLATION, o.kind() + " " + o.id() + " has another merchant than its payment"));
-        w.refunds().stream().filter(r -> !Objects.equals(owner.apply(r.payment()), r.merchant())).forEach(r ->
-                fail(Check.MERCHANT_ISOLATION, "refund " + r.id() + " has another merchant than its payment"));
-        w.disputes().stream().filter(d -> !Objects.equals(owner.apply(d.payment()), d.merchant())).forEach(d ->
-                fail(Check.MERCHANT_ISOLATION, "dispute " + d.id() + " has another merchant than its payment"));
+        Function<UUID, UUID> owner =
+                id -> payments.containsKey(id) ? payments.get(id).merchant() : null;
+        w.operations().stream()
+                .filter(o -> !Objects.equals(owner.apply(o.payment()), o.merchant()))
+                .forEach(o -> fail(
+                        Check.MERCHANT_ISOLATION, o.kind() + " " + o.id() + " has another merchant than its payment"));
+        w.refunds().stream()
+                .filter(r -> !Objects.equals(owner.apply(r.payment()), r.merchant()))
+                .forEach(r ->
+                        fail(Check.MERCHANT_ISOLATION, "refund " + r.id() + " has another merchant than its payment"));
+        w.disputes().stream()
+                .filter(d -> !Objects.equals(owner.apply(d.payment()), d.merchant()))
+                .forEach(d ->
+                        fail(Check.MERCHANT_ISOLATION, "dispute " + d.id() + " has another merchant than its payment"));
     }
 
     private void nothingInLimbo() {
@@ -443,21 +505,25 @@ final class Auditor {
             }
         }
         for (OperationRow op : w.operations()) {
-            if (UNDECIDED.contains(op.status()) && !reviewedSubjects.contains(op.id())
+            if (UNDECIDED.contains(op.status())
+                    && !reviewedSubjects.contains(op.id())
                     && !reviewed(payments.get(op.payment()))) {
                 fail(Check.NOTHING_IN_LIMBO, op.kind() + " " + op.id() + " is still " + op.status());
             }
         }
         for (RefundRow r : w.refunds()) {
-            if (UNDECIDED.contains(r.status()) && !reviewedSubjects.contains(r.id())
+            if (UNDECIDED.contains(r.status())
+                    && !reviewedSubjects.contains(r.id())
                     && !reviewed(payments.get(r.payment()))) {
                 fail(Check.NOTHING_IN_LIMBO, "refund " + r.id() + " is still " + r.status());
             }
         }
         for (World.NotificationRow n : w.notifications()) {
             if (n.outcome() == null || n.outcome().equals("unmatched")) {
-                fail(Check.NOTHING_IN_LIMBO, "PSP notification " + n.eventId() + " (" + n.type() + " about "
-                        + n.pspReference() + ") is still " + (n.outcome() == null ? "waiting" : n.outcome()));
+                fail(
+                        Check.NOTHING_IN_LIMBO,
+                        "PSP notification " + n.eventId() + " (" + n.type() + " about " + n.pspReference()
+                                + ") is still " + (n.outcome() == null ? "waiting" : n.outcome()));
             }
         }
     }
@@ -471,19 +537,25 @@ final class Auditor {
         for (World.ReviewRow review : w.openReviews()) {
             String status = undecidedKinds.contains(review.subject()) ? statusOf.get(review.subjectId()) : null;
             if (status != null && !UNDECIDED.contains(status)) {
-                fail(Check.REVIEW_HAS_A_REASON, "review " + review.id() + " of " + review.subject() + " "
-                        + review.subjectId() + " is open although it is " + status);
+                fail(
+                        Check.REVIEW_HAS_A_REASON,
+                        "review " + review.id() + " of " + review.subject() + " " + review.subjectId()
+                                + " is open although it is " + status);
             }
         }
     }
 
     private void succeededIsClean() {
-        w.refunds().stream().filter(r -> r.status().equals("SUCCEEDED") && r.failureReason() != null).forEach(r ->
-                fail(Check.SUCCEEDED_IS_CLEAN, "refund " + r.id() + " succeeded with failure_reason '"
-                        + r.failureReason() + "'"));
-        w.operations().stream().filter(o -> o.status().equals("SUCCEEDED") && o.failureReason() != null).forEach(o ->
-                fail(Check.SUCCEEDED_IS_CLEAN, o.kind() + " " + o.id() + " succeeded with failure_reason '"
-                        + o.failureReason() + "'"));
+        w.refunds().stream()
+                .filter(r -> r.status().equals("SUCCEEDED") && r.failureReason() != null)
+                .forEach(r -> fail(
+                        Check.SUCCEEDED_IS_CLEAN,
+                        "refund " + r.id() + " succeeded with failure_reason '" + r.failureReason() + "'"));
+        w.operations().stream()
+                .filter(o -> o.status().equals("SUCCEEDED") && o.failureReason() != null)
+                .forEach(o -> fail(
+                        Check.SUCCEEDED_IS_CLEAN,
+                        o.kind() + " " + o.id() + " succeeded with failure_reason '" + o.failureReason() + "'"));
     }
 
     private static boolean isSucceeded(String status) {

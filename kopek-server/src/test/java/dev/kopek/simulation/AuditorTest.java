@@ -40,10 +40,25 @@ class AuditorTest {
      * rows, events, journal and PSP record all agreeing.
      */
     private static World consistent() {
-        PaymentRow payment = new PaymentRow(PAYMENT, MERCHANT, "r-1", "DISPUTED", 1_000, 1_000, 600, 0, 400, 100, 0,
-                200, "ch_1", "pk-pay", 4, NOW.plusSeconds(3_600));
-        OperationRow capture = new OperationRow(CAPTURE, PAYMENT, MERCHANT, "capture", 600, "SUCCEEDED", 1,
-                "cap_1", "pk-cap", null);
+        PaymentRow payment = new PaymentRow(
+                PAYMENT,
+                MERCHANT,
+                "r-1",
+                "DISPUTED",
+                1_000,
+                1_000,
+                600,
+                0,
+                400,
+                100,
+                0,
+                200,
+                "ch_1",
+                "pk-pay",
+                4,
+                NOW.plusSeconds(3_600));
+        OperationRow capture =
+                new OperationRow(CAPTURE, PAYMENT, MERCHANT, "capture", 600, "SUCCEEDED", 1, "cap_1", "pk-cap", null);
         RefundRow refund = new RefundRow(REFUND, PAYMENT, MERCHANT, 100, "SUCCEEDED", 1, "re_1", "pk-re", null);
         DisputeRow dispute = new DisputeRow(DISPUTE, PAYMENT, MERCHANT, "dp_1", 200, "OPEN", 0);
         List<EventRow> events = List.of(
@@ -77,10 +92,20 @@ class AuditorTest {
                 new PspMovement("cap_1", "ch_1", "capture", 600, "pk-cap", "succeeded"),
                 new PspMovement("re_1", "ch_1", "refund", 100, "pk-re", "succeeded"),
                 new PspMovement("dp_1", "ch_1", "chargeback", 200, null, "succeeded"));
-        return new World(NOW, List.of(payment), List.of(capture), List.of(refund), List.of(dispute), List.of(),
-                events, ledger, List.of(new NotificationRow("evt_1", "dispute.opened", "dp_1", "applied")),
-                List.of(new PspCharge("ch_1", "pk-pay", "r-1", 1_000, "authorized")), movements,
-                List.of(new Observation("pay_1", "authorized"), new Observation("pay_1", "captured")), List.of());
+        return new World(
+                NOW,
+                List.of(payment),
+                List.of(capture),
+                List.of(refund),
+                List.of(dispute),
+                List.of(),
+                events,
+                ledger,
+                List.of(new NotificationRow("evt_1", "dispute.opened", "dp_1", "applied")),
+                List.of(new PspCharge("ch_1", "pk-pay", "r-1", 1_000, "authorized")),
+                movements,
+                List.of(new Observation("pay_1", "authorized"), new Observation("pay_1", "captured")),
+                List.of());
     }
 
     private static EventRow event(long position, String type, UUID resource, long sequence) {
@@ -92,7 +117,10 @@ class AuditorTest {
     }
 
     private static List<Check> checksFailing(World world) {
-        return Auditor.audit(world).stream().map(Auditor.Violation::check).distinct().toList();
+        return Auditor.audit(world).stream()
+                .map(Auditor.Violation::check)
+                .distinct()
+                .toList();
     }
 
     private static World with(UnaryOperator<Builder> change) {
@@ -106,41 +134,72 @@ class AuditorTest {
 
     @Test
     void anIntentChargedTwiceFails() {
-        World w = with(b -> b.charges(List.of(new PspCharge("ch_1", "pk-pay", "r-1", 1_000, "authorized"),
+        World w = with(b -> b.charges(List.of(
+                new PspCharge("ch_1", "pk-pay", "r-1", 1_000, "authorized"),
                 new PspCharge("ch_2", "pk-pay-2", "r-1", 1_000, "succeeded"))));
         assertThat(checksFailing(w)).contains(Check.INTENT_CHARGED_AT_MOST_ONCE);
     }
 
     @Test
     void aPspRefundKopekDoesNotKnowFailsUnlessAPersonHasIt() {
-        World unknown = with(b -> b.refunds(List.of(new RefundRow(REFUND, PAYMENT, MERCHANT, 100, "PENDING", 1,
-                null, "pk-re", null))));
+        World unknown = with(b ->
+                b.refunds(List.of(new RefundRow(REFUND, PAYMENT, MERCHANT, 100, "PENDING", 1, null, "pk-re", null))));
         assertThat(checksFailing(unknown)).contains(Check.PSP_MOVEMENT_KNOWN, Check.NOTHING_IN_LIMBO);
-        World reviewed = new Builder(unknown).reviews(List.of(new ReviewRow(UUID.randomUUID(), PAYMENT, "refund",
-                REFUND, true))).build();
+        World reviewed = new Builder(unknown)
+                .reviews(List.of(new ReviewRow(UUID.randomUUID(), PAYMENT, "refund", REFUND, true)))
+                .build();
         assertThat(checksFailing(reviewed)).doesNotContain(Check.PSP_MOVEMENT_KNOWN, Check.NOTHING_IN_LIMBO);
     }
 
     @Test
     void aCaptureKopekInventedFails() {
-        World w = with(b -> b.movements(b.world.pspMovements().stream().filter(m -> !m.type().equals("capture"))
+        World w = with(b -> b.movements(b.world.pspMovements().stream()
+                .filter(m -> !m.type().equals("capture"))
                 .toList()));
         assertThat(checksFailing(w)).contains(Check.KOPEK_MOVEMENT_AT_PSP);
     }
 
     @Test
     void capturedAboveAuthorizedFails() {
-        World w = with(b -> b.payment(p -> new PaymentRow(p.id(), p.merchant(), p.reference(), p.status(), p.amount(),
-                p.authorized(), 900, 0, 400, p.refunded(), 0, p.disputed(), p.pspReference(), p.providerKey(),
-                p.version(), p.captureBefore())));
+        World w = with(b -> b.payment(p -> new PaymentRow(
+                p.id(),
+                p.merchant(),
+                p.reference(),
+                p.status(),
+                p.amount(),
+                p.authorized(),
+                900,
+                0,
+                400,
+                p.refunded(),
+                0,
+                p.disputed(),
+                p.pspReference(),
+                p.providerKey(),
+                p.version(),
+                p.captureBefore())));
         assertThat(checksFailing(w)).contains(Check.AMOUNT_LIMITS);
     }
 
     @Test
     void figuresThatDifferFromThePspFail() {
-        World w = with(b -> b.payment(p -> new PaymentRow(p.id(), p.merchant(), p.reference(), p.status(), p.amount(),
-                p.authorized(), p.captured(), 0, p.released(), p.refunded(), 0, 0, p.pspReference(),
-                p.providerKey(), p.version(), p.captureBefore())));
+        World w = with(b -> b.payment(p -> new PaymentRow(
+                p.id(),
+                p.merchant(),
+                p.reference(),
+                p.status(),
+                p.amount(),
+                p.authorized(),
+                p.captured(),
+                0,
+                p.released(),
+                p.refunded(),
+                0,
+                0,
+                p.pspReference(),
+                p.providerKey(),
+                p.version(),
+                p.captureBefore())));
         assertThat(checksFailing(w)).contains(Check.FIGURES_EQUAL_PSP);
     }
 
@@ -148,74 +207,145 @@ class AuditorTest {
     void anUnbalancedJournalTransactionFails() {
         List<LedgerEntry> ledger = new ArrayList<>(consistent().ledger());
         LedgerEntry last = ledger.removeLast();
-        ledger.add(new LedgerEntry(last.transaction(), PAYMENT, last.kind(), null, last.accountType(), last.side(),
-                199, "EUR"));
+        ledger.add(new LedgerEntry(
+                last.transaction(), PAYMENT, last.kind(), null, last.accountType(), last.side(), 199, "EUR"));
         assertThat(checksFailing(with(b -> b.ledger(ledger)))).contains(Check.LEDGER_BALANCED);
     }
 
     @Test
     void aJournalWithoutTheChargebackFails() {
-        World w = with(b -> b.ledger(b.world.ledger().stream().filter(e -> !e.kind().equals("CHARGEBACK_WITHDRAWN"))
+        World w = with(b -> b.ledger(b.world.ledger().stream()
+                .filter(e -> !e.kind().equals("CHARGEBACK_WITHDRAWN"))
                 .toList()));
         assertThat(checksFailing(w)).containsExactly(Check.JOURNAL_EQUALS_PSP);
     }
 
     @Test
     void aHoldLeftAfterExpiryFails() {
-        World w = with(b -> b.payment(p -> new PaymentRow(p.id(), p.merchant(), p.reference(), p.status(), p.amount(),
-                p.authorized(), p.captured(), 0, p.released(), p.refunded(), 0, p.disputed(), p.pspReference(),
-                p.providerKey(), p.version(), NOW.minusSeconds(60))).movements(b.world.pspMovements()));
-        World holding = new Builder(w).payment(p -> new PaymentRow(p.id(), p.merchant(), p.reference(), p.status(),
-                p.amount(), p.authorized(), p.captured(), 0, 0, p.refunded(), 0, p.disputed(), p.pspReference(),
-                p.providerKey(), p.version(), p.captureBefore())).build();
+        World w = with(b -> b.payment(p -> new PaymentRow(
+                        p.id(),
+                        p.merchant(),
+                        p.reference(),
+                        p.status(),
+                        p.amount(),
+                        p.authorized(),
+                        p.captured(),
+                        0,
+                        p.released(),
+                        p.refunded(),
+                        0,
+                        p.disputed(),
+                        p.pspReference(),
+                        p.providerKey(),
+                        p.version(),
+                        NOW.minusSeconds(60)))
+                .movements(b.world.pspMovements()));
+        World holding = new Builder(w)
+                .payment(p -> new PaymentRow(
+                        p.id(),
+                        p.merchant(),
+                        p.reference(),
+                        p.status(),
+                        p.amount(),
+                        p.authorized(),
+                        p.captured(),
+                        0,
+                        0,
+                        p.refunded(),
+                        0,
+                        p.disputed(),
+                        p.pspReference(),
+                        p.providerKey(),
+                        p.version(),
+                        p.captureBefore()))
+                .build();
         assertThat(checksFailing(holding)).contains(Check.HOLD_RELEASED);
     }
 
     @Test
     void aGapInAResourcesEventSequenceFails() {
-        World w = with(b -> b.events(b.world.events().stream().filter(e -> e.sequence() != 2 || !e.resourceId()
-                .equals(PAYMENT)).toList()));
+        World w = with(b -> b.events(b.world.events().stream()
+                .filter(e -> e.sequence() != 2 || !e.resourceId().equals(PAYMENT))
+                .toList()));
         assertThat(checksFailing(w)).containsExactly(Check.EVENTS_WITHOUT_GAPS);
     }
 
     @Test
     void aVersionBumpWithoutAnEventFails() {
-        World w = with(b -> b.payment(p -> new PaymentRow(p.id(), p.merchant(), p.reference(), p.status(), p.amount(),
-                p.authorized(), p.captured(), 0, p.released(), p.refunded(), 0, p.disputed(), p.pspReference(),
-                p.providerKey(), 9, p.captureBefore())));
+        World w = with(b -> b.payment(p -> new PaymentRow(
+                p.id(),
+                p.merchant(),
+                p.reference(),
+                p.status(),
+                p.amount(),
+                p.authorized(),
+                p.captured(),
+                0,
+                p.released(),
+                p.refunded(),
+                0,
+                p.disputed(),
+                p.pspReference(),
+                p.providerKey(),
+                9,
+                p.captureBefore())));
         assertThat(checksFailing(w)).containsExactly(Check.EVENTS_WITHOUT_GAPS);
     }
 
     @Test
     void aDeclinedCaptureWithoutAnEventFails() {
-        World w = with(b -> b.operations(List.of(new OperationRow(CAPTURE, PAYMENT, MERCHANT, "capture", 600,
-                "SUCCEEDED", 1, "cap_1", "pk-cap", null), new OperationRow(UUID.randomUUID(), PAYMENT, MERCHANT,
-                "capture", 50, "FAILED", 1, null, "pk-cap-2", "declined"))));
+        World w = with(b -> b.operations(List.of(
+                new OperationRow(CAPTURE, PAYMENT, MERCHANT, "capture", 600, "SUCCEEDED", 1, "cap_1", "pk-cap", null),
+                new OperationRow(
+                        UUID.randomUUID(),
+                        PAYMENT,
+                        MERCHANT,
+                        "capture",
+                        50,
+                        "FAILED",
+                        1,
+                        null,
+                        "pk-cap-2",
+                        "declined"))));
         assertThat(checksFailing(w)).containsExactly(Check.OPERATION_OUTCOME_ANNOUNCED);
     }
 
     @Test
     void leavingAFinalStateFails() {
-        World w = with(b -> b.observations(List.of(new Observation("pay_1", "voided"),
-                new Observation("pay_1", "captured"))));
+        World w = with(
+                b -> b.observations(List.of(new Observation("pay_1", "voided"), new Observation("pay_1", "captured"))));
         assertThat(checksFailing(w)).containsExactly(Check.FINAL_STAYS_FINAL);
     }
 
     @Test
     void aRefundUnderAnotherMerchantFails() {
-        World w = with(b -> b.refunds(List.of(new RefundRow(REFUND, PAYMENT, UUID.randomUUID(), 100, "SUCCEEDED", 1,
-                "re_1", "pk-re", null))));
+        World w = with(b -> b.refunds(List.of(
+                new RefundRow(REFUND, PAYMENT, UUID.randomUUID(), 100, "SUCCEEDED", 1, "re_1", "pk-re", null))));
         assertThat(checksFailing(w)).contains(Check.MERCHANT_ISOLATION);
     }
 
     @Test
     void disputedAndRefundedAboveCapturedWithoutAReviewFails() {
-        UnaryOperator<PaymentRow> overlap = p -> new PaymentRow(p.id(), p.merchant(), p.reference(), p.status(),
-                p.amount(), p.authorized(), p.captured(), 0, p.released(), 500, 0, p.disputed(), p.pspReference(),
-                p.providerKey(), p.version(), p.captureBefore());
+        UnaryOperator<PaymentRow> overlap = p -> new PaymentRow(
+                p.id(),
+                p.merchant(),
+                p.reference(),
+                p.status(),
+                p.amount(),
+                p.authorized(),
+                p.captured(),
+                0,
+                p.released(),
+                500,
+                0,
+                p.disputed(),
+                p.pspReference(),
+                p.providerKey(),
+                p.version(),
+                p.captureBefore());
         assertThat(checksFailing(with(b -> b.payment(overlap)))).contains(Check.OVERLAP_REVIEWED);
-        World told = with(b -> b.payment(overlap).reviews(List.of(new ReviewRow(UUID.randomUUID(), PAYMENT,
-                "exposure", DISPUTE, false))));
+        World told = with(b -> b.payment(overlap)
+                .reviews(List.of(new ReviewRow(UUID.randomUUID(), PAYMENT, "exposure", DISPUTE, false))));
         assertThat(checksFailing(told)).doesNotContain(Check.OVERLAP_REVIEWED);
     }
 
@@ -233,8 +363,8 @@ class AuditorTest {
 
     @Test
     void aSucceededRefundWithAFailureReasonFails() {
-        World w = with(b -> b.refunds(List.of(new RefundRow(REFUND, PAYMENT, MERCHANT, 100, "SUCCEEDED", 1, "re_1",
-                "pk-re", "psp timed out"))));
+        World w = with(b -> b.refunds(List.of(
+                new RefundRow(REFUND, PAYMENT, MERCHANT, 100, "SUCCEEDED", 1, "re_1", "pk-re", "psp timed out"))));
         assertThat(checksFailing(w)).containsExactly(Check.SUCCEEDED_IS_CLEAN);
     }
 
@@ -253,70 +383,190 @@ class AuditorTest {
         }
 
         Builder payment(UnaryOperator<PaymentRow> change) {
-            return set(new World(world.now(), world.payments().stream().map(change).toList(), world.operations(),
-                    world.refunds(), world.disputes(), world.openReviews(), world.events(), world.ledger(),
-                    world.notifications(), world.pspCharges(), world.pspMovements(), world.observations(),
+            return set(new World(
+                    world.now(),
+                    world.payments().stream().map(change).toList(),
+                    world.operations(),
+                    world.refunds(),
+                    world.disputes(),
+                    world.openReviews(),
+                    world.events(),
+                    world.ledger(),
+                    world.notifications(),
+                    world.pspCharges(),
+                    world.pspMovements(),
+                    world.observations(),
                     world.driverFindings()));
         }
 
         Builder operations(List<OperationRow> rows) {
-            return set(new World(world.now(), world.payments(), rows, world.refunds(), world.disputes(),
-                    world.openReviews(), world.events(), world.ledger(), world.notifications(), world.pspCharges(),
-                    world.pspMovements(), world.observations(), world.driverFindings()));
+            return set(new World(
+                    world.now(),
+                    world.payments(),
+                    rows,
+                    world.refunds(),
+                    world.disputes(),
+                    world.openReviews(),
+                    world.events(),
+                    world.ledger(),
+                    world.notifications(),
+                    world.pspCharges(),
+                    world.pspMovements(),
+                    world.observations(),
+                    world.driverFindings()));
         }
 
         Builder refunds(List<RefundRow> rows) {
-            return set(new World(world.now(), world.payments(), world.operations(), rows, world.disputes(),
-                    world.openReviews(), world.events(), world.ledger(), world.notifications(), world.pspCharges(),
-                    world.pspMovements(), world.observations(), world.driverFindings()));
+            return set(new World(
+                    world.now(),
+                    world.payments(),
+                    world.operations(),
+                    rows,
+                    world.disputes(),
+                    world.openReviews(),
+                    world.events(),
+                    world.ledger(),
+                    world.notifications(),
+                    world.pspCharges(),
+                    world.pspMovements(),
+                    world.observations(),
+                    world.driverFindings()));
         }
 
         Builder reviews(List<ReviewRow> rows) {
-            return set(new World(world.now(), world.payments(), world.operations(), world.refunds(), world.disputes(),
-                    rows, world.events(), world.ledger(), world.notifications(), world.pspCharges(),
-                    world.pspMovements(), world.observations(), world.driverFindings()));
+            return set(new World(
+                    world.now(),
+                    world.payments(),
+                    world.operations(),
+                    world.refunds(),
+                    world.disputes(),
+                    rows,
+                    world.events(),
+                    world.ledger(),
+                    world.notifications(),
+                    world.pspCharges(),
+                    world.pspMovements(),
+                    world.observations(),
+                    world.driverFindings()));
         }
 
         Builder events(List<EventRow> rows) {
-            return set(new World(world.now(), world.payments(), world.operations(), world.refunds(), world.disputes(),
-                    world.openReviews(), rows, world.ledger(), world.notifications(), world.pspCharges(),
-                    world.pspMovements(), world.observations(), world.driverFindings()));
+            return set(new World(
+                    world.now(),
+                    world.payments(),
+                    world.operations(),
+                    world.refunds(),
+                    world.disputes(),
+                    world.openReviews(),
+                    rows,
+                    world.ledger(),
+                    world.notifications(),
+                    world.pspCharges(),
+                    world.pspMovements(),
+                    world.observations(),
+                    world.driverFindings()));
         }
 
         Builder ledger(List<LedgerEntry> rows) {
-            return set(new World(world.now(), world.payments(), world.operations(), world.refunds(), world.disputes(),
-                    world.openReviews(), world.events(), rows, world.notifications(), world.pspCharges(),
-                    world.pspMovements(), world.observations(), world.driverFindings()));
+            return set(new World(
+                    world.now(),
+                    world.payments(),
+                    world.operations(),
+                    world.refunds(),
+                    world.disputes(),
+                    world.openReviews(),
+                    world.events(),
+                    rows,
+                    world.notifications(),
+                    world.pspCharges(),
+                    world.pspMovements(),
+                    world.observations(),
+                    world.driverFindings()));
         }
 
         Builder notifications(List<NotificationRow> rows) {
-            return set(new World(world.now(), world.payments(), world.operations(), world.refunds(), world.disputes(),
-                    world.openReviews(), world.events(), world.ledger(), rows, world.pspCharges(),
-                    world.pspMovements(), world.observations(), world.driverFindings()));
+            return set(new World(
+                    world.now(),
+                    world.payments(),
+                    world.operations(),
+                    world.refunds(),
+                    world.disputes(),
+                    world.openReviews(),
+                    world.events(),
+                    world.ledger(),
+                    rows,
+                    world.pspCharges(),
+                    world.pspMovements(),
+                    world.observations(),
+                    world.driverFindings()));
         }
 
         Builder charges(List<PspCharge> rows) {
-            return set(new World(world.now(), world.payments(), world.operations(), world.refunds(), world.disputes(),
-                    world.openReviews(), world.events(), world.ledger(), world.notifications(), rows,
-                    world.pspMovements(), world.observations(), world.driverFindings()));
+            return set(new World(
+                    world.now(),
+                    world.payments(),
+                    world.operations(),
+                    world.refunds(),
+                    world.disputes(),
+                    world.openReviews(),
+                    world.events(),
+                    world.ledger(),
+                    world.notifications(),
+                    rows,
+                    world.pspMovements(),
+                    world.observations(),
+                    world.driverFindings()));
         }
 
         Builder movements(List<PspMovement> rows) {
-            return set(new World(world.now(), world.payments(), world.operations(), world.refunds(), world.disputes(),
-                    world.openReviews(), world.events(), world.ledger(), world.notifications(), world.pspCharges(),
-                    rows, world.observations(), world.driverFindings()));
+            return set(new World(
+                    world.now(),
+                    world.payments(),
+                    world.operations(),
+                    world.refunds(),
+                    world.disputes(),
+                    world.openReviews(),
+                    world.events(),
+                    world.ledger(),
+                    world.notifications(),
+                    world.pspCharges(),
+                    rows,
+                    world.observations(),
+                    world.driverFindings()));
         }
 
         Builder observations(List<Observation> rows) {
-            return set(new World(world.now(), world.payments(), world.operations(), world.refunds(), world.disputes(),
-                    world.openReviews(), world.events(), world.ledger(), world.notifications(), world.pspCharges(),
-                    world.pspMovements(), rows, world.driverFindings()));
+            return set(new World(
+                    world.now(),
+                    world.payments(),
+                    world.operations(),
+                    world.refunds(),
+                    world.disputes(),
+                    world.openReviews(),
+                    world.events(),
+                    world.ledger(),
+                    world.notifications(),
+                    world.pspCharges(),
+                    world.pspMovements(),
+                    rows,
+                    world.driverFindings()));
         }
 
         Builder findings(List<Finding> rows) {
-            return set(new World(world.now(), world.payments(), world.operations(), world.refunds(), world.disputes(),
-                    world.openReviews(), world.events(), world.ledger(), world.notifications(), world.pspCharges(),
-                    world.pspMovements(), world.observations(), rows));
+            return set(new World(
+                    world.now(),
+                    world.payments(),
+                    world.operations(),
+                    world.refunds(),
+                    world.disputes(),
+                    world.openReviews(),
+                    world.events(),
+                    world.ledger(),
+                    world.notifications(),
+                    world.pspCharges(),
+                    world.pspMovements(),
+                    world.observations(),
+                    rows));
         }
 
         private Builder set(World w) {

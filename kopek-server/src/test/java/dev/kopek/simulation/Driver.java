@@ -8,7 +8,6 @@ import dev.kopek.support.Race;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -63,8 +62,15 @@ final class Driver {
     private final int firstEvent;
     private final LongSupplier clockSeconds;
 
-    Driver(String prefix, List<Api> merchants, List<Api> viaSecond, Api outsider, AcquirerSimulator psp,
-            Workers workers, LongSupplier clockSeconds, long seed) {
+    Driver(
+            String prefix,
+            List<Api> merchants,
+            List<Api> viaSecond,
+            Api outsider,
+            AcquirerSimulator psp,
+            Workers workers,
+            LongSupplier clockSeconds,
+            long seed) {
         this.prefix = prefix;
         this.merchants = merchants;
         this.viaSecond = viaSecond;
@@ -94,16 +100,27 @@ final class Driver {
         try {
             switch (op) {
                 case Op.Create c -> create(c);
-                case Op.RetryCreate r -> slot(r.slot()).ifPresent(s -> send(api(s, r.viaSecond()),
-                        "/v1/payments", s.key, s.body, false, true));
-                case Op.NewKeySameReference n -> slot(n.slot()).ifPresent(s -> send(merchants.get(s.merchant),
-                        "/v1/payments", Api.newKey(), Api.payment(s.reference, 500, "EUR", n.method()), false, false));
+                case Op.RetryCreate r ->
+                    slot(r.slot())
+                            .ifPresent(s -> send(api(s, r.viaSecond()), "/v1/payments", s.key, s.body, false, true));
+                case Op.NewKeySameReference n ->
+                    slot(n.slot())
+                            .ifPresent(s -> send(
+                                    merchants.get(s.merchant),
+                                    "/v1/payments",
+                                    Api.newKey(),
+                                    Api.payment(s.reference, 500, "EUR", n.method()),
+                                    false,
+                                    false));
                 case Op.Capture c -> slot(c.slot()).ifPresent(s -> capture(s, c));
                 case Op.Void v -> slot(v.slot()).ifPresent(s -> voidIt(s, v));
                 case Op.Refund r -> slot(r.slot()).ifPresent(s -> refund(s, r));
                 case Op.Burst b -> slot(b.slot()).ifPresent(s -> burst(s, b));
-                case Op.RetryLast r -> slot(r.slot()).filter(s -> s.lastPath != null).ifPresent(s ->
-                        send(api(s, r.viaSecond()), s.lastPath, s.lastKey, s.lastBody, false, true));
+                case Op.RetryLast r ->
+                    slot(r.slot())
+                            .filter(s -> s.lastPath != null)
+                            .ifPresent(
+                                    s -> send(api(s, r.viaSecond()), s.lastPath, s.lastKey, s.lastBody, false, true));
                 case Op.Dispute d -> slot(d.slot()).ifPresent(s -> dispute(s, d));
                 case Op.ResolveDispute r -> slot(r.slot()).ifPresent(s -> resolveDispute(s, r.won()));
                 case Op.Deliver d -> deliver(d.mode());
@@ -150,7 +167,9 @@ final class Driver {
             long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
             while (!request.isDone() && System.nanoTime() < deadline) {
                 collectWebhooks();
-                List<WebhookEvent> ours = pending.stream().filter(e -> e.payload().contains(slot.reference)).toList();
+                List<WebhookEvent> ours = pending.stream()
+                        .filter(e -> e.payload().contains(slot.reference))
+                        .toList();
                 if (!ours.isEmpty()) {
                     pending.removeAll(ours);
                     ours.forEach(this::forward);
@@ -170,7 +189,8 @@ final class Driver {
     private void observe(Slot s) {
         JsonNode p = payment(s);
         if (p != null) {
-            observations.add(new World.Observation(p.get("id").asString(), p.get("status").asString()));
+            observations.add(new World.Observation(
+                    p.get("id").asString(), p.get("status").asString()));
         }
     }
 
@@ -180,8 +200,8 @@ final class Driver {
             return;
         }
         long amount = Math.max(1, p.get("amount_authorized").asLong() * c.percent() / 100);
-        String body = "{" + (c.percent() == 0 ? "" : "\"amount\":" + amount) + (c.finalCapture()
-                ? (c.percent() == 0 ? "" : ",") + "\"final\":true" : "") + "}";
+        String body = "{" + (c.percent() == 0 ? "" : "\"amount\":" + amount)
+                + (c.finalCapture() ? (c.percent() == 0 ? "" : ",") + "\"final\":true" : "") + "}";
         operation(s, p, "capture", "/capture", body, c.fault(), c.crash());
     }
 
@@ -227,14 +247,21 @@ final class Driver {
         if (p == null) {
             return;
         }
-        long base = b.kind().equals("refund") ? p.get("amount_captured").asLong() : p.get("amount_authorized").asLong();
+        long base = b.kind().equals("refund")
+                ? p.get("amount_captured").asLong()
+                : p.get("amount_authorized").asLong();
         String body = "{\"amount\":" + Math.max(1, base * b.percent() / 100) + "}";
         String path = "/v1/payments/" + p.get("id").asString() + (b.kind().equals("refund") ? "/refunds" : "/capture");
         String sharedKey = Api.newKey();
         try {
             Race.of(b.count(), i -> {
-                send((i % 2 == 0 ? merchants : viaSecond).get(s.merchant), path, b.sameKey() ? sharedKey : Api.newKey(),
-                        body, false, b.sameKey());
+                send(
+                        (i % 2 == 0 ? merchants : viaSecond).get(s.merchant),
+                        path,
+                        b.sameKey() ? sharedKey : Api.newKey(),
+                        body,
+                        false,
+                        b.sameKey());
                 return null;
             });
         } catch (Exception e) {
@@ -262,20 +289,25 @@ final class Driver {
             findings.add(new World.Finding("L5", "POST " + path + " answered " + r.status() + ": " + r.body()));
         }
         if (!retry && r.status() == 409 && "request_in_progress".equals(code)) {
-            findings.add(new World.Finding("L1", "the first request with a fresh key to " + path
-                    + " answered 409 request_in_progress: " + r.body()));
+            findings.add(new World.Finding(
+                    "L1",
+                    "the first request with a fresh key to " + path + " answered 409 request_in_progress: "
+                            + r.body()));
         }
-        if (before != null && body.equals(bodyBefore)
+        if (before != null
+                && body.equals(bodyBefore)
                 && (before.status() != r.status() || !before.body().equals(r.body()))) {
-            findings.add(new World.Finding("L1", "a retry with the same key to " + path + " answered " + r.status()
-                    + " " + r.body() + " after the final answer " + before.status() + " " + before.body()));
+            findings.add(new World.Finding(
+                    "L1",
+                    "a retry with the same key to " + path + " answered " + r.status() + " " + r.body()
+                            + " after the final answer " + before.status() + " " + before.body()));
         }
-        if (before == null && (r.status() == 200 || r.status() == 201 || r.status() == 402)
+        if (before == null
+                && (r.status() == 200 || r.status() == 201 || r.status() == 402)
                 && finalAnswers.putIfAbsent(keyId, r) == null) {
             finalAnswersBody.put(keyId, body);
         }
     }
-
 
     private void dispute(Slot s, Op.Dispute d) {
         JsonNode p = payment(s);
@@ -287,7 +319,8 @@ final class Driver {
         long disputable = captured - psp.refundedTotal(charge);
         // 100 %: the whole charge, refunded or not — a cardholder may dispute all of it, and a refund Kopek has not
         // recorded yet may be confirmed after the chargeback (issue 10, defects 1 and 2).
-        Long amount = d.percent() == 100 && captured > 0 ? Long.valueOf(captured)
+        Long amount = d.percent() == 100 && captured > 0
+                ? Long.valueOf(captured)
                 : d.percent() == 0 || disputable <= 0 ? null : Math.max(1, disputable * d.percent() / 100);
         try {
             String dispute = psp.openDispute(charge, amount, "fraudulent");
@@ -305,23 +338,28 @@ final class Driver {
         if (charge == null) {
             return;
         }
-        psp.movements(charge).stream().filter(m -> m.type().equals("chargeback")).findFirst().ifPresent(m -> {
-            try {
-                psp.resolveDispute(m.id(), won);
-            } catch (RuntimeException closed) {
-                // Already resolved: the PSP refuses, nothing happened.
-            }
-        });
+        psp.movements(charge).stream()
+                .filter(m -> m.type().equals("chargeback"))
+                .findFirst()
+                .ifPresent(m -> {
+                    try {
+                        psp.resolveDispute(m.id(), won);
+                    } catch (RuntimeException closed) {
+                        // Already resolved: the PSP refuses, nothing happened.
+                    }
+                });
     }
 
     /** Events of this run the PSP created and the driver has not taken yet, in creation order. */
     private void collectWebhooks() {
         List<WebhookEvent> all = psp.webhookEvents();
         Set<String> charges = new HashSet<>();
-        psp.charges().stream().filter(c -> c.reference() != null && c.reference().startsWith(prefix + "-"))
+        psp.charges().stream()
+                .filter(c -> c.reference() != null && c.reference().startsWith(prefix + "-"))
                 .forEach(c -> charges.add(c.id()));
         for (WebhookEvent e : all.subList(Math.min(firstEvent, all.size()), all.size())) {
-            boolean ours = e.payload().contains(prefix + "-") || (e.chargeId() != null && charges.contains(e.chargeId()));
+            boolean ours =
+                    e.payload().contains(prefix + "-") || (e.chargeId() != null && charges.contains(e.chargeId()));
             if (ours && forwarded.add(e.id())) {
                 pending.add(e);
             }
@@ -338,8 +376,7 @@ final class Driver {
         switch (mode) {
             case "reversed" -> Collections.reverse(batch);
             case "shuffled" -> Collections.shuffle(batch, random);
-            default -> {
-            }
+            default -> {}
         }
         for (WebhookEvent e : batch) {
             forward(e);
@@ -351,14 +388,17 @@ final class Driver {
 
     private void forward(WebhookEvent e) {
         long t = clockSeconds.getAsLong();
-        var request = merchants.getFirst().request("/v1/psp/simulator/webhooks")
+        var request = merchants
+                .getFirst()
+                .request("/v1/psp/simulator/webhooks")
                 .header("Content-Type", "application/json")
                 .header("Simulator-Signature", WebhookSignature.header(PSP_WEBHOOK_SECRET, t, e.payload()))
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(e.payload())).build();
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(e.payload()))
+                .build();
         Api.Response r = merchants.getFirst().send(request);
         if (r.status() != 200 && r.status() != 202 && r.status() != 204) {
-            findings.add(new World.Finding("L5", "PSP notification " + e.type() + " " + e.id() + " answered "
-                    + r.status() + ": " + r.body()));
+            findings.add(new World.Finding(
+                    "L5", "PSP notification " + e.type() + " " + e.id() + " answered " + r.status() + ": " + r.body()));
         }
     }
 
@@ -368,12 +408,13 @@ final class Driver {
     }
 
     private void jump(String past) {
-        workers.advance(switch (past) {
-            case "lease" -> LEASE_AND_GRACE;
-            case "key_window" -> Duration.ofHours(25);
-            case "authorization_expiry" -> Duration.ofDays(7).plusHours(1);
-            default -> throw new IllegalArgumentException(past);
-        });
+        workers.advance(
+                switch (past) {
+                    case "lease" -> LEASE_AND_GRACE;
+                    case "key_window" -> Duration.ofHours(25);
+                    case "authorization_expiry" -> Duration.ofDays(7).plusHours(1);
+                    default -> throw new IllegalArgumentException(past);
+                });
     }
 
     private void probe(Slot s) {
@@ -385,10 +426,13 @@ final class Driver {
         expectNotFound(outsider.get("/v1/payments/" + id), "GET " + id);
         expectNotFound(outsider.post("/v1/payments/" + id + "/capture", Api.newKey(), "{}"), "capture " + id);
         expectNotFound(outsider.post("/v1/payments/" + id + "/void", Api.newKey(), ""), "void " + id);
-        expectNotFound(outsider.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":1}"), "refund " + id);
+        expectNotFound(
+                outsider.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":1}"), "refund " + id);
         Api.Response theirs = outsider.get("/v1/payments/" + id + "/refunds");
-        if (theirs.status() != 404 && !(theirs.status() == 200 && theirs.json().get("data").isEmpty())) {
-            findings.add(new World.Finding("L11", "another merchant lists the refunds of " + id + ": " + theirs.body()));
+        if (theirs.status() != 404
+                && !(theirs.status() == 200 && theirs.json().get("data").isEmpty())) {
+            findings.add(
+                    new World.Finding("L11", "another merchant lists the refunds of " + id + ": " + theirs.body()));
         }
         Api.Response mine = merchants.get(s.merchant).get("/v1/payments/" + id + "/refunds");
         JsonNode refunds = mine.status() == 200 ? mine.json().get("data") : null;
@@ -405,8 +449,8 @@ final class Driver {
 
     private void expectNotFound(Api.Response r, String what) {
         if (r.status() != 404) {
-            findings.add(new World.Finding("L11", "another merchant's " + what + " answered " + r.status() + ": "
-                    + r.body()));
+            findings.add(new World.Finding(
+                    "L11", "another merchant's " + what + " answered " + r.status() + ": " + r.body()));
         }
     }
 
@@ -435,7 +479,8 @@ final class Driver {
             workers.advance(LEASE_AND_GRACE.multipliedBy(1L << Math.min(round, 5)));
             passOfWorkers();
             deliver("in_order");
-            String now = digest.get() + "|" + psp.movements().size() + "|" + psp.webhookEvents().size();
+            String now = digest.get() + "|" + psp.movements().size() + "|"
+                    + psp.webhookEvents().size();
             if (now.equals(before) && pending.isEmpty() && now.contains("undecided:0|")) {
                 return;
             }

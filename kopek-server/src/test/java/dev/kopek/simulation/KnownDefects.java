@@ -14,8 +14,7 @@ import java.util.function.Predicate;
 final class KnownDefects {
 
     /** Steps that trigger an unfixed defect. */
-    record Exclusion(int defect, String note, Predicate<Op> excludes) {
-    }
+    record Exclusion(int defect, String note, Predicate<Op> excludes) {}
 
     /**
      * Empty: every defect the simulation found is fixed (docs/simulation.md). An entry looks like

@@ -7,17 +7,35 @@ import java.util.Random;
 /** Chooses a run's steps from its seed alone; the same seed is always the same list. */
 final class OpGenerator {
 
-    static final String[] METHODS = {"pm_ok", "pm_ok", "pm_ok", "pm_ok", "pm_ok", "pm_ok", "pm_ok", "pm_reset_then_refused",
-        "pm_declined", "pm_insufficient_funds", "pm_invalid", "pm_timeout_after_charge", "pm_reset_after_charge",
-        "pm_slow", "pm_5xx_after_charge", "pm_5xx_no_charge", "pm_429", "pm_refund_declined", "pm_webhook_only",
-        "pm_webhook_only_declined"};
-    static final String[] FAULTS = {"timeout_after_success", "reset_after_success", "5xx_after_success",
-        "5xx_no_effect", "429", "declined"};
+    static final String[] METHODS = {
+        "pm_ok",
+        "pm_ok",
+        "pm_ok",
+        "pm_ok",
+        "pm_ok",
+        "pm_ok",
+        "pm_ok",
+        "pm_reset_then_refused",
+        "pm_declined",
+        "pm_insufficient_funds",
+        "pm_invalid",
+        "pm_timeout_after_charge",
+        "pm_reset_after_charge",
+        "pm_slow",
+        "pm_5xx_after_charge",
+        "pm_5xx_no_charge",
+        "pm_429",
+        "pm_refund_declined",
+        "pm_webhook_only",
+        "pm_webhook_only_declined"
+    };
+    static final String[] FAULTS = {
+        "timeout_after_success", "reset_after_success", "5xx_after_success", "5xx_no_effect", "429", "declined"
+    };
     static final String[] DELIVERY = {"in_order", "reversed", "shuffled", "duplicated", "held"};
     static final String[] JUMPS = {"lease", "lease", "lease", "key_window", "authorization_expiry"};
 
-    private OpGenerator() {
-    }
+    private OpGenerator() {}
 
     static List<Op> generate(long seed, KnownDefects exclusions) {
         Random random = new Random(seed);
@@ -35,8 +53,14 @@ final class OpGenerator {
 
     private static Op create(Random r) {
         String method = METHODS[r.nextInt(METHODS.length)];
-        return new Op.Create(r.nextInt(2), 100 + r.nextInt(50_000), method, r.nextBoolean(), r.nextInt(12) == 0,
-                r.nextInt(8) == 0, r.nextInt(10) == 0);
+        return new Op.Create(
+                r.nextInt(2),
+                100 + r.nextInt(50_000),
+                method,
+                r.nextBoolean(),
+                r.nextInt(12) == 0,
+                r.nextInt(8) == 0,
+                r.nextInt(10) == 0);
     }
 
     private static String fault(Random r) {
@@ -53,22 +77,26 @@ final class OpGenerator {
         } else if (roll < 51) {
             return new Op.NewKeySameReference(slot, METHODS[r.nextInt(METHODS.length)]);
         } else if (roll < 77) {
-            return new Op.Capture(slot, r.nextInt(4) == 0 ? 0 : 10 + r.nextInt(91), r.nextInt(4) == 0, fault(r),
-                    r.nextInt(12) == 0);
+            return new Op.Capture(
+                    slot, r.nextInt(4) == 0 ? 0 : 10 + r.nextInt(91), r.nextInt(4) == 0, fault(r), r.nextInt(12) == 0);
         } else if (roll < 86) {
             return new Op.Void(slot, fault(r), r.nextInt(12) == 0);
         } else if (roll < 112) {
-            return new Op.Refund(slot, r.nextInt(8) == 0 ? 101 + r.nextInt(100) : 5 + r.nextInt(96), fault(r),
-                    r.nextInt(12) == 0);
+            return new Op.Refund(
+                    slot, r.nextInt(8) == 0 ? 101 + r.nextInt(100) : 5 + r.nextInt(96), fault(r), r.nextInt(12) == 0);
         } else if (roll < 120) {
-            return new Op.Burst(slot, r.nextBoolean() ? "refund" : "capture", 2 + r.nextInt(3), 20 + r.nextInt(50),
+            return new Op.Burst(
+                    slot,
+                    r.nextBoolean() ? "refund" : "capture",
+                    2 + r.nextInt(3),
+                    20 + r.nextInt(50),
                     r.nextInt(3) == 0);
         } else if (roll < 132) {
             return new Op.RetryLast(slot, r.nextBoolean());
         } else if (roll < 142) {
             int then = r.nextInt(4);
-            return new Op.Dispute(slot, r.nextBoolean() ? 0 : 10 + r.nextInt(91),
-                    then == 0 ? "won" : then == 1 ? "lost" : null);
+            return new Op.Dispute(
+                    slot, r.nextBoolean() ? 0 : 10 + r.nextInt(91), then == 0 ? "won" : then == 1 ? "lost" : null);
         } else if (roll < 150) {
             return new Op.ResolveDispute(slot, r.nextBoolean());
         } else if (roll < 168) {

@@ -26,8 +26,7 @@ final class Operator {
         this.admin = admin;
     }
 
-    private record Item(UUID id, String subject, String providerKey) {
-    }
+    private record Item(UUID id, String subject, String providerKey) {}
 
     void resolveOpenReviews(List<UUID> merchants, List<World.Finding> findings) {
         List<Item> open = jdbc.sql("""
@@ -38,8 +37,11 @@ final class Operator {
                   LEFT JOIN payment_operations o ON r.subject IN ('capture', 'void', 'refund') AND o.id = r.subject_id
                  WHERE r.merchant_id IN (:m) AND r.status = 'OPEN'
                  ORDER BY r.id
-                """).param("m", merchants).query((rs, n) -> new Item(rs.getObject("id", UUID.class),
-                        rs.getString("subject"), rs.getString("provider_key"))).list();
+                """)
+                .param("m", merchants)
+                .query((rs, n) ->
+                        new Item(rs.getObject("id", UUID.class), rs.getString("subject"), rs.getString("provider_key")))
+                .list();
         for (Item item : open) {
             Optional<String> happened = pspReference(item);
             String id = "mrv_" + item.id().toString().replace("-", "");
@@ -49,9 +51,12 @@ final class Operator {
                 r = decide(id, happened.isPresent() ? "captured" : "failed", happened);
             }
             if (r.status() != 200) {
-                findings.add(new World.Finding("L6", "a person cannot resolve the review of a " + item.subject()
-                        + " (" + (happened.isPresent() ? "it happened at the PSP" : "nothing happened at the PSP")
-                        + "): " + r.status() + " " + r.body()));
+                findings.add(new World.Finding(
+                        "L6",
+                        "a person cannot resolve the review of a " + item.subject()
+                                + " ("
+                                + (happened.isPresent() ? "it happened at the PSP" : "nothing happened at the PSP")
+                                + "): " + r.status() + " " + r.body()));
             }
         }
     }
@@ -72,8 +77,8 @@ final class Operator {
             return "failed";
         }
         if (item.subject().equals("payment")) {
-            boolean authorizedOnly = psp.charges().stream().anyMatch(c -> c.id().equals(happened.get())
-                    && c.status().equals(ChargeRecord.AUTHORIZED));
+            boolean authorizedOnly = psp.charges().stream()
+                    .anyMatch(c -> c.id().equals(happened.get()) && c.status().equals(ChargeRecord.AUTHORIZED));
             return authorizedOnly ? "authorized" : "captured";
         }
         return "succeeded";
@@ -85,10 +90,16 @@ final class Operator {
             return Optional.empty();
         }
         if (item.subject().equals("payment")) {
-            return psp.charges().stream().filter(c -> item.providerKey().equals(c.idempotencyKey())
-                    && !c.status().equals(ChargeRecord.DECLINED)).map(ChargeRecord::id).findFirst();
+            return psp.charges().stream()
+                    .filter(c -> item.providerKey().equals(c.idempotencyKey())
+                            && !c.status().equals(ChargeRecord.DECLINED))
+                    .map(ChargeRecord::id)
+                    .findFirst();
         }
-        return psp.movements().stream().filter(m -> item.providerKey().equals(m.idempotencyKey())
-                && m.status().equals("succeeded")).map(MovementRecord::id).findFirst();
+        return psp.movements().stream()
+                .filter(m -> item.providerKey().equals(m.idempotencyKey())
+                        && m.status().equals("succeeded"))
+                .map(MovementRecord::id)
+                .findFirst();
     }
 }

@@ -24,7 +24,8 @@ class SimulationCoverageTest {
     void theGeneratorDrawsFromEveryTokenAndEveryArmableFaultOfTheSimulator() {
         assertThat(new TreeSet<>(List.of(OpGenerator.METHODS)))
                 .isEqualTo(new TreeSet<>(AcquirerSimulator.paymentMethodTokens()));
-        assertThat(new TreeSet<>(List.of(OpGenerator.FAULTS))).isEqualTo(new TreeSet<>(AcquirerSimulator.armableFaults()));
+        assertThat(new TreeSet<>(List.of(OpGenerator.FAULTS)))
+                .isEqualTo(new TreeSet<>(AcquirerSimulator.armableFaults()));
     }
 
     @Test
@@ -45,12 +46,31 @@ class SimulationCoverageTest {
         for (String past : OpGenerator.JUMPS) {
             expected.add("jump " + past);
         }
-        expected.addAll(List.of("payment crash", "payment automatic", "payment manual", "payment via second",
-                "webhook during the call", "retry same key via first", "retry same key via second",
-                "new key same reference", "partial capture", "final capture", "oversized refund",
-                "capture burst same key", "capture burst new keys", "refund burst same key", "refund burst new keys",
-                "retry last via first", "retry last via second", "dispute opened", "dispute won", "dispute lost",
-                "dispute decided later", "reconciler pass", "cross-merchant probe", "poisoned notifications"));
+        expected.addAll(List.of(
+                "payment crash",
+                "payment automatic",
+                "payment manual",
+                "payment via second",
+                "webhook during the call",
+                "retry same key via first",
+                "retry same key via second",
+                "new key same reference",
+                "partial capture",
+                "final capture",
+                "oversized refund",
+                "capture burst same key",
+                "capture burst new keys",
+                "refund burst same key",
+                "refund burst new keys",
+                "retry last via first",
+                "retry last via second",
+                "dispute opened",
+                "dispute won",
+                "dispute lost",
+                "dispute decided later",
+                "reconciler pass",
+                "cross-merchant probe",
+                "poisoned notifications"));
         assertThat(seen).containsAll(expected);
     }
 

@@ -28,7 +28,10 @@ final class Snapshots {
     }
 
     UUID merchantId(String name) {
-        return jdbc.sql("SELECT id FROM merchants WHERE name = :name").param("name", name).query(UUID.class).single();
+        return jdbc.sql("SELECT id FROM merchants WHERE name = :name")
+                .param("name", name)
+                .query(UUID.class)
+                .single();
     }
 
     /** A cheap fingerprint of everything that can still move: quiescence is when it stops changing. */
@@ -51,17 +54,31 @@ final class Snapshots {
                 """).param("m", merchants).query(String.class).single();
     }
 
-    World read(List<UUID> merchants, String prefix, Instant now, List<World.Observation> observations,
+    World read(
+            List<UUID> merchants,
+            String prefix,
+            Instant now,
+            List<World.Observation> observations,
             List<World.Finding> findings) {
         List<World.PspCharge> charges = psp.charges().stream()
                 .filter(c -> c.reference() != null && c.reference().startsWith(prefix + "-"))
-                .map(c -> new World.PspCharge(c.id(), c.idempotencyKey(), c.reference(), c.amount(),
+                .map(c -> new World.PspCharge(
+                        c.id(),
+                        c.idempotencyKey(),
+                        c.reference(),
+                        c.amount(),
                         c.status().toLowerCase(Locale.ROOT)))
                 .toList();
         Set<String> chargeIds = new HashSet<>();
         charges.forEach(c -> chargeIds.add(c.id()));
-        List<World.PspMovement> movements = psp.movements().stream().filter(m -> chargeIds.contains(m.chargeId()))
-                .map(m -> new World.PspMovement(m.id(), m.chargeId(), m.type(), m.amount(), m.idempotencyKey(),
+        List<World.PspMovement> movements = psp.movements().stream()
+                .filter(m -> chargeIds.contains(m.chargeId()))
+                .map(m -> new World.PspMovement(
+                        m.id(),
+                        m.chargeId(),
+                        m.type(),
+                        m.amount(),
+                        m.idempotencyKey(),
                         m.status().toLowerCase(Locale.ROOT)))
                 .toList();
         Set<String> pspObjects = new HashSet<>(chargeIds);
@@ -69,9 +86,20 @@ final class Snapshots {
         List<World.PaymentRow> payments = payments(merchants);
         List<World.Observation> seen = new ArrayList<>(observations);
         payments.forEach(p -> seen.add(new World.Observation(publicPaymentId(p.id()), apiStatus(p.status()))));
-        return new World(now, payments, operations(merchants), refunds(merchants), disputes(merchants),
-                reviews(merchants), events(merchants), ledger(merchants), notifications(pspObjects), charges,
-                movements, seen, List.copyOf(findings));
+        return new World(
+                now,
+                payments,
+                operations(merchants),
+                refunds(merchants),
+                disputes(merchants),
+                reviews(merchants),
+                events(merchants),
+                ledger(merchants),
+                notifications(pspObjects),
+                charges,
+                movements,
+                seen,
+                List.copyOf(findings));
     }
 
     static String publicPaymentId(UUID id) {
@@ -91,13 +119,25 @@ final class Snapshots {
                        amount_capture_pending, amount_released, amount_refunded, amount_refund_pending,
                        amount_disputed, psp_reference, provider_key, version, capture_before
                   FROM payments WHERE merchant_id IN (:m) ORDER BY id
-                """).param("m", merchants).query((rs, n) -> new World.PaymentRow(uuid(rs, "id"),
-                        uuid(rs, "merchant_id"), rs.getString("reference"), rs.getString("status"),
-                        rs.getLong("amount"), rs.getLong("amount_authorized"), rs.getLong("amount_captured"),
-                        rs.getLong("amount_capture_pending"), rs.getLong("amount_released"),
-                        rs.getLong("amount_refunded"), rs.getLong("amount_refund_pending"),
-                        rs.getLong("amount_disputed"), rs.getString("psp_reference"), rs.getString("provider_key"),
-                        rs.getLong("version"), instant(rs, "capture_before")))
+                """)
+                .param("m", merchants)
+                .query((rs, n) -> new World.PaymentRow(
+                        uuid(rs, "id"),
+                        uuid(rs, "merchant_id"),
+                        rs.getString("reference"),
+                        rs.getString("status"),
+                        rs.getLong("amount"),
+                        rs.getLong("amount_authorized"),
+                        rs.getLong("amount_captured"),
+                        rs.getLong("amount_capture_pending"),
+                        rs.getLong("amount_released"),
+                        rs.getLong("amount_refunded"),
+                        rs.getLong("amount_refund_pending"),
+                        rs.getLong("amount_disputed"),
+                        rs.getString("psp_reference"),
+                        rs.getString("provider_key"),
+                        rs.getLong("version"),
+                        instant(rs, "capture_before")))
                 .list();
     }
 
@@ -106,10 +146,19 @@ final class Snapshots {
                 SELECT id, payment_id, merchant_id, kind, amount, status, version, psp_reference, provider_key,
                        failure_reason
                   FROM payment_operations WHERE merchant_id IN (:m) AND kind IN ('capture', 'void') ORDER BY id
-                """).param("m", merchants).query((rs, n) -> new World.OperationRow(uuid(rs, "id"),
-                        uuid(rs, "payment_id"), uuid(rs, "merchant_id"), rs.getString("kind"), rs.getLong("amount"),
-                        rs.getString("status"), rs.getLong("version"), rs.getString("psp_reference"),
-                        rs.getString("provider_key"), rs.getString("failure_reason")))
+                """)
+                .param("m", merchants)
+                .query((rs, n) -> new World.OperationRow(
+                        uuid(rs, "id"),
+                        uuid(rs, "payment_id"),
+                        uuid(rs, "merchant_id"),
+                        rs.getString("kind"),
+                        rs.getLong("amount"),
+                        rs.getString("status"),
+                        rs.getLong("version"),
+                        rs.getString("psp_reference"),
+                        rs.getString("provider_key"),
+                        rs.getString("failure_reason")))
                 .list();
     }
 
@@ -118,9 +167,17 @@ final class Snapshots {
                 SELECT id, payment_id, merchant_id, amount, status, version, psp_reference, provider_key,
                        failure_reason
                   FROM payment_operations WHERE merchant_id IN (:m) AND kind = 'refund' ORDER BY id
-                """).param("m", merchants).query((rs, n) -> new World.RefundRow(uuid(rs, "id"),
-                        uuid(rs, "payment_id"), uuid(rs, "merchant_id"), rs.getLong("amount"), rs.getString("status"),
-                        rs.getLong("version"), rs.getString("psp_reference"), rs.getString("provider_key"),
+                """)
+                .param("m", merchants)
+                .query((rs, n) -> new World.RefundRow(
+                        uuid(rs, "id"),
+                        uuid(rs, "payment_id"),
+                        uuid(rs, "merchant_id"),
+                        rs.getLong("amount"),
+                        rs.getString("status"),
+                        rs.getLong("version"),
+                        rs.getString("psp_reference"),
+                        rs.getString("provider_key"),
                         rs.getString("failure_reason")))
                 .list();
     }
@@ -129,9 +186,16 @@ final class Snapshots {
         return jdbc.sql("""
                 SELECT id, payment_id, merchant_id, psp_dispute_id, amount, status, version
                   FROM disputes WHERE merchant_id IN (:m) ORDER BY id
-                """).param("m", merchants).query((rs, n) -> new World.DisputeRow(uuid(rs, "id"),
-                        uuid(rs, "payment_id"), uuid(rs, "merchant_id"), rs.getString("psp_dispute_id"),
-                        rs.getLong("amount"), rs.getString("status"), rs.getLong("version")))
+                """)
+                .param("m", merchants)
+                .query((rs, n) -> new World.DisputeRow(
+                        uuid(rs, "id"),
+                        uuid(rs, "payment_id"),
+                        uuid(rs, "merchant_id"),
+                        rs.getString("psp_dispute_id"),
+                        rs.getLong("amount"),
+                        rs.getString("status"),
+                        rs.getLong("version")))
                 .list();
     }
 
@@ -139,8 +203,13 @@ final class Snapshots {
         return jdbc.sql("""
                 SELECT id, payment_id, subject, subject_id, status FROM manual_reviews
                  WHERE merchant_id IN (:m) ORDER BY id
-                """).param("m", merchants).query((rs, n) -> new World.ReviewRow(uuid(rs, "id"),
-                        uuid(rs, "payment_id"), rs.getString("subject"), uuid(rs, "subject_id"),
+                """)
+                .param("m", merchants)
+                .query((rs, n) -> new World.ReviewRow(
+                        uuid(rs, "id"),
+                        uuid(rs, "payment_id"),
+                        rs.getString("subject"),
+                        uuid(rs, "subject_id"),
                         rs.getString("status").equals("OPEN")))
                 .list();
     }
@@ -149,9 +218,16 @@ final class Snapshots {
         return jdbc.sql("""
                 SELECT log_position, event_type, resource_type, resource_id, merchant_id, sequence, envelope
                   FROM outbox WHERE merchant_id IN (:m) ORDER BY log_position
-                """).param("m", merchants).query((rs, n) -> new World.EventRow(rs.getLong("log_position"),
-                        rs.getString("event_type"), rs.getString("resource_type"), uuid(rs, "resource_id"),
-                        uuid(rs, "merchant_id"), rs.getLong("sequence"), rs.getString("envelope")))
+                """)
+                .param("m", merchants)
+                .query((rs, n) -> new World.EventRow(
+                        rs.getLong("log_position"),
+                        rs.getString("event_type"),
+                        rs.getString("resource_type"),
+                        uuid(rs, "resource_id"),
+                        uuid(rs, "merchant_id"),
+                        rs.getLong("sequence"),
+                        rs.getString("envelope")))
                 .list();
     }
 
@@ -162,9 +238,17 @@ final class Snapshots {
                   JOIN ledger_entries e ON e.transaction_id = t.id
                   JOIN ledger_accounts a ON a.id = e.account_id
                  WHERE t.merchant_id IN (:m) ORDER BY t.id, e.line
-                """).param("m", merchants).query((rs, n) -> new World.LedgerEntry(uuid(rs, "id"),
-                        uuid(rs, "payment_id"), rs.getString("kind"), uuid(rs, "reverses"), rs.getString("type"),
-                        rs.getString("side"), rs.getLong("amount_minor"), rs.getString("currency")))
+                """)
+                .param("m", merchants)
+                .query((rs, n) -> new World.LedgerEntry(
+                        uuid(rs, "id"),
+                        uuid(rs, "payment_id"),
+                        rs.getString("kind"),
+                        uuid(rs, "reverses"),
+                        rs.getString("type"),
+                        rs.getString("side"),
+                        rs.getLong("amount_minor"),
+                        rs.getString("currency")))
                 .list();
     }
 
@@ -175,8 +259,12 @@ final class Snapshots {
         return jdbc.sql("""
                 SELECT event_id, type, psp_reference, outcome FROM psp_notifications
                  WHERE psp_reference IN (:refs) ORDER BY received_at, id
-                """).param("refs", List.copyOf(pspObjects)).query((rs, n) -> new World.NotificationRow(
-                        rs.getString("event_id"), rs.getString("type"), rs.getString("psp_reference"),
+                """)
+                .param("refs", List.copyOf(pspObjects))
+                .query((rs, n) -> new World.NotificationRow(
+                        rs.getString("event_id"),
+                        rs.getString("type"),
+                        rs.getString("psp_reference"),
                         rs.getString("outcome")))
                 .list();
     }

@@ -22,8 +22,13 @@ final class Workers {
     private final CrashSwitch secondCrash;
     private final AcquirerSimulator psp;
 
-    Workers(StuckAttemptReconciler reconciler, NotificationInbox inbox, List<MutableClock> clocks, CrashSwitch crash,
-            CrashSwitch secondCrash, AcquirerSimulator psp) {
+    Workers(
+            StuckAttemptReconciler reconciler,
+            NotificationInbox inbox,
+            List<MutableClock> clocks,
+            CrashSwitch crash,
+            CrashSwitch secondCrash,
+            AcquirerSimulator psp) {
         this.reconciler = reconciler;
         this.inbox = inbox;
         this.clocks = clocks;

@@ -23,8 +23,11 @@ public final class Api {
 
     public static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Set<String> ISSUED_KEYS = ConcurrentHashMap.newKeySet();
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .executor(Executors.newVirtualThreadPerTaskExecutor()).connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .executor(Executors.newVirtualThreadPerTaskExecutor())
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
 
     private final URI base;
     private final String bearer;
@@ -49,8 +52,11 @@ public final class Api {
         }
 
         public String header(String name) {
-            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
-                    .map(e -> e.getValue().getFirst()).findFirst().orElse(null);
+            return headers.entrySet().stream()
+                    .filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .map(e -> e.getValue().getFirst())
+                    .findFirst()
+                    .orElse(null);
         }
     }
 
@@ -89,7 +95,8 @@ public final class Api {
     }
 
     public Response post(String path, String idempotencyKey, String body) {
-        HttpRequest.Builder request = request(path).header("Content-Type", "application/json")
+        HttpRequest.Builder request = request(path)
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (idempotencyKey != null) {
             request.header("Idempotency-Key", idempotencyKey);
@@ -108,8 +115,13 @@ public final class Api {
     public Response send(HttpRequest request) {
         try {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-            ApiContract.of(base).check(request.method(), request.uri(), response.statusCode(),
-                    response.headers().firstValue("Content-Type").orElse(null), response.body());
+            ApiContract.of(base)
+                    .check(
+                            request.method(),
+                            request.uri(),
+                            response.statusCode(),
+                            response.headers().firstValue("Content-Type").orElse(null),
+                            response.body());
             return new Response(response.statusCode(), response.headers().map(), response.body());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);

@@ -46,6 +46,7 @@ public final class ApiContract {
     private static final Set<String> CHECKED = ConcurrentHashMap.newKeySet();
     /** Mismatches noted instead of thrown while {@link #collecting} runs, so one run shows them all. */
     private static final List<String> COLLECTED = Collections.synchronizedList(new ArrayList<>());
+
     private static volatile boolean collect;
     /** The first checked answer whose schema is a component, by the component's name: candidate examples. */
     private static final Map<String, String> ANSWERS = new ConcurrentHashMap<>();
@@ -55,16 +56,15 @@ public final class ApiContract {
     private final SchemaRegistry registry;
     private final Map<String, Schema> schemas = new ConcurrentHashMap<>();
 
-    private record Route(String template, Pattern pattern, int parameters, JsonNode item) {
-    }
+    private record Route(String template, Pattern pattern, int parameters, JsonNode item) {}
 
     private ApiContract(JsonNode served) {
         ObjectNode strict = (ObjectNode) served.deepCopy();
         tighten(strict, allOfParts(strict));
         this.document = strict;
         this.routes = routes(strict);
-        this.registry = SchemaRegistry.withDialect(Dialects.getOpenApi31(),
-                builder -> builder.schemas(Map.of(DOCUMENT, strict.toString())));
+        this.registry = SchemaRegistry.withDialect(
+                Dialects.getOpenApi31(), builder -> builder.schemas(Map.of(DOCUMENT, strict.toString())));
     }
 
     /** The document of the Kopek at {@code base}, fetched once. */
@@ -114,7 +114,8 @@ public final class ApiContract {
         String where = method + " " + route.get().template();
         JsonNode responses = operation.path("responses");
         String declared = declaredStatus(responses, status);
-        String media = contentType == null ? "" : contentType.split(";")[0].trim().toLowerCase(Locale.ROOT);
+        String media =
+                contentType == null ? "" : contentType.split(";")[0].trim().toLowerCase(Locale.ROOT);
         if (declared == null) {
             if (status / 100 == 2) {
                 throw new AssertionError(where + " answered " + status + ", which the API document does not declare");
@@ -209,12 +210,15 @@ public final class ApiContract {
     /** Checks one JSON value against a component schema, for examples and payloads outside a route. */
     public List<String> mismatches(String component, JsonNode value) {
         return schema("/components/schemas/" + component).validate(value.toString(), InputFormat.JSON).stream()
-                .map(Error::toString).toList();
+                .map(Error::toString)
+                .toList();
     }
 
     /** Checks one JSON value against the schema at {@code pointer} in the document (strict, as answers are). */
     public List<String> mismatchesAt(String pointer, JsonNode value) {
-        return schema(pointer).validate(value.toString(), InputFormat.JSON).stream().map(Error::toString).toList();
+        return schema(pointer).validate(value.toString(), InputFormat.JSON).stream()
+                .map(Error::toString)
+                .toList();
     }
 
     /** The body as a failure message may show it: no secret or token, and not too long to read. */
@@ -229,9 +233,12 @@ public final class ApiContract {
 
     private static ApiContract fetch(URI base) {
         try {
-            HttpResponse<String> response = HttpClient.newHttpClient().send(
-                    HttpRequest.newBuilder(base.resolve("/openapi")).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(base.resolve("/openapi"))
+                                    .GET()
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("GET /openapi answered " + response.statusCode());
             }
@@ -259,8 +266,8 @@ public final class ApiContract {
         document.path("paths").properties().forEach(path -> {
             String template = path.getKey();
             String regex = Pattern.quote(template).replaceAll("\\{[^}/]+}", "\\\\E[^/]+\\\\Q");
-            routes.add(new Route(template, Pattern.compile(regex), template.split("\\{", -1).length - 1,
-                    path.getValue()));
+            routes.add(
+                    new Route(template, Pattern.compile(regex), template.split("\\{", -1).length - 1, path.getValue()));
         });
         routes.sort(Comparator.comparingInt(Route::parameters));
         return List.copyOf(routes);
@@ -280,8 +287,8 @@ public final class ApiContract {
 
     /** Where a declared response sits in the document, following its {@code $ref}s to the response itself. */
     private String responsePointer(String template, String method, String status) {
-        String at = "/paths/" + escape(template) + "/" + method.toLowerCase(Locale.ROOT) + "/responses/"
-                + escape(status);
+        String at =
+                "/paths/" + escape(template) + "/" + method.toLowerCase(Locale.ROOT) + "/responses/" + escape(status);
         for (JsonNode node = document.at(at); node.has("$ref"); node = document.at(at)) {
             at = refTarget(node);
         }
@@ -327,11 +334,12 @@ public final class ApiContract {
     /** The component schemas that some {@code allOf} names as one of its parts, in {@code document}. */
     private static Set<JsonNode> allOfParts(JsonNode document) {
         Set<JsonNode> parts = Collections.newSetFromMap(new IdentityHashMap<>());
-        document.findValues("allOf").forEach(all -> all.forEach(part -> {
-            if (part.has("$ref")) {
-                parts.add(document.at(part.get("$ref").asString().substring(1)));
-            }
-        }));
+        document.findValues("allOf")
+                .forEach(all -> all.forEach(part -> {
+                    if (part.has("$ref")) {
+                        parts.add(document.at(part.get("$ref").asString().substring(1)));
+                    }
+                }));
         return parts;
     }
 }

@@ -20,7 +20,8 @@ public final class ConsoleBrowser {
     private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([0-9a-f]{64})\"");
 
     private final CookieManager cookies = new CookieManager();
-    private final HttpClient http = HttpClient.newBuilder().cookieHandler(cookies).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().cookieHandler(cookies).build();
     private final URI base;
     private String csrf;
 
@@ -49,14 +50,17 @@ public final class ConsoleBrowser {
         if (!field.find()) {
             throw new IllegalStateException("no CSRF field on the login form");
         }
-        return post("/console/login", "token=" + URLEncoder.encode(token, StandardCharsets.UTF_8) + "&_csrf="
-                + field.group(1));
+        return post(
+                "/console/login",
+                "token=" + URLEncoder.encode(token, StandardCharsets.UTF_8) + "&_csrf=" + field.group(1));
     }
 
     /** The session cookie as a {@code Cookie} header value, for a client that sends its own headers. */
     public String sessionCookie() {
-        return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals("KOPEK_CONSOLE"))
-                .map(c -> c.getName() + "=" + c.getValue()).findFirst()
+        return cookies.getCookieStore().getCookies().stream()
+                .filter(c -> c.getName().equals("KOPEK_CONSOLE"))
+                .map(c -> c.getName() + "=" + c.getValue())
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no console session cookie"));
     }
 
@@ -65,23 +69,30 @@ public final class ConsoleBrowser {
     }
 
     public HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(base.resolve(path)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(base.resolve(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** A form post; the session's CSRF token is added when there is one. */
     public HttpResponse<String> post(String path, String form) throws IOException, InterruptedException {
         String body = csrf == null ? form : (form.isEmpty() ? "" : form + "&") + "_csrf=" + csrf;
-        return http.send(HttpRequest.newBuilder(base.resolve(path))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(base.resolve(path))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** Any method, with the session and its CSRF token. */
     public HttpResponse<String> send(String method, String path) throws IOException, InterruptedException {
-        return "GET".equals(method) ? get(path) : http.send(HttpRequest.newBuilder(base.resolve(path))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .method(method, HttpRequest.BodyPublishers.ofString("_csrf=" + csrf)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return "GET".equals(method)
+                ? get(path)
+                : http.send(
+                        HttpRequest.newBuilder(base.resolve(path))
+                                .header("Content-Type", "application/x-www-form-urlencoded")
+                                .method(method, HttpRequest.BodyPublishers.ofString("_csrf=" + csrf))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 }

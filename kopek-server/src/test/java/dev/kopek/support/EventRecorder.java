@@ -30,7 +30,10 @@ public final class EventRecorder {
     }
 
     public List<String> typesFor(String publicId) {
-        return events.stream().filter(e -> e.publicId().equals(publicId)).map(BusinessEvent::type).toList();
+        return events.stream()
+                .filter(e -> e.publicId().equals(publicId))
+                .map(BusinessEvent::type)
+                .toList();
     }
 
     public List<MoneyMovement> movementsFor(UUID paymentId) {

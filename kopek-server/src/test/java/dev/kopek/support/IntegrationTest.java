@@ -24,28 +24,36 @@ import org.springframework.test.context.DynamicPropertySource;
  * A whole Kopek over real HTTP, on a real PostgreSQL, charging through the real simulator over HTTP. The
  * simulator's own record of charges is the oracle.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = {KopekApplication.class, IntegrationTest.TestBeans.class})
 public abstract class IntegrationTest {
 
     public static final String ADMIN_TOKEN = "test-admin-token-0123456789";
     /** A fixed secrets key, so no test writes a key file; base64 of 32 bytes. */
     public static final String SECRETS_KEY = "a29wZWstdGVzdC1zZWNyZXRzLWtleS0wMTIzNDU2Nzg=";
+
     protected static final AcquirerSimulator SIMULATOR = SharedSimulator.get();
     private static final String DATABASE = TestDatabase.newDatabase();
 
     @LocalServerPort
     protected int port;
+
     @Autowired
     protected MutableClock clock;
+
     @Autowired
     protected Merchants merchants;
+
     @Autowired
     protected StuckAttemptReconciler reconciler;
+
     @Autowired
     protected CrashSwitch crash;
+
     @Autowired
     protected JdbcClient jdbc;
+
     @Autowired
     protected EventRecorder recorder;
 
@@ -131,11 +139,14 @@ public abstract class IntegrationTest {
     /** Money actually moved at the PSP for this intent: the oracle. */
     protected static long chargesAtPsp(String reference) {
         return SIMULATOR.charges().stream()
-                .filter(c -> reference.equals(c.reference()) && c.status().equals("succeeded")).count();
+                .filter(c -> reference.equals(c.reference()) && c.status().equals("succeeded"))
+                .count();
     }
 
     protected static java.util.List<ChargeRecord> recordsAtPsp(String reference) {
-        return SIMULATOR.charges().stream().filter(c -> reference.equals(c.reference())).toList();
+        return SIMULATOR.charges().stream()
+                .filter(c -> reference.equals(c.reference()))
+                .toList();
     }
 
     protected long rows(String table) {

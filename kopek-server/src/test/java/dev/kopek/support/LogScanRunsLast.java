@@ -17,7 +17,8 @@ public final class LogScanRunsLast implements ClassOrderer {
     @Override
     public void orderClasses(ClassOrdererContext context) {
         // A stable sort: every other class keeps its place.
-        context.getClassDescriptors().sort(Comparator.comparing(
-                (ClassDescriptor c) -> c.getTestClass().getName().equals(LAST)));
+        context.getClassDescriptors()
+                .sort(Comparator.comparing(
+                        (ClassDescriptor c) -> c.getTestClass().getName().equals(LAST)));
     }
 }

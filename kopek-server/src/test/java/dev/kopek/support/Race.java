@@ -9,8 +9,7 @@ import java.util.concurrent.Future;
 /** Many threads released together by a barrier, so a race is a race and not a lucky schedule. */
 public final class Race {
 
-    private Race() {
-    }
+    private Race() {}
 
     @FunctionalInterface
     public interface Racer<T> {

@@ -21,8 +21,7 @@ public final class RawHttp {
 
     private static final int TIMEOUT_MILLIS = 10_000;
 
-    private RawHttp() {
-    }
+    private RawHttp() {}
 
     /** One parsed answer; {@code status} is 0 when the server closed without answering. */
     public record Answer(int status, Map<String, String> headers, String body) {
@@ -90,7 +89,8 @@ public final class RawHttp {
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
             if (colon > 0) {
-                headers.putIfAbsent(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                headers.putIfAbsent(
+                        lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
                         lines[i].substring(colon + 1).trim());
             }
         }

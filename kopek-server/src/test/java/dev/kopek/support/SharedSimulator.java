@@ -7,8 +7,7 @@ public final class SharedSimulator {
 
     private static AcquirerSimulator simulator;
 
-    private SharedSimulator() {
-    }
+    private SharedSimulator() {}
 
     public static synchronized AcquirerSimulator get() {
         if (simulator == null) {

@@ -8,8 +8,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  */
 public final class SmallCircuit {
 
-    private SmallCircuit() {
-    }
+    private SmallCircuit() {}
 
     public static void register(DynamicPropertyRegistry registry) {
         registry.add("kopek.psp.circuit.window-calls", () -> "4");

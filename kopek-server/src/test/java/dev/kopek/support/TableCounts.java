@@ -18,19 +18,22 @@ public final class TableCounts {
     private static final String WORKER_TABLES = "'flyway_schema_history', 'webhook_deliveries', 'webhook_attempts',"
             + " 'inbox', 'rate_limit_buckets', 'psp_calls', 'ledger_balances', 'ledger_projection'";
 
-    private TableCounts() {
-    }
+    private TableCounts() {}
 
     public static Map<String, Long> of(JdbcClient jdbc) {
         StringBuilder sql = new StringBuilder();
-        for (String table : jdbc.sql("""
+        for (String table :
+                jdbc.sql("""
                 SELECT table_name FROM information_schema.tables
                  WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
                    AND table_name NOT IN (%s)
                  ORDER BY table_name
                 """.formatted(WORKER_TABLES)).query(String.class).list()) {
-            sql.append(sql.isEmpty() ? "" : " UNION ALL ").append("SELECT '").append(table)
-                    .append("' AS t, count(*) AS n FROM ").append(table);
+            sql.append(sql.isEmpty() ? "" : " UNION ALL ")
+                    .append("SELECT '")
+                    .append(table)
+                    .append("' AS t, count(*) AS n FROM ")
+                    .append(table);
         }
         Map<String, Long> counts = new TreeMap<>();
         jdbc.sql(sql.toString()).query(rs -> {

@@ -34,8 +34,7 @@ public final class TestDatabase {
     private static final AtomicInteger DATABASES = new AtomicInteger();
     private static EmbeddedPostgres postgres;
 
-    private TestDatabase() {
-    }
+    private TestDatabase() {}
 
     public static synchronized EmbeddedPostgres server() {
         if (postgres == null) {
@@ -60,7 +59,8 @@ public final class TestDatabase {
     /** A new, empty database; its JDBC URL. */
     public static String newDatabase() {
         String name = "kopek_test_" + DATABASES.incrementAndGet();
-        try (Connection c = server().getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = server().getPostgresDatabase().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
             throw new IllegalStateException(e);

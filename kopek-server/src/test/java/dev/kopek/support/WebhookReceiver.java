@@ -14,8 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /** A merchant's webhook endpoint: a JDK HTTP server on a random loopback port that records what it is sent. */
 public final class WebhookReceiver implements AutoCloseable {
 
-    public record Received(String signature, String eventId, String deliveryId, String body) {
-    }
+    public record Received(String signature, String eventId, String deliveryId, String body) {}
 
     private final HttpServer server;
     private final List<Received> received = new CopyOnWriteArrayList<>();
@@ -31,8 +30,11 @@ public final class WebhookReceiver implements AutoCloseable {
         server.createContext("/hooks", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
             Map<String, List<String>> headers = exchange.getRequestHeaders();
-            received.add(new Received(first(headers, "Kopek-Signature"), first(headers, "Kopek-Event-Id"),
-                    first(headers, "Kopek-Delivery-Id"), new String(body, StandardCharsets.UTF_8)));
+            received.add(new Received(
+                    first(headers, "Kopek-Signature"),
+                    first(headers, "Kopek-Event-Id"),
+                    first(headers, "Kopek-Delivery-Id"),
+                    new String(body, StandardCharsets.UTF_8)));
             int status;
             synchronized (scripted) {
                 status = scripted.isEmpty() ? defaultStatus : scripted.poll();

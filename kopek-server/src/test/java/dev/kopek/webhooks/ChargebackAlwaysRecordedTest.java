@@ -50,13 +50,19 @@ class ChargebackAlwaysRecordedTest extends IntegrationTest {
         String second = dispute(charge, "dispute.opened", 3_000);
         assertThat(outcomeOf(full)).isEqualTo("applied");
         assertThat(outcomeOf(second)).isEqualTo("applied");
-        assertThat(api.get("/v1/payments/" + paid.text("id")).json().get("amount_disputed").asLong())
+        assertThat(api.get("/v1/payments/" + paid.text("id"))
+                        .json()
+                        .get("amount_disputed")
+                        .asLong())
                 .isEqualTo(13_000);
-        assertThat(openExposureReviews(paid.text("id"))).as("each overlapping dispute is a review").isEqualTo(2);
+        assertThat(openExposureReviews(paid.text("id")))
+                .as("each overlapping dispute is a review")
+                .isEqualTo(2);
 
         close(full, "dispute.lost");
         assertThat(api.get("/v1/payments/" + paid.text("id")).text("status"))
-                .as("still disputed while the second is open").isEqualTo("disputed");
+                .as("still disputed while the second is open")
+                .isEqualTo("disputed");
         close(second, "dispute.won");
 
         var after = api.get("/v1/payments/" + paid.text("id")).json();
@@ -72,7 +78,8 @@ class ChargebackAlwaysRecordedTest extends IntegrationTest {
         Api.Response paid = api.pay(Api.newKey(), Api.payment(newReference(), 10_000, "EUR", "pm_ok"));
         Api.Response refund = refund(api, paid.text("id"), 10_000);
         assertThat(refund.text("status")).isEqualTo("pending");
-        assertThat(outcomeOf(dispute(paid.text("psp_reference"), "dispute.opened", 10_000))).isEqualTo("applied");
+        assertThat(outcomeOf(dispute(paid.text("psp_reference"), "dispute.opened", 10_000)))
+                .isEqualTo("applied");
 
         reconciler.reconcileOnce();
 
@@ -86,8 +93,8 @@ class ChargebackAlwaysRecordedTest extends IntegrationTest {
     }
 
     private static Api.Response refund(Api api, String paymentId, long amount) {
-        Api.Response accepted = api.post("/v1/payments/" + paymentId + "/refunds", Api.newKey(),
-                "{\"amount\":" + amount + "}");
+        Api.Response accepted =
+                api.post("/v1/payments/" + paymentId + "/refunds", Api.newKey(), "{\"amount\":" + amount + "}");
         assertThat(accepted.status()).isEqualTo(202);
         return accepted;
     }
@@ -104,8 +111,10 @@ class ChargebackAlwaysRecordedTest extends IntegrationTest {
                 SELECT p.psp_reference FROM disputes d JOIN payments p ON p.id = d.payment_id
                  WHERE d.psp_dispute_id = :id
                 """).param("id", disputeId).query(String.class).single();
-        long amount = jdbc.sql("SELECT amount FROM disputes WHERE psp_dispute_id = :id").param("id", disputeId)
-                .query(Long.class).single();
+        long amount = jdbc.sql("SELECT amount FROM disputes WHERE psp_dispute_id = :id")
+                .param("id", disputeId)
+                .query(Long.class)
+                .single();
         assertThat(outcomeOf(deliver(disputeId, type, charge, amount))).isEqualTo("applied");
     }
 
@@ -115,8 +124,8 @@ class ChargebackAlwaysRecordedTest extends IntegrationTest {
                 + clock.instant().getEpochSecond() + ",\"data\":{\"id\":\"" + disputeId
                 + "\",\"object\":\"dispute\",\"charge_id\":\"" + charge + "\",\"amount\":" + amount
                 + ",\"currency\":\"EUR\",\"reason\":\"fraudulent\",\"status\":\"open\"}}";
-        String signature = dev.kopek.simulator.WebhookSignature.header(PspWebhookTest.SECRET,
-                clock.instant().getEpochSecond(), body);
+        String signature = dev.kopek.simulator.WebhookSignature.header(
+                PspWebhookTest.SECRET, clock.instant().getEpochSecond(), body);
         assertThat(inbox.receive(signature, body)).isEqualTo(NotificationInbox.Receipt.ACCEPTED);
         return eventId;
     }
@@ -131,14 +140,19 @@ class ChargebackAlwaysRecordedTest extends IntegrationTest {
 
     private List<Long> posted(String paymentId, String kind) {
         return jdbc.sql("SELECT amount_minor FROM ledger_transactions WHERE payment_id = :payment AND kind = :kind")
-                .param("payment", PaymentId.parse(paymentId).orElseThrow().value()).param("kind", kind)
-                .query(Long.class).list();
+                .param("payment", PaymentId.parse(paymentId).orElseThrow().value())
+                .param("kind", kind)
+                .query(Long.class)
+                .list();
     }
 
     private long openExposureReviews(String paymentId) {
         return jdbc.sql("""
                 SELECT count(*) FROM manual_reviews
                  WHERE payment_id = :payment AND subject = 'exposure' AND status = 'OPEN'
-                """).param("payment", PaymentId.parse(paymentId).orElseThrow().value()).query(Long.class).single();
+                """)
+                .param("payment", PaymentId.parse(paymentId).orElseThrow().value())
+                .query(Long.class)
+                .single();
     }
 }

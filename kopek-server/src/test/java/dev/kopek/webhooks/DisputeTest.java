@@ -19,8 +19,9 @@ class DisputeTest extends IntegrationTest {
     NotificationInbox inbox;
 
     private void useKopekAsWebhookReceiver() {
-        SIMULATOR.configure(SIMULATOR.config().withWebhooks(SIMULATOR.config().webhooks()
-                .withUrl(baseUri().resolve("/v1/psp/simulator/webhooks"))));
+        SIMULATOR.configure(SIMULATOR
+                .config()
+                .withWebhooks(SIMULATOR.config().webhooks().withUrl(baseUri().resolve("/v1/psp/simulator/webhooks"))));
     }
 
     private void awaitDelivered(int events) throws InterruptedException {
@@ -43,7 +44,9 @@ class DisputeTest extends IntegrationTest {
         String wonDispute = SIMULATOR.openDispute(won.text("psp_reference"), 3_000L, "product_not_received");
         awaitDelivered(4);
         assertThat(api.get("/v1/payments/" + lost.text("id")).text("status")).isEqualTo("disputed");
-        assertThat(refundOf(api, won.text("id"), 100).status()).as("no refunds while disputed").isEqualTo(409);
+        assertThat(refundOf(api, won.text("id"), 100).status())
+                .as("no refunds while disputed")
+                .isEqualTo(409);
 
         SIMULATOR.resolveDispute(lostDispute, false);
         SIMULATOR.resolveDispute(wonDispute, true);
@@ -56,10 +59,13 @@ class DisputeTest extends IntegrationTest {
         assertThat(wonAfter.get("status").asString()).isEqualTo("captured");
         assertThat(wonAfter.get("amount_disputed").asLong()).isZero();
 
-        assertThat(kinds(lost.text("id"))).containsExactly(MoneyMovement.Kind.CAPTURED,
-                MoneyMovement.Kind.CHARGEBACK_WITHDRAWN);
-        assertThat(kinds(won.text("id"))).containsExactly(MoneyMovement.Kind.CAPTURED,
-                MoneyMovement.Kind.CHARGEBACK_WITHDRAWN, MoneyMovement.Kind.CHARGEBACK_REVERSED);
+        assertThat(kinds(lost.text("id")))
+                .containsExactly(MoneyMovement.Kind.CAPTURED, MoneyMovement.Kind.CHARGEBACK_WITHDRAWN);
+        assertThat(kinds(won.text("id")))
+                .containsExactly(
+                        MoneyMovement.Kind.CAPTURED,
+                        MoneyMovement.Kind.CHARGEBACK_WITHDRAWN,
+                        MoneyMovement.Kind.CHARGEBACK_REVERSED);
         assertThat(recorder.typesFor(lost.text("id")))
                 .containsExactly("payment.created", "payment.captured", "payment.disputed", "payment.charged_back");
     }
@@ -82,8 +88,8 @@ class DisputeTest extends IntegrationTest {
         inbox.retryWaiting();
 
         assertThat(api.get("/v1/payments/" + paid.text("id")).text("status")).isEqualTo("charged_back");
-        assertThat(kinds(paid.text("id"))).containsExactly(MoneyMovement.Kind.CAPTURED,
-                MoneyMovement.Kind.CHARGEBACK_WITHDRAWN);
+        assertThat(kinds(paid.text("id")))
+                .containsExactly(MoneyMovement.Kind.CAPTURED, MoneyMovement.Kind.CHARGEBACK_WITHDRAWN);
     }
 
     @Test
@@ -92,38 +98,49 @@ class DisputeTest extends IntegrationTest {
         Api.Response paid = api.pay(Api.newKey(), Api.payment(newReference(), 4_000, "EUR", "pm_ok"));
         String dispute = SIMULATOR.openDispute(paid.text("psp_reference"), null, "fraudulent");
         String charge = paid.text("psp_reference");
-        for (String[] event : new String[][] {{"evt_o_", "dispute.opened"}, {"evt_l_", "dispute.lost"},
-                {"evt_l2_", "dispute.lost"}, {"evt_w_", "dispute.won"}}) {
+        for (String[] event : new String[][] {
+            {"evt_o_", "dispute.opened"},
+            {"evt_l_", "dispute.lost"},
+            {"evt_l2_", "dispute.lost"},
+            {"evt_w_", "dispute.won"}
+        }) {
             String body = disputeEvent(event[0] + dispute, event[1], dispute, charge);
             assertThat(inbox.receive(sign(body), body)).isEqualTo(NotificationInbox.Receipt.ACCEPTED);
         }
 
         assertThat(outcome("evt_l_" + dispute)).isEqualTo("applied");
         assertThat(outcome("evt_l2_" + dispute)).as("the same outcome again").isEqualTo("ignored");
-        assertThat(outcome("evt_w_" + dispute)).as("won after lost contradicts the chargeback").isEqualTo("conflict");
+        assertThat(outcome("evt_w_" + dispute))
+                .as("won after lost contradicts the chargeback")
+                .isEqualTo("conflict");
         assertThat(api.get("/v1/payments/" + paid.text("id")).text("status")).isEqualTo("charged_back");
-        assertThat(kinds(paid.text("id"))).containsExactly(MoneyMovement.Kind.CAPTURED,
-                MoneyMovement.Kind.CHARGEBACK_WITHDRAWN);
+        assertThat(kinds(paid.text("id")))
+                .containsExactly(MoneyMovement.Kind.CAPTURED, MoneyMovement.Kind.CHARGEBACK_WITHDRAWN);
     }
 
     private String outcome(String eventId) {
-        return jdbc.sql("SELECT outcome FROM psp_notifications WHERE event_id = :e").param("e", eventId)
-                .query(String.class).single();
+        return jdbc.sql("SELECT outcome FROM psp_notifications WHERE event_id = :e")
+                .param("e", eventId)
+                .query(String.class)
+                .single();
     }
 
     private String disputeEvent(String eventId, String type, String dispute, String charge) {
-        return "{\"id\":\"" + eventId + "\",\"type\":\"" + type + "\",\"created\":" + clock.instant().getEpochSecond()
+        return "{\"id\":\"" + eventId + "\",\"type\":\"" + type + "\",\"created\":"
+                + clock.instant().getEpochSecond()
                 + ",\"data\":{\"id\":\"" + dispute + "\",\"object\":\"dispute\",\"charge_id\":\"" + charge
                 + "\",\"amount\":4000,\"currency\":\"EUR\",\"reason\":\"fraudulent\",\"status\":\"open\"}}";
     }
 
     private String sign(String body) {
-        return dev.kopek.simulator.WebhookSignature.header(PspWebhookTest.SECRET, clock.instant().getEpochSecond(), body);
+        return dev.kopek.simulator.WebhookSignature.header(
+                PspWebhookTest.SECRET, clock.instant().getEpochSecond(), body);
     }
 
     private List<MoneyMovement.Kind> kinds(String paymentId) {
         return recorder.movementsFor(PaymentId.parse(paymentId).orElseThrow().value()).stream()
-                .map(MoneyMovement::kind).toList();
+                .map(MoneyMovement::kind)
+                .toList();
     }
 
     private static Api.Response refundOf(Api api, String paymentId, long amount) {

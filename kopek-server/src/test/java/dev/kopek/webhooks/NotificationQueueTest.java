@@ -60,9 +60,11 @@ class NotificationQueueTest extends IntegrationTest {
             clock.advance(Duration.ofHours(2));
             inbox.retryWaiting();
         }
-        var row = jdbc.sql("SELECT id, outcome, tries FROM psp_notifications WHERE event_id = :e").param("e", eventId)
-                .query((rs, n) -> new Object[] {rs.getObject("id", UUID.class), rs.getString("outcome"),
-                        rs.getInt("tries")}).single();
+        var row = jdbc.sql("SELECT id, outcome, tries FROM psp_notifications WHERE event_id = :e")
+                .param("e", eventId)
+                .query((rs, n) ->
+                        new Object[] {rs.getObject("id", UUID.class), rs.getString("outcome"), rs.getInt("tries")})
+                .single();
         assertThat(row[1]).isEqualTo("dead");
         assertThat(row[2]).isEqualTo(10);
         long reviews = jdbc.sql("""
@@ -83,8 +85,11 @@ class NotificationQueueTest extends IntegrationTest {
         Race.of(4, i -> inbox.retryWaiting());
 
         assertThat(outcome(dispute)).isEqualTo("applied");
-        assertThat(jdbc.sql("SELECT count(*) FROM disputes WHERE psp_dispute_id = :d").param("d", dispute)
-                .query(Long.class).single()).isEqualTo(1);
+        assertThat(jdbc.sql("SELECT count(*) FROM disputes WHERE psp_dispute_id = :d")
+                        .param("d", dispute)
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(1);
     }
 
     @Test
@@ -97,19 +102,26 @@ class NotificationQueueTest extends IntegrationTest {
         jdbc.sql("""
                 UPDATE idempotency_keys SET status = 'IN_PROGRESS', attempt = attempt + 1, lease_until = :lease
                  WHERE resource_id = :payment
-                """).param("lease", Db.at(clock.instant().plus(Duration.ofSeconds(30)))).param("payment", payment)
+                """)
+                .param("lease", Db.at(clock.instant().plus(Duration.ofSeconds(30))))
+                .param("payment", payment)
                 .update();
         int attempt = attemptOf(payment);
 
         String eventId = deliver(chargeEvent("charge.succeeded", "ch_" + UUID.randomUUID(), providerKey(payment)));
 
         assertThat(attemptOf(payment)).as("the live owner keeps the key").isEqualTo(attempt);
-        assertThat(api.get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("processing");
+        assertThat(api.get("/v1/payments/" + processing.text("id")).text("status"))
+                .isEqualTo("processing");
         clock.advance(Duration.ofSeconds(31));
         retryUntilDone(eventId);
-        assertThat(api.get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("captured");
-        assertThat(jdbc.sql("SELECT outcome FROM psp_notifications WHERE event_id = :e").param("e", eventId)
-                .query(String.class).single()).isEqualTo("applied");
+        assertThat(api.get("/v1/payments/" + processing.text("id")).text("status"))
+                .isEqualTo("captured");
+        assertThat(jdbc.sql("SELECT outcome FROM psp_notifications WHERE event_id = :e")
+                        .param("e", eventId)
+                        .query(String.class)
+                        .single())
+                .isEqualTo("applied");
     }
 
     @Test
@@ -124,37 +136,54 @@ class NotificationQueueTest extends IntegrationTest {
 
         deliver(chargeEvent("charge.succeeded", "ch_" + UUID.randomUUID(), providerKey(payment)));
 
-        assertThat(api.get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("captured");
+        assertThat(api.get("/v1/payments/" + processing.text("id")).text("status"))
+                .isEqualTo("captured");
         assertThat(reviewStatus(payment)).isEqualTo("RESOLVED");
         assertThat(jdbc.sql("SELECT resolved_by || '/' || resolution FROM manual_reviews WHERE subject_id = :p")
-                .param("p", payment).query(String.class).single()).isEqualTo("psp-notification/captured");
+                        .param("p", payment)
+                        .query(String.class)
+                        .single())
+                .isEqualTo("psp-notification/captured");
     }
 
     private void retryUntilDone(String eventId) {
-        for (int pass = 0; pass < 5 && jdbc.sql("SELECT processed_at IS NULL FROM psp_notifications WHERE event_id = :e")
-                .param("e", eventId).query(Boolean.class).single(); pass++) {
+        for (int pass = 0;
+                pass < 5
+                        && jdbc.sql("SELECT processed_at IS NULL FROM psp_notifications WHERE event_id = :e")
+                                .param("e", eventId)
+                                .query(Boolean.class)
+                                .single();
+                pass++) {
             inbox.retryWaiting();
         }
     }
 
     private String reviewStatus(UUID payment) {
         return jdbc.sql("SELECT status FROM manual_reviews WHERE subject = 'payment' AND subject_id = :p")
-                .param("p", payment).query(String.class).single();
+                .param("p", payment)
+                .query(String.class)
+                .single();
     }
 
     private int attemptOf(UUID payment) {
-        return jdbc.sql("SELECT attempt FROM idempotency_keys WHERE resource_id = :p").param("p", payment)
-                .query(Integer.class).single();
+        return jdbc.sql("SELECT attempt FROM idempotency_keys WHERE resource_id = :p")
+                .param("p", payment)
+                .query(Integer.class)
+                .single();
     }
 
     private String providerKey(UUID payment) {
-        return jdbc.sql("SELECT provider_key FROM payments WHERE id = :p").param("p", payment).query(String.class)
+        return jdbc.sql("SELECT provider_key FROM payments WHERE id = :p")
+                .param("p", payment)
+                .query(String.class)
                 .single();
     }
 
     private String outcome(String disputeId) {
         return jdbc.sql("SELECT coalesce(outcome, 'waiting') FROM psp_notifications WHERE psp_reference = :d")
-                .param("d", disputeId).query(String.class).single();
+                .param("d", disputeId)
+                .query(String.class)
+                .single();
     }
 
     /** A notification stored but never applied: the receiving process died in between. */
@@ -164,13 +193,17 @@ class NotificationQueueTest extends IntegrationTest {
                                                next_try_at)
                 VALUES (:id, 'simulator', :event, 'dispute.opened', :ref, :payload, :now, 1, :now)
                 """)
-                .param("id", TimeOrderedIds.next(clock)).param("event", body.substring(7, body.indexOf('"', 7)))
+                .param("id", TimeOrderedIds.next(clock))
+                .param("event", body.substring(7, body.indexOf('"', 7)))
                 .param("ref", dispute)
-                .param("payload", body).param("now", Db.at(clock.instant())).update();
+                .param("payload", body)
+                .param("now", Db.at(clock.instant()))
+                .update();
     }
 
     private String deliver(String body) {
-        String signature = WebhookSignature.header(PspWebhookTest.SECRET, clock.instant().getEpochSecond(), body);
+        String signature =
+                WebhookSignature.header(PspWebhookTest.SECRET, clock.instant().getEpochSecond(), body);
         assertThat(inbox.receive(signature, body)).isEqualTo(NotificationInbox.Receipt.ACCEPTED);
         return body.substring(7, body.indexOf('"', 7));
     }

@@ -25,7 +25,8 @@ class PspWebhookTest extends IntegrationTest {
 
     private Api.Response deliver(String body, long signedAtEpochSecond, String secret) {
         Api anonymous = new Api(baseUri(), null);
-        HttpRequest.Builder request = anonymous.request("/v1/psp/simulator/webhooks")
+        HttpRequest.Builder request = anonymous
+                .request("/v1/psp/simulator/webhooks")
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (secret != null) {
@@ -40,7 +41,8 @@ class PspWebhookTest extends IntegrationTest {
 
     private String chargeEvent(String eventId, String type, String chargeId, String providerKey, long amount) {
         String status = type.substring("charge.".length());
-        return "{\"id\":\"" + eventId + "\",\"type\":\"" + type + "\",\"created\":" + clock.instant().getEpochSecond()
+        return "{\"id\":\"" + eventId + "\",\"type\":\"" + type + "\",\"created\":"
+                + clock.instant().getEpochSecond()
                 + ",\"data\":{\"id\":\"" + chargeId + "\",\"object\":\"charge\",\"status\":\"" + status
                 + "\",\"amount\":" + amount + ",\"currency\":\"EUR\",\"idempotency_key\":\"" + providerKey + "\""
                 + (status.equals("declined") ? ",\"decline_code\":\"card_declined\"" : "") + "}}";
@@ -51,16 +53,24 @@ class PspWebhookTest extends IntegrationTest {
         String body = chargeEvent("evt_" + UUID.randomUUID(), "charge.succeeded", "ch_x", "kpk_x", 100);
         long before = rows("psp_notifications");
 
-        assertThat(deliver(body, clock.instant().getEpochSecond(), null).status()).isEqualTo(401);
-        assertThat(deliver(body, clock.instant().getEpochSecond(), "whsec_wrong").status()).isEqualTo(401);
-        Api.Response old = deliver(body, clock.instant().minus(Duration.ofMinutes(6)).getEpochSecond(), SECRET);
+        assertThat(deliver(body, clock.instant().getEpochSecond(), null).status())
+                .isEqualTo(401);
+        assertThat(deliver(body, clock.instant().getEpochSecond(), "whsec_wrong")
+                        .status())
+                .isEqualTo(401);
+        Api.Response old =
+                deliver(body, clock.instant().minus(Duration.ofMinutes(6)).getEpochSecond(), SECRET);
         assertThat(old.status()).isEqualTo(401);
         assertThat(old.text("code")).isEqualTo("invalid_signature");
         String tampered = body.replace("\"amount\":100", "\"amount\":999");
         Api anonymous = new Api(baseUri(), null);
-        Api.Response forged = anonymous.send(anonymous.request("/v1/psp/simulator/webhooks")
-                .header(WebhookSignature.HEADER, WebhookSignature.header(SECRET, clock.instant().getEpochSecond(), body))
-                .POST(HttpRequest.BodyPublishers.ofString(tampered)).build());
+        Api.Response forged = anonymous.send(anonymous
+                .request("/v1/psp/simulator/webhooks")
+                .header(
+                        WebhookSignature.HEADER,
+                        WebhookSignature.header(SECRET, clock.instant().getEpochSecond(), body))
+                .POST(HttpRequest.BodyPublishers.ofString(tampered))
+                .build());
         assertThat(forged.status()).isEqualTo(401);
         assertThat(rows("psp_notifications")).isEqualTo(before);
     }
@@ -74,14 +84,27 @@ class PspWebhookTest extends IntegrationTest {
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             boolean approve = i % 3 != 0;
-            Api.Response processing = api.pay(Api.newKey(), Api.payment(newReference(), 1_000 + i, "EUR",
-                    approve ? "pm_webhook_only" : "pm_webhook_only_declined"));
+            Api.Response processing = api.pay(
+                    Api.newKey(),
+                    Api.payment(
+                            newReference(),
+                            1_000 + i,
+                            "EUR",
+                            approve ? "pm_webhook_only" : "pm_webhook_only_declined"));
             assertThat(processing.status()).isEqualTo(202);
             String id = processing.text("id");
             String providerKey = jdbc.sql("SELECT provider_key FROM payments WHERE id = :id")
-                    .param("id", dev.kopek.money.PaymentId.parse(id).orElseThrow().value()).query(String.class).single();
-            String decided = chargeEvent("evt_" + UUID.randomUUID(), approve ? "charge.succeeded" : "charge.declined",
-                    "ch_" + i + UUID.randomUUID(), providerKey, 1_000 + i);
+                    .param(
+                            "id",
+                            dev.kopek.money.PaymentId.parse(id).orElseThrow().value())
+                    .query(String.class)
+                    .single();
+            String decided = chargeEvent(
+                    "evt_" + UUID.randomUUID(),
+                    approve ? "charge.succeeded" : "charge.declined",
+                    "ch_" + i + UUID.randomUUID(),
+                    providerKey,
+                    1_000 + i);
             deliveries.add(decided);
             deliveries.add(decided);
             ids.add(id);
@@ -101,7 +124,9 @@ class PspWebhookTest extends IntegrationTest {
             assertThat(recorder.typesFor(ids.get(i))).containsExactly("payment.created", "payment.unknown", finalType);
         }
         long stored = jdbc.sql("SELECT count(*) FROM psp_notifications WHERE payload LIKE '%' || :m || '%'")
-                .param("m", "\"amount\":100").query(Long.class).single();
+                .param("m", "\"amount\":100")
+                .query(Long.class)
+                .single();
         assertThat(stored).isEqualTo(ids.size());
     }
 
@@ -110,24 +135,49 @@ class PspWebhookTest extends IntegrationTest {
         Api api = newMerchant();
         Api.Response paid = api.pay(Api.newKey(), Api.payment(newReference(), 500, "EUR", "pm_ok"));
         String providerKey = jdbc.sql("SELECT provider_key FROM payments WHERE psp_reference = :r")
-                .param("r", paid.text("psp_reference")).query(String.class).single();
+                .param("r", paid.text("psp_reference"))
+                .query(String.class)
+                .single();
 
-        assertThat(deliver(chargeEvent("evt_" + UUID.randomUUID(), "charge.authorized", paid.text("psp_reference"),
-                providerKey, 500).replace("\"status\":\"authorized\"",
-                "\"status\":\"authorized\",\"expires_at\":\"2030-01-01T00:00:00Z\"")).status()).isEqualTo(200);
-        assertThat(deliver(chargeEvent("evt_" + UUID.randomUUID(), "charge.declined", paid.text("psp_reference"),
-                providerKey, 500)).status()).isEqualTo(200);
+        assertThat(deliver(chargeEvent(
+                                        "evt_" + UUID.randomUUID(),
+                                        "charge.authorized",
+                                        paid.text("psp_reference"),
+                                        providerKey,
+                                        500)
+                                .replace(
+                                        "\"status\":\"authorized\"",
+                                        "\"status\":\"authorized\",\"expires_at\":\"2030-01-01T00:00:00Z\""))
+                        .status())
+                .isEqualTo(200);
+        assertThat(deliver(chargeEvent(
+                                "evt_" + UUID.randomUUID(),
+                                "charge.declined",
+                                paid.text("psp_reference"),
+                                providerKey,
+                                500))
+                        .status())
+                .isEqualTo(200);
 
         assertThat(api.get("/v1/payments/" + paid.text("id")).body()).isEqualTo(paid.body());
         assertThat(jdbc.sql("SELECT outcome FROM psp_notifications WHERE provider_key = :k ORDER BY received_at")
-                .param("k", providerKey).query(String.class).list()).containsExactly("ignored", "conflict");
+                        .param("k", providerKey)
+                        .query(String.class)
+                        .list())
+                .containsExactly("ignored", "conflict");
         assertThat(recorder.typesFor(paid.text("id"))).containsExactly("payment.created", "payment.captured");
     }
 
     @Test
     void simulatorWebhooksResolveAsynchronousPayments() throws Exception {
-        SIMULATOR.configure(SIMULATOR.config().withWebhooks(SIMULATOR.config().webhooks()
-                .withUrl(baseUri().resolve("/v1/psp/simulator/webhooks")).withDuplicateRate(1.0).withDelayMillis(50)));
+        SIMULATOR.configure(SIMULATOR
+                .config()
+                .withWebhooks(SIMULATOR
+                        .config()
+                        .webhooks()
+                        .withUrl(baseUri().resolve("/v1/psp/simulator/webhooks"))
+                        .withDuplicateRate(1.0)
+                        .withDelayMillis(50)));
         Api api = newMerchant();
         String reference = newReference();
         Api.Response processing = api.pay(Api.newKey(), Api.payment(reference, 2_000, "EUR", "pm_webhook_only"));
@@ -139,7 +189,8 @@ class PspWebhookTest extends IntegrationTest {
             Thread.sleep(20);
         }
 
-        assertThat(api.get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("captured");
+        assertThat(api.get("/v1/payments/" + processing.text("id")).text("status"))
+                .isEqualTo("captured");
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
         assertThat(recorder.typesFor(processing.text("id")))
                 .containsExactly("payment.created", "payment.unknown", "payment.captured");

@@ -40,8 +40,7 @@ public final class OutboxLagBenchmark {
     private static final Duration DRAIN_LIMIT = Duration.ofSeconds(120);
     private static final int MAX_IN_FLIGHT = 256;
 
-    private OutboxLagBenchmark() {
-    }
+    private OutboxLagBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> flags = flags(args);
@@ -53,8 +52,11 @@ public final class OutboxLagBenchmark {
         if (apiKey.isEmpty() || rate < 1 || rate > 10_000 || seconds < 1 || seconds > 3600) {
             throw new IllegalArgumentException("need --api-key, --rate 1..10000 and --seconds 1..3600");
         }
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .executor(Executors.newVirtualThreadPerTaskExecutor()).connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .executor(Executors.newVirtualThreadPerTaskExecutor())
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
 
         int warmup = Integer.parseInt(flags.getOrDefault("warmup-seconds", "10"));
         if (warmup > 0) {
@@ -69,24 +71,35 @@ public final class OutboxLagBenchmark {
         Metrics after = awaitDrained(http, base, mode, before, 2L * load.created());
         long drained = System.nanoTime();
 
-        double published = after.value("kopek_outbox_published_total", mode) - before.value(
-                "kopek_outbox_published_total", mode);
+        double published =
+                after.value("kopek_outbox_published_total", mode) - before.value("kopek_outbox_published_total", mode);
         Map<Double, Double> buckets = after.bucketsMinus(before, mode);
         double count = buckets.getOrDefault(Double.POSITIVE_INFINITY, 0.0);
         double sumSeconds = after.value("kopek_outbox_publish_lag_seconds_sum", mode)
                 - before.value("kopek_outbox_publish_lag_seconds_sum", mode);
         double loadSeconds = (loadEnded - started) / 1e9;
-        OUT.printf(Locale.ROOT, "mode=%s rate=%d/s seconds=%d payments_created=%d failed=%d%n", mode, rate,
-                seconds, load.created(), load.failed());
-        OUT.printf(Locale.ROOT, "RESULT outbox mode=%s events=%.0f events_per_s=%.1f lag_p50_ms=%.1f "
+        OUT.printf(
+                Locale.ROOT,
+                "mode=%s rate=%d/s seconds=%d payments_created=%d failed=%d%n",
+                mode,
+                rate,
+                seconds,
+                load.created(),
+                load.failed());
+        OUT.printf(
+                Locale.ROOT,
+                "RESULT outbox mode=%s events=%.0f events_per_s=%.1f lag_p50_ms=%.1f "
                         + "lag_p99_ms=%.1f lag_mean_ms=%.1f drain_after_load_ms=%.0f%n",
-                mode, published, published / loadSeconds, 1000 * quantile(buckets, count, 0.50),
-                1000 * quantile(buckets, count, 0.99), count == 0 ? 0 : 1000 * sumSeconds / count,
+                mode,
+                published,
+                published / loadSeconds,
+                1000 * quantile(buckets, count, 0.50),
+                1000 * quantile(buckets, count, 0.99),
+                count == 0 ? 0 : 1000 * sumSeconds / count,
                 (drained - loadEnded) / 1e6);
     }
 
-    private record Load(int created, int failed) {
-    }
+    private record Load(int created, int failed) {}
 
     /** Payments issued on a fixed schedule (open loop): a slow answer does not slow the arrivals. */
     private static Load drive(HttpClient http, URI base, String apiKey, int rate, int seconds)
@@ -119,10 +132,13 @@ public final class OutboxLagBenchmark {
     private static boolean pay(HttpClient http, URI base, String apiKey) {
         String body = "{\"reference\":\"bench-" + UUID.randomUUID() + "\",\"amount\":1000,\"currency\":\"EUR\","
                 + "\"payment_method\":\"pm_ok\"}";
-        HttpRequest request = HttpRequest.newBuilder(base.resolve("/v1/payments")).timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + apiKey).header("Content-Type", "application/json")
+        HttpRequest request = HttpRequest.newBuilder(base.resolve("/v1/payments"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + apiKey)
+                .header("Content-Type", "application/json")
                 .header("Idempotency-Key", UUID.randomUUID().toString())
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
         try {
             return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 201;
         } catch (IOException e) {
@@ -185,15 +201,17 @@ public final class OutboxLagBenchmark {
     /** One scrape of the Prometheus text format, only the outbox series. */
     private record Metrics(List<Sample> samples) {
 
-        record Sample(String name, Map<String, String> labels, double value) {
-        }
+        record Sample(String name, Map<String, String> labels, double value) {}
 
         /** Prometheus is an admin endpoint: the scrape sends KOPEK_ADMIN_TOKEN, as Kopek was started with it. */
         static Metrics scrape(HttpClient http, URI base) throws IOException, InterruptedException {
             HttpRequest request = HttpRequest.newBuilder(base.resolve("/actuator/prometheus"))
                     .header("Authorization", "Bearer " + System.getenv().getOrDefault("KOPEK_ADMIN_TOKEN", ""))
-                    .timeout(Duration.ofSeconds(10)).GET().build();
-            String text = http.send(request, HttpResponse.BodyHandlers.ofString()).body();
+                    .timeout(Duration.ofSeconds(10))
+                    .GET()
+                    .build();
+            String text =
+                    http.send(request, HttpResponse.BodyHandlers.ofString()).body();
             List<Sample> samples = new ArrayList<>();
             for (String line : text.split("\n")) {
                 if (!line.startsWith("kopek_outbox")) {
@@ -215,19 +233,25 @@ public final class OutboxLagBenchmark {
         }
 
         double value(String name, String mode) {
-            return samples.stream().filter(s -> s.name().equals(name))
+            return samples.stream()
+                    .filter(s -> s.name().equals(name))
                     .filter(s -> mode == null || mode.equals(s.labels().get("mode")))
-                    .mapToDouble(Sample::value).sum();
+                    .mapToDouble(Sample::value)
+                    .sum();
         }
 
         Map<Double, Double> bucketsMinus(Metrics earlier, String mode) {
             Map<Double, Double> result = new TreeMap<>();
             for (Sample s : samples) {
-                if (s.name().equals("kopek_outbox_publish_lag_seconds_bucket") && mode.equals(s.labels().get("mode"))) {
+                if (s.name().equals("kopek_outbox_publish_lag_seconds_bucket")
+                        && mode.equals(s.labels().get("mode"))) {
                     double le = bound(s.labels().get("le"));
-                    double was = earlier.samples.stream().filter(e -> e.name().equals(s.name())
-                                    && mode.equals(e.labels().get("mode")) && bound(e.labels().get("le")) == le)
-                            .mapToDouble(Sample::value).sum();
+                    double was = earlier.samples.stream()
+                            .filter(e -> e.name().equals(s.name())
+                                    && mode.equals(e.labels().get("mode"))
+                                    && bound(e.labels().get("le")) == le)
+                            .mapToDouble(Sample::value)
+                            .sum();
                     result.put(le, s.value() - was);
                 }
             }

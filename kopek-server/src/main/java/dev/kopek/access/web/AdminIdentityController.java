@@ -44,17 +44,24 @@ class AdminIdentityController {
 
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
-    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_NAME, ProblemCode.NAME_TAKEN})
+    @ProblemCodes(
+            jsonBody = true,
+            value = {ProblemCode.INVALID_NAME, ProblemCode.NAME_TAKEN})
     Map<String, Object> issue(Actor actor, HttpServletRequest http) {
         ObjectNode body = JsonBodies.readObject(http, 1024);
         body.propertyNames().stream().filter(n -> !n.equals("name")).findFirst().ifPresent(n -> {
             throw ApiProblem.badRequest("unknown_field", n, "Unknown field '" + n + "'.");
         });
         JsonNode name = body.get("name");
-        if (name == null || !name.isString() || !NAME.matcher(name.stringValue()).matches()
+        if (name == null
+                || !name.isString()
+                || !NAME.matcher(name.stringValue()).matches()
                 || name.stringValue().equals(AdminTokens.BOOTSTRAP_NAME)) {
-            throw ApiProblem.badRequest("invalid_name", "name", "name is required: 1–100 letters, digits, spaces"
-                    + " and ._@+-, starting with a letter or digit; 'bootstrap' is taken.");
+            throw ApiProblem.badRequest(
+                    "invalid_name",
+                    "name",
+                    "name is required: 1–100 letters, digits, spaces"
+                            + " and ._@+-, starting with a letter or digit; 'bootstrap' is taken.");
         }
         return switch (identities.issue(actor, name.stringValue())) {
             case AdminIdentities.Issued.Done done -> {
@@ -62,8 +69,11 @@ class AdminIdentityController {
                 json.put("token", done.token());
                 yield json;
             }
-            case AdminIdentities.Issued.NameTaken taken -> throw ApiProblem.of(HttpStatus.CONFLICT, "name_taken",
-                    "A live admin identity already has this name; revoke it first or choose another.");
+            case AdminIdentities.Issued.NameTaken taken ->
+                throw ApiProblem.of(
+                        HttpStatus.CONFLICT,
+                        "name_taken",
+                        "A live admin identity already has this name; revoke it first or choose another.");
         };
     }
 
@@ -89,10 +99,13 @@ class AdminIdentityController {
     @ProblemCodes(ProblemCode.BOOTSTRAP_IDENTITY)
     Map<String, Object> revoke(Actor actor, @PathVariable String id) {
         if (id.equals(AdminTokens.BOOTSTRAP_ID)) {
-            throw ApiProblem.of(HttpStatus.CONFLICT, "bootstrap_identity", "The bootstrap identity is"
-                    + " KOPEK_ADMIN_TOKEN; unset it and restart to retire it.");
+            throw ApiProblem.of(
+                    HttpStatus.CONFLICT,
+                    "bootstrap_identity",
+                    "The bootstrap identity is" + " KOPEK_ADMIN_TOKEN; unset it and restart to retire it.");
         }
-        return PrefixedId.parse("adm", id).flatMap(uuid -> identities.revoke(actor, uuid))
+        return PrefixedId.parse("adm", id)
+                .flatMap(uuid -> identities.revoke(actor, uuid))
                 .map(AdminIdentityController::json)
                 .orElseThrow(() -> ApiProblem.notFound("admin identity " + id));
     }
@@ -106,7 +119,9 @@ class AdminIdentityController {
         json.put("token_prefix", identity.tokenPrefix());
         json.put("created_at", identity.createdAt().toString());
         json.put("created_by", identity.createdBy());
-        json.put("revoked_at", identity.revokedAt() == null ? null : identity.revokedAt().toString());
+        json.put(
+                "revoked_at",
+                identity.revokedAt() == null ? null : identity.revokedAt().toString());
         json.put("revoked_by", identity.revokedBy());
         return json;
     }

@@ -25,6 +25,7 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
 
     /** Read by the rate limiter ({@link CallingMerchant}) as well as by the {@code MerchantId} parameter. */
     static final String MERCHANT_ATTRIBUTE = CallingMerchant.ATTRIBUTE;
+
     static final String ADMIN_ATTRIBUTE = "kopek.admin";
     private static final Logger log = LoggerFactory.getLogger(AudienceAuthorization.class);
     private static final AuthorizationDecision GRANTED = new AuthorizationDecision(true);
@@ -42,14 +43,16 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
     }
 
     @Override
-    public AuthorizationResult authorize(Supplier<? extends Authentication> authentication,
-            RequestAuthorizationContext context) {
+    public AuthorizationResult authorize(
+            Supplier<? extends Authentication> authentication, RequestAuthorizationContext context) {
         HttpServletRequest request = context.getRequest();
         Routes.Route route = routes.resolve(request);
         Caller caller = authentication.get() instanceof CallerAuthentication known ? known.caller() : null;
         if (route.audiences().contains(Audience.Kind.CONSOLE)) {
             // The console's caller comes from its session, never from a bearer token.
-            caller = sessions.current(request).map(admin -> new Caller.Admin(admin.id(), admin.name())).orElse(null);
+            caller = sessions.current(request)
+                    .map(admin -> new Caller.Admin(admin.id(), admin.name()))
+                    .orElse(null);
         }
         Refusal refusal = refusal(route, caller, request);
         if (refusal != null) {
@@ -59,7 +62,8 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
         if (route.audiences().contains(Audience.Kind.MERCHANT) && caller instanceof Caller.Merchant merchant) {
             request.setAttribute(MERCHANT_ATTRIBUTE, merchant.merchant());
         }
-        if ((route.audiences().contains(Audience.Kind.ADMIN) || route.audiences().contains(Audience.Kind.CONSOLE))
+        if ((route.audiences().contains(Audience.Kind.ADMIN)
+                        || route.audiences().contains(Audience.Kind.CONSOLE))
                 && caller instanceof Caller.Admin admin) {
             request.setAttribute(ADMIN_ATTRIBUTE, admin);
         }
@@ -69,26 +73,39 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
     private Refusal refusal(Routes.Route route, Caller caller, HttpServletRequest request) {
         if (route.nowhere()) {
             // A person who mistyped a console address gets a page, not the API's problem+json.
-            return isConsolePath(request) ? Refusal.consolePage(HttpStatus.NOT_FOUND, "not_found",
-                    "There is no such page in the console.") : Refusal.notFound();
+            return isConsolePath(request)
+                    ? Refusal.consolePage(HttpStatus.NOT_FOUND, "not_found", "There is no such page in the console.")
+                    : Refusal.notFound();
         }
         if (route.audiences().isEmpty()) {
-            log.error("closed route: {} {} resolves to {}, which declares no audience (or more than one)",
-                    request.getMethod(), request.getRequestURI(), route.handler());
+            log.error(
+                    "closed route: {} {} resolves to {}, which declares no audience (or more than one)",
+                    request.getMethod(),
+                    request.getRequestURI(),
+                    route.handler());
             return Refusal.forbidden("route_closed", "This route is not open to anyone.");
         }
         boolean unknownToken = request.getAttribute(BearerAuthentication.UNKNOWN_TOKEN) != null;
         for (Audience.Kind audience : route.audiences()) {
             Refusal refusal = switch (audience) {
                 case PUBLIC, PSP_WEBHOOK -> null;
-                case MERCHANT -> caller instanceof Caller.Merchant ? null : caller == null && !unknownToken
-                        ? Refusal.unauthorized("missing_api_key",
-                                "Send your secret API key as 'Authorization: Bearer <key>'.")
-                        : Refusal.unauthorized("invalid_api_key", "The API key is not valid or has been revoked.");
-                case ADMIN -> caller instanceof Caller.Admin ? null : caller == null && !unknownToken
-                        ? Refusal.unauthorized("missing_api_key",
-                                "Send an admin token as 'Authorization: Bearer <token>'.")
-                        : Refusal.unauthorized("invalid_admin_token", "The admin token is not valid.");
+                case MERCHANT ->
+                    caller instanceof Caller.Merchant
+                            ? null
+                            : caller == null && !unknownToken
+                                    ? Refusal.unauthorized(
+                                            "missing_api_key",
+                                            "Send your secret API key as 'Authorization: Bearer <key>'.")
+                                    : Refusal.unauthorized(
+                                            "invalid_api_key", "The API key is not valid or has been revoked.");
+                case ADMIN ->
+                    caller instanceof Caller.Admin
+                            ? null
+                            : caller == null && !unknownToken
+                                    ? Refusal.unauthorized(
+                                            "missing_api_key",
+                                            "Send an admin token as 'Authorization: Bearer <token>'.")
+                                    : Refusal.unauthorized("invalid_admin_token", "The admin token is not valid.");
                 case CONSOLE -> console(caller, request);
             };
             if (refusal != null) {
@@ -111,8 +128,12 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
     private Refusal console(Caller caller, HttpServletRequest request) {
         boolean safe = SAFE.contains(request.getMethod());
         if (!(caller instanceof Caller.Admin)) {
-            return safe ? Refusal.consoleLogin() : Refusal.consolePage(HttpStatus.UNAUTHORIZED, "console_login",
-                    "Your console session has ended. Log in again; nothing was changed.");
+            return safe
+                    ? Refusal.consoleLogin()
+                    : Refusal.consolePage(
+                            HttpStatus.UNAUTHORIZED,
+                            "console_login",
+                            "Your console session has ended. Log in again; nothing was changed.");
         }
         if (safe) {
             return null;
@@ -124,13 +145,18 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
             // Reading the form's token made Tomcat parse the body: bytes that are not UTF-8, a broken %-escape or
             // a body over the size limit. A page, with Tomcat's status when it names a 4xx (413), else 400.
             HttpStatus given = HttpStatus.resolve(unreadable.getErrorCode());
-            return Refusal.consolePage(given != null && given.is4xxClientError() ? given : HttpStatus.BAD_REQUEST,
-                    "unreadable_form", "The console could not read this form (its bytes"
-                    + " are not UTF-8 text, its %-escapes are broken or it is too large); nothing was changed.");
+            return Refusal.consolePage(
+                    given != null && given.is4xxClientError() ? given : HttpStatus.BAD_REQUEST,
+                    "unreadable_form",
+                    "The console could not read this form (its bytes"
+                            + " are not UTF-8 text, its %-escapes are broken or it is too large); nothing was changed.");
         }
         if (!matches) {
-            return Refusal.consolePage(HttpStatus.FORBIDDEN, "csrf_failed", "This form was not sent from your"
-                    + " console session (CSRF check failed); nothing was changed. Reload the page and try again.");
+            return Refusal.consolePage(
+                    HttpStatus.FORBIDDEN,
+                    "csrf_failed",
+                    "This form was not sent from your"
+                            + " console session (CSRF check failed); nothing was changed. Reload the page and try again.");
         }
         return null;
     }

@@ -33,11 +33,15 @@ final class BearerAuthentication extends OncePerRequestFilter {
         String header = request.getHeader("Authorization");
         if (header != null) {
             boolean write = !"GET".equals(request.getMethod()) && !"HEAD".equals(request.getMethod());
-            bearer(header).flatMap(token -> callers.identify(token, write)).ifPresentOrElse(caller -> {
-                SecurityContext context = SecurityContextHolder.createEmptyContext();
-                context.setAuthentication(new CallerAuthentication(caller));
-                SecurityContextHolder.setContext(context);
-            }, () -> request.setAttribute(UNKNOWN_TOKEN, Boolean.TRUE));
+            bearer(header)
+                    .flatMap(token -> callers.identify(token, write))
+                    .ifPresentOrElse(
+                            caller -> {
+                                SecurityContext context = SecurityContextHolder.createEmptyContext();
+                                context.setAuthentication(new CallerAuthentication(caller));
+                                SecurityContextHolder.setContext(context);
+                            },
+                            () -> request.setAttribute(UNKNOWN_TOKEN, Boolean.TRUE));
         }
         chain.doFilter(request, response);
     }

@@ -6,10 +6,8 @@ import dev.kopek.money.MerchantId;
 sealed interface Caller {
 
     /** A merchant's live API key. */
-    record Merchant(MerchantId merchant) implements Caller {
-    }
+    record Merchant(MerchantId merchant) implements Caller {}
 
     /** A named admin identity ({@code adm_…}), or {@code KOPEK_ADMIN_TOKEN} as {@code adm_bootstrap}. */
-    record Admin(String id, String name) implements Caller {
-    }
+    record Admin(String id, String name) implements Caller {}
 }

@@ -30,8 +30,11 @@ class CallerArguments implements WebMvcConfigurer {
             }
 
             @Override
-            public Object resolveArgument(MethodParameter parameter, ModelAndViewContainer mav,
-                    NativeWebRequest request, WebDataBinderFactory binderFactory) {
+            public Object resolveArgument(
+                    MethodParameter parameter,
+                    ModelAndViewContainer mav,
+                    NativeWebRequest request,
+                    WebDataBinderFactory binderFactory) {
                 HttpServletRequest http = request.getNativeRequest(HttpServletRequest.class);
                 Object merchant = http.getAttribute(AudienceAuthorization.MERCHANT_ATTRIBUTE);
                 if (parameter.getParameterType() == MerchantId.class) {
@@ -41,8 +44,8 @@ class CallerArguments implements WebMvcConfigurer {
                     throw new IllegalStateException("route is not behind merchant authentication");
                 }
                 if (http.getAttribute(AudienceAuthorization.ADMIN_ATTRIBUTE) instanceof Caller.Admin admin) {
-                    return new Actor(Actor.Kind.ADMIN, admin.id(), admin.name(), LogContext.requestId(),
-                            http.getRemoteAddr());
+                    return new Actor(
+                            Actor.Kind.ADMIN, admin.id(), admin.name(), LogContext.requestId(), http.getRemoteAddr());
                 }
                 if (merchant instanceof MerchantId id) {
                     return Actor.merchant(id, LogContext.requestId(), http.getRemoteAddr());

@@ -20,8 +20,11 @@ class FirewallRefusals {
 
     @ExceptionHandler(RequestRejectedException.class)
     ResponseEntity<String> rejected(RequestRejectedException e) {
-        return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(Problems.json(400, "request_rejected", "The request's headers or parameters are not in a form"
-                        + " Kopek accepts."));
+        return ResponseEntity.status(HttpStatus.BAD_REQUEST)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(Problems.json(
+                        400,
+                        "request_rejected",
+                        "The request's headers or parameters are not in a form" + " Kopek accepts."));
     }
 }

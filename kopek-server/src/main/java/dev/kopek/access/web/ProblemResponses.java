@@ -46,19 +46,23 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
         String detail = "The request's path, method or headers are not in a form Kopek accepts (no ';' parameters,"
                 + " encoded '/', '.' or '%', '//' or dot segments).";
         // A person who followed a mangled console link gets a page, as for an unknown console address.
-        write(response, isConsolePath(request)
-                ? Refusal.consolePage(HttpStatus.BAD_REQUEST, "request_rejected", detail)
-                : new Refusal(HttpStatus.BAD_REQUEST, "request_rejected", detail, java.util.Map.of()));
+        write(
+                response,
+                isConsolePath(request)
+                        ? Refusal.consolePage(HttpStatus.BAD_REQUEST, "request_rejected", detail)
+                        : new Refusal(HttpStatus.BAD_REQUEST, "request_rejected", detail, java.util.Map.of()));
     }
 
     /** The raw path (the firewall refused it, so it was never normalised) names a console page. */
     private static boolean isConsolePath(HttpServletRequest request) {
         String path = request.getRequestURI();
-        return path != null && (path.equals("/console") || path.startsWith("/console/") || path.startsWith("/console;"));
+        return path != null
+                && (path.equals("/console") || path.startsWith("/console/") || path.startsWith("/console;"));
     }
 
     private static void refuse(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        Refusal refusal = request.getAttribute(Refusal.ATTRIBUTE) instanceof Refusal decided ? decided
+        Refusal refusal = request.getAttribute(Refusal.ATTRIBUTE) instanceof Refusal decided
+                ? decided
                 : Refusal.forbidden("forbidden", "This request is not allowed.");
         write(response, refusal);
     }
@@ -74,12 +78,13 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
         response.setHeader("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'");
         response.setContentType("text/html");
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getWriter().write("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-                + "<title>Kopek console</title><link rel=\"stylesheet\" href=\"/console/assets/console.css\">"
-                + "</head><body class=\"login\"><main class=\"card\"><h1>"
-                + (refusal.status() == HttpStatus.NOT_FOUND ? "Not found" : "Not done") + "</h1><p>"
-                + HtmlUtils.htmlEscape(refusal.detail()) + "</p>" + Problems.requestIdParagraph()
-                + "<p><a href=\"" + Refusal.CONSOLE_LOGIN + "\">Log in</a></p></main></body></html>");
+        response.getWriter()
+                .write("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                        + "<title>Kopek console</title><link rel=\"stylesheet\" href=\"/console/assets/console.css\">"
+                        + "</head><body class=\"login\"><main class=\"card\"><h1>"
+                        + (refusal.status() == HttpStatus.NOT_FOUND ? "Not found" : "Not done") + "</h1><p>"
+                        + HtmlUtils.htmlEscape(refusal.detail()) + "</p>" + Problems.requestIdParagraph()
+                        + "<p><a href=\"" + Refusal.CONSOLE_LOGIN + "\">Log in</a></p></main></body></html>");
     }
 
     private static void write(HttpServletResponse response, Refusal refusal) throws IOException {

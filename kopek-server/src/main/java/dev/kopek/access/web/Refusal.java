@@ -16,7 +16,9 @@ record Refusal(HttpStatus status, String code, String detail, Map<String, String
     private static final Map<String, String> CHALLENGE = Map.of("WWW-Authenticate", "Bearer realm=\"kopek\"");
 
     enum Form {
-        PROBLEM, CONSOLE_PAGE, CONSOLE_LOGIN
+        PROBLEM,
+        CONSOLE_PAGE,
+        CONSOLE_LOGIN
     }
 
     Refusal(HttpStatus status, String code, String detail, Map<String, String> headers) {
@@ -37,8 +39,12 @@ record Refusal(HttpStatus status, String code, String detail, Map<String, String
 
     /** A console page asked for without a live session: the browser is sent to the login form (303). */
     static Refusal consoleLogin() {
-        return new Refusal(HttpStatus.SEE_OTHER, "console_login", "Log in to the console.",
-                Map.of("Location", CONSOLE_LOGIN), Form.CONSOLE_LOGIN);
+        return new Refusal(
+                HttpStatus.SEE_OTHER,
+                "console_login",
+                "Log in to the console.",
+                Map.of("Location", CONSOLE_LOGIN),
+                Form.CONSOLE_LOGIN);
     }
 
     /** A console action refused (no session, or no CSRF token): a page that says so; nothing was changed. */

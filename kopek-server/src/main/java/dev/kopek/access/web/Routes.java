@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.boot.webmvc.actuate.endpoint.web.AbstractWebMvcEndpointHandlerMapping;
 import org.springframework.boot.webmvc.error.ErrorController;
-import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.context.ApplicationContext;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 import org.springframework.core.annotation.AnnotationUtils;
@@ -42,6 +42,7 @@ final class Routes {
     private final String actuatorHealth;
     /** Per handler method: reading its annotations again on every request was 2 % of the payment path's CPU. */
     private final Map<HandlerKey, List<Audience.Kind>> declaredByHandler = new ConcurrentHashMap<>();
+
     private volatile List<HandlerMapping> mappings;
 
     Routes(ApplicationContext context, String actuatorBasePath) {
@@ -53,8 +54,9 @@ final class Routes {
     private List<HandlerMapping> mappings() {
         List<HandlerMapping> found = mappings;
         if (found == null) {
-            List<HandlerMapping> all = new java.util.ArrayList<>(BeanFactoryUtils.beansOfTypeIncludingAncestors(
-                    context, HandlerMapping.class, true, false).values());
+            List<HandlerMapping> all = new java.util.ArrayList<>(
+                    BeanFactoryUtils.beansOfTypeIncludingAncestors(context, HandlerMapping.class, true, false)
+                            .values());
             AnnotationAwareOrderComparator.sort(all);
             found = List.copyOf(all);
             mappings = found;
@@ -98,12 +100,13 @@ final class Routes {
     static List<Audience.Kind> declaredBy(HandlerMethod handler) {
         Audience onMethod = AnnotationUtils.findAnnotation(handler.getMethod(), Audience.class);
         Audience onClass = AnnotationUtils.findAnnotation(handler.getBeanType(), Audience.class);
-        return java.util.stream.Stream.of(onMethod, onClass).filter(java.util.Objects::nonNull)
-                .map(Audience::value).toList();
+        return java.util.stream.Stream.of(onMethod, onClass)
+                .filter(java.util.Objects::nonNull)
+                .map(Audience::value)
+                .toList();
     }
 
-    private record HandlerKey(java.lang.reflect.Method method, Class<?> beanType) {
-    }
+    private record HandlerKey(java.lang.reflect.Method method, Class<?> beanType) {}
 
     private record Lookup(HandlerMapping mapping, Object handler, Object pattern) {
         static final Lookup NONE = new Lookup(null, null, null);
@@ -174,8 +177,10 @@ final class Routes {
                 return new Lookup(mapping, null, null);
             }
             if (chain != null) {
-                return new Lookup(mapping, chain.getHandler(), request.getAttribute(
-                        HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE));
+                return new Lookup(
+                        mapping,
+                        chain.getHandler(),
+                        request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE));
             }
         }
         return Lookup.NONE;

@@ -3,9 +3,9 @@ package dev.kopek.access.web;
 import dev.kopek.access.AdminSessions;
 import jakarta.servlet.DispatcherType;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
-import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
@@ -31,12 +31,14 @@ class SecurityConfiguration {
     private final ProblemResponses problems = new ProblemResponses();
 
     @Bean
-    SecurityFilterChain kopekFilterChain(HttpSecurity http, Callers callers, AdminSessions sessions,
+    SecurityFilterChain kopekFilterChain(
+            HttpSecurity http,
+            Callers callers,
+            AdminSessions sessions,
             ApplicationContext context,
             @Value("${management.endpoints.web.base-path:/actuator}") String actuatorBasePath) {
         var decision = new AudienceAuthorization(new Routes(context, actuatorBasePath), sessions);
-        return http
-                .csrf(AbstractHttpConfigurer::disable)
+        return http.csrf(AbstractHttpConfigurer::disable)
                 .formLogin(AbstractHttpConfigurer::disable)
                 .httpBasic(AbstractHttpConfigurer::disable)
                 .logout(AbstractHttpConfigurer::disable)
@@ -45,8 +47,10 @@ class SecurityConfiguration {
                 .addFilterBefore(new BearerAuthentication(callers), AuthorizationFilter.class)
                 .authorizeHttpRequests(a -> a
                         // The request that led to an error page or an async completion was decided already.
-                        .dispatcherTypeMatchers(DispatcherType.ERROR, DispatcherType.ASYNC).permitAll()
-                        .anyRequest().access(decision))
+                        .dispatcherTypeMatchers(DispatcherType.ERROR, DispatcherType.ASYNC)
+                        .permitAll()
+                        .anyRequest()
+                        .access(decision))
                 .exceptionHandling(e -> e.authenticationEntryPoint(problems).accessDeniedHandler(problems))
                 .build();
     }

@@ -28,23 +28,27 @@ class AuditController {
     }
 
     @GetMapping("/v1/ops/audit")
-    Map<String, Object> list(@RequestParam(required = false) String actor,
-            @RequestParam(required = false) String target, @RequestParam(required = false) String cursor,
+    Map<String, Object> list(
+            @RequestParam(required = false) String actor,
+            @RequestParam(required = false) String target,
+            @RequestParam(required = false) String cursor,
             @RequestParam(defaultValue = "100") String limit) {
         check(actor, ID, "actor", "actor is an actor id: adm_…, mer_… or system:<job>.");
         check(target, ID, "target", "target is an object's public id, such as mer_… or mrv_….");
         check(cursor, NUMBER, "cursor", "cursor is the next_cursor of the previous page.");
         int max = NUMBER.matcher(limit).matches() && limit.length() <= 3 ? Integer.parseInt(limit) : 0;
         if (max < 1 || max > AuditEvents.MAX_LIMIT) {
-            throw ApiProblem.badRequest("invalid_query", "limit", "limit is a whole number from 1 to "
-                    + AuditEvents.MAX_LIMIT + ".");
+            throw ApiProblem.badRequest(
+                    "invalid_query", "limit", "limit is a whole number from 1 to " + AuditEvents.MAX_LIMIT + ".");
         }
         AuditEvents.Page page = events.page(actor, target, cursor == null ? null : Long.parseLong(cursor), max);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("object", "list");
         body.put("data", page.events().stream().map(AuditController::json).toList());
         body.put("has_more", page.hasMore());
-        body.put("next_cursor", page.hasMore() ? Long.toString(page.events().getLast().seq()) : null);
+        body.put(
+                "next_cursor",
+                page.hasMore() ? Long.toString(page.events().getLast().seq()) : null);
         return body;
     }
 

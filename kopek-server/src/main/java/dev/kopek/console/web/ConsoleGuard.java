@@ -17,7 +17,8 @@ final class ConsoleGuard implements HandlerInterceptor {
         response.setHeader("X-Frame-Options", "DENY");
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("Referrer-Policy", "no-referrer");
-        response.setHeader("Content-Security-Policy",
+        response.setHeader(
+                "Content-Security-Policy",
                 "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; form-action 'self';"
                         + " frame-ancestors 'none'");
         return true;

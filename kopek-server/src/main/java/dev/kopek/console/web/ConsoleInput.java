@@ -16,11 +16,21 @@ import java.util.regex.Pattern;
 final class ConsoleInput {
 
     private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
-    private static final Set<String> STATUSES = Set.of("PENDING", "UNKNOWN", "AUTHORIZED", "CAPTURED",
-            "PARTIALLY_REFUNDED", "REFUNDED", "DECLINED", "FAILED", "VOIDED", "EXPIRED", "DISPUTED", "CHARGED_BACK");
+    private static final Set<String> STATUSES = Set.of(
+            "PENDING",
+            "UNKNOWN",
+            "AUTHORIZED",
+            "CAPTURED",
+            "PARTIALLY_REFUNDED",
+            "REFUNDED",
+            "DECLINED",
+            "FAILED",
+            "VOIDED",
+            "EXPIRED",
+            "DISPUTED",
+            "CHARGED_BACK");
 
-    private ConsoleInput() {
-    }
+    private ConsoleInput() {}
 
     /**
      * Blank is "not given"; longer than {@code max}, or with control characters (C0 but line breaks and tabs, C1,
@@ -31,8 +41,9 @@ final class ConsoleInput {
             return null;
         }
         String trimmed = value.strip();
-        if (trimmed.length() > max || !InputText.isClean(trimmed.replace('\n', ' ').replace('\r', ' ')
-                .replace('\t', ' '))) {
+        if (trimmed.length() > max
+                || !InputText.isClean(
+                        trimmed.replace('\n', ' ').replace('\r', ' ').replace('\t', ' '))) {
             throw new ConsoleInputException(field + " must be at most " + max + " characters of text.");
         }
         return trimmed;

@@ -51,7 +51,11 @@ class ConsoleLoginController {
     private final AuditTrail audit;
     private final boolean secureCookie;
 
-    ConsoleLoginController(AdminSessions sessions, AdminTokens tokens, LoginThrottle throttle, AuditTrail audit,
+    ConsoleLoginController(
+            AdminSessions sessions,
+            AdminTokens tokens,
+            LoginThrottle throttle,
+            AuditTrail audit,
             @Value("${server.servlet.session.cookie.secure:false}") boolean secureCookie) {
         this.sessions = sessions;
         this.tokens = tokens;
@@ -68,35 +72,56 @@ class ConsoleLoginController {
 
     @PostMapping(LOGIN_PATH)
     @Audience(Audience.Kind.PUBLIC)
-    String login(@RequestParam(name = "token", required = false) String token,
+    String login(
+            @RequestParam(name = "token", required = false) String token,
             @RequestParam(name = AdminSessions.CSRF_FIELD, required = false) String csrf,
-            @CookieValue(name = LOGIN_COOKIE, required = false) String cookie, HttpServletRequest request,
-            HttpServletResponse response, Model model) {
+            @CookieValue(name = LOGIN_COOKIE, required = false) String cookie,
+            HttpServletRequest request,
+            HttpServletResponse response,
+            Model model) {
         String address = request.getRemoteAddr();
         if (!sameToken(cookie, csrf)) {
-            return loginPage(model, response, HttpServletResponse.SC_FORBIDDEN, "This form did not come from the"
-                    + " login page, or the page is too old. Log in again with the form below.");
+            return loginPage(
+                    model,
+                    response,
+                    HttpServletResponse.SC_FORBIDDEN,
+                    "This form did not come from the"
+                            + " login page, or the page is too old. Log in again with the form below.");
         }
         String given = token == null || token.length() > MAX_TOKEN ? null : token.strip();
         if (throttle.check(address, given) instanceof LoginThrottle.Verdict.Refused refused) {
             log.warn("console login refused from {}: too many failed attempts", address);
             response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(refused.retryAfterSeconds()));
-            return loginPage(model, response, 429, "Too many failed log-ins from this address or for this"
-                    + " identity. Try again in " + minutes(refused.retryAfterSeconds()) + "; nothing was checked.");
+            return loginPage(
+                    model,
+                    response,
+                    429,
+                    "Too many failed log-ins from this address or for this" + " identity. Try again in "
+                            + minutes(refused.retryAfterSeconds()) + "; nothing was checked.");
         }
-        Optional<AdminTokens.Admin> admin = given == null || given.isEmpty() ? Optional.empty()
-                : sessions.logIn(request, given);
+        Optional<AdminTokens.Admin> admin =
+                given == null || given.isEmpty() ? Optional.empty() : sessions.logIn(request, given);
         if (admin.isEmpty()) {
             throttle.failed(address, given);
-            String claimed = Optional.ofNullable(LoginThrottle.identityPrefix(given)).orElse("unknown");
-            record(new Actor(Actor.Kind.SYSTEM, "system:" + FAILED_LOGIN_ACTOR, FAILED_LOGIN_ACTOR,
-                    LogContext.requestId(), address), "console.login_failed", claimed);
+            String claimed =
+                    Optional.ofNullable(LoginThrottle.identityPrefix(given)).orElse("unknown");
+            record(
+                    new Actor(
+                            Actor.Kind.SYSTEM,
+                            "system:" + FAILED_LOGIN_ACTOR,
+                            FAILED_LOGIN_ACTOR,
+                            LogContext.requestId(),
+                            address),
+                    "console.login_failed",
+                    claimed);
             log.warn("console login failed from {} (identity {})", address, claimed);
             return loginPage(model, response, HttpServletResponse.SC_UNAUTHORIZED, "That admin token is not valid.");
         }
         AdminTokens.Admin who = admin.get();
-        record(new Actor(Actor.Kind.ADMIN, who.id(), who.name(), LogContext.requestId(), address),
-                "console.logged_in", who.id());
+        record(
+                new Actor(Actor.Kind.ADMIN, who.id(), who.name(), LogContext.requestId(), address),
+                "console.logged_in",
+                who.id());
         log.info("console login: {} ({}) from {}", who.name(), who.id(), address);
         response.addHeader(HttpHeaders.SET_COOKIE, loginCookie("", 0).toString());
         return "redirect:/console/payments";
@@ -126,13 +151,21 @@ class ConsoleLoginController {
     }
 
     private ResponseCookie loginCookie(String value, long maxAgeSeconds) {
-        return ResponseCookie.from(LOGIN_COOKIE, value).path(LOGIN_PATH).httpOnly(true).sameSite("Strict")
-                .secure(secureCookie).maxAge(maxAgeSeconds).build();
+        return ResponseCookie.from(LOGIN_COOKIE, value)
+                .path(LOGIN_PATH)
+                .httpOnly(true)
+                .sameSite("Strict")
+                .secure(secureCookie)
+                .maxAge(maxAgeSeconds)
+                .build();
     }
 
     private static boolean sameToken(String cookie, String field) {
-        return cookie != null && field != null && cookie.length() == 64 && MessageDigest.isEqual(
-                cookie.getBytes(StandardCharsets.US_ASCII), field.getBytes(StandardCharsets.US_ASCII));
+        return cookie != null
+                && field != null
+                && cookie.length() == 64
+                && MessageDigest.isEqual(
+                        cookie.getBytes(StandardCharsets.US_ASCII), field.getBytes(StandardCharsets.US_ASCII));
     }
 
     private void record(Actor actor, String action, String identity) {

@@ -10,18 +10,18 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
 import org.springframework.ui.Model;
+import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.ResponseStatus;
-import org.springframework.web.ErrorResponseException;
 
 /**
  * What every console page shows (who is logged in, the CSRF token for its forms), and the console's own error
  * page: a person gets a sentence, never a stack trace or a problem+json body; nothing half-done is left behind.
  */
-@ControllerAdvice(assignableTypes = {ConsolePagesController.class, ConsoleActionsController.class,
-        ConsoleLoginController.class})
+@ControllerAdvice(
+        assignableTypes = {ConsolePagesController.class, ConsoleActionsController.class, ConsoleLoginController.class})
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class ConsoleModel {
 
@@ -59,18 +59,22 @@ class ConsoleModel {
         return frameworkRefusal(e.getStatusCode().value(), model, response);
     }
 
-    @ExceptionHandler({org.springframework.web.HttpRequestMethodNotSupportedException.class,
-            org.springframework.web.HttpMediaTypeException.class,
-            org.springframework.web.bind.ServletRequestBindingException.class,
-            org.springframework.web.method.annotation.MethodArgumentTypeMismatchException.class,
-            org.springframework.web.multipart.MultipartException.class,
-            org.springframework.http.converter.HttpMessageNotReadableException.class,
-            // A form whose bytes are not UTF-8 (or not percent-encoded properly): Tomcat refuses to read it.
-            org.apache.tomcat.util.http.InvalidParameterException.class})
+    @ExceptionHandler({
+        org.springframework.web.HttpRequestMethodNotSupportedException.class,
+        org.springframework.web.HttpMediaTypeException.class,
+        org.springframework.web.bind.ServletRequestBindingException.class,
+        org.springframework.web.method.annotation.MethodArgumentTypeMismatchException.class,
+        org.springframework.web.multipart.MultipartException.class,
+        org.springframework.http.converter.HttpMessageNotReadableException.class,
+        // A form whose bytes are not UTF-8 (or not percent-encoded properly): Tomcat refuses to read it.
+        org.apache.tomcat.util.http.InvalidParameterException.class
+    })
     String badRequest(Exception e, Model model, HttpServletResponse response) {
-        int status = e instanceof org.springframework.web.ErrorResponse known ? known.getStatusCode().value()
-                : e instanceof org.apache.tomcat.util.http.InvalidParameterException unread ? unread.getErrorCode()
-                : 400;
+        int status = e instanceof org.springframework.web.ErrorResponse known
+                ? known.getStatusCode().value()
+                : e instanceof org.apache.tomcat.util.http.InvalidParameterException unread
+                        ? unread.getErrorCode()
+                        : 400;
         return frameworkRefusal(status, model, response);
     }
 

@@ -31,7 +31,11 @@ class ConsolePagesController {
     private final AuditEvents audit;
     private final DriftChecker drift;
 
-    ConsolePagesController(ConsoleQueries queries, HealthQueries health, HealthHistory history, AuditEvents audit,
+    ConsolePagesController(
+            ConsoleQueries queries,
+            HealthQueries health,
+            HealthHistory history,
+            AuditEvents audit,
             DriftChecker drift) {
         this.queries = queries;
         this.health = health;
@@ -46,16 +50,24 @@ class ConsolePagesController {
     }
 
     @GetMapping("/console/payments")
-    String payments(@RequestParam(required = false) String q, @RequestParam(required = false) String merchant,
-            @RequestParam(required = false) String status, @RequestParam(required = false) String from,
-            @RequestParam(required = false) String to, Model model) {
+    String payments(
+            @RequestParam(required = false) String q,
+            @RequestParam(required = false) String merchant,
+            @RequestParam(required = false) String status,
+            @RequestParam(required = false) String from,
+            @RequestParam(required = false) String to,
+            Model model) {
         String query = ConsoleInput.text(q, "search", 128);
         String merchantText = ConsoleInput.text(merchant, "merchant", 200);
         boolean byId = query != null && query.startsWith("pay_");
         boolean merchantById = merchantText != null && merchantText.startsWith("mer_");
-        var search = new ConsoleQueries.Search(byId ? ConsoleInput.id("pay", query, "search") : null,
-                byId ? null : query, merchantById ? ConsoleInput.id("mer", merchantText, "merchant") : null,
-                merchantById ? null : merchantText, ConsoleInput.status(status), ConsoleInput.day(from, "from", false),
+        var search = new ConsoleQueries.Search(
+                byId ? ConsoleInput.id("pay", query, "search") : null,
+                byId ? null : query,
+                merchantById ? ConsoleInput.id("mer", merchantText, "merchant") : null,
+                merchantById ? null : merchantText,
+                ConsoleInput.status(status),
+                ConsoleInput.day(from, "from", false),
                 ConsoleInput.day(to, "to", true));
         model.addAttribute("rows", queries.payments(search));
         model.addAttribute("q", query);
@@ -63,8 +75,21 @@ class ConsolePagesController {
         model.addAttribute("status", status == null ? "" : status.toLowerCase(Locale.ROOT));
         model.addAttribute("from", from);
         model.addAttribute("to", to);
-        model.addAttribute("statuses", List.of("pending", "unknown", "authorized", "captured", "partially_refunded",
-                "refunded", "declined", "failed", "voided", "expired", "disputed", "charged_back"));
+        model.addAttribute(
+                "statuses",
+                List.of(
+                        "pending",
+                        "unknown",
+                        "authorized",
+                        "captured",
+                        "partially_refunded",
+                        "refunded",
+                        "declined",
+                        "failed",
+                        "voided",
+                        "expired",
+                        "disputed",
+                        "charged_back"));
         model.addAttribute("page", ConsoleQueries.PAGE);
         return "console/payments";
     }
@@ -92,10 +117,11 @@ class ConsolePagesController {
     @GetMapping("/console/reconciliation")
     String reconciliation(@RequestParam(required = false) String type, Model model) {
         String breakType = type == null || type.isBlank() ? null : type.toUpperCase(Locale.ROOT);
-        if (breakType != null && !List.of("MISSING_INTERNAL", "MISSING_AT_PSP", "AMOUNT_MISMATCH", "STATUS_MISMATCH")
-                .contains(breakType)) {
-            throw new ConsoleInputException("type is missing_internal, missing_at_psp, amount_mismatch or"
-                    + " status_mismatch.");
+        if (breakType != null
+                && !List.of("MISSING_INTERNAL", "MISSING_AT_PSP", "AMOUNT_MISMATCH", "STATUS_MISMATCH")
+                        .contains(breakType)) {
+            throw new ConsoleInputException(
+                    "type is missing_internal, missing_at_psp, amount_mismatch or" + " status_mismatch.");
         }
         model.addAttribute("runs", queries.settlementRuns(30));
         model.addAttribute("counts", queries.breakCounts());
@@ -129,24 +155,50 @@ class ConsolePagesController {
         model.addAttribute("drift", drift.lastCheck().orElse(null));
         model.addAttribute("now", now);
         model.addAttribute("samples", samples.size());
-        model.addAttribute("charts", List.of(
-                chart("Unknown outcomes", HealthHistory.chart(samples, s -> s.unknown(), "unknown outcomes", false)),
-                chart("Oldest unknown (s)", HealthHistory.chart(samples, HealthHistory.Sample::oldestUnknownSeconds,
-                        "oldest unknown in seconds", false)),
-                chart("Manual-review queue", HealthHistory.chart(samples, s -> s.reviewOpen(), "review queue", false)),
-                chart("Outbox lag (s)", HealthHistory.chart(samples, HealthHistory.Sample::outboxLagSeconds,
-                        "outbox lag in seconds", false)),
-                chart("Webhook failure rate", HealthHistory.chart(samples, HealthHistory.Sample::webhookFailureRate,
-                        "webhook failure rate", true)),
-                chart("PSP error rate", HealthHistory.chart(samples, HealthHistory.Sample::pspErrorRate,
-                        "PSP error rate", true))));
+        model.addAttribute(
+                "charts",
+                List.of(
+                        chart(
+                                "Unknown outcomes",
+                                HealthHistory.chart(samples, s -> s.unknown(), "unknown outcomes", false)),
+                        chart(
+                                "Oldest unknown (s)",
+                                HealthHistory.chart(
+                                        samples,
+                                        HealthHistory.Sample::oldestUnknownSeconds,
+                                        "oldest unknown in seconds",
+                                        false)),
+                        chart(
+                                "Manual-review queue",
+                                HealthHistory.chart(samples, s -> s.reviewOpen(), "review queue", false)),
+                        chart(
+                                "Outbox lag (s)",
+                                HealthHistory.chart(
+                                        samples,
+                                        HealthHistory.Sample::outboxLagSeconds,
+                                        "outbox lag in seconds",
+                                        false)),
+                        chart(
+                                "Webhook failure rate",
+                                HealthHistory.chart(
+                                        samples,
+                                        HealthHistory.Sample::webhookFailureRate,
+                                        "webhook failure rate",
+                                        true)),
+                        chart(
+                                "PSP error rate",
+                                HealthHistory.chart(
+                                        samples, HealthHistory.Sample::pspErrorRate, "PSP error rate", true))));
         return "console/health";
     }
 
     /** The audit trail (every admin's and the console's decisions), newest first; by actor or target id. */
     @GetMapping("/console/audit")
-    String audit(@RequestParam(required = false) String actor, @RequestParam(required = false) String target,
-            @RequestParam(required = false) String before, Model model) {
+    String audit(
+            @RequestParam(required = false) String actor,
+            @RequestParam(required = false) String target,
+            @RequestParam(required = false) String before,
+            Model model) {
         String actorId = ConsoleInput.text(actor, "actor", 100);
         String targetId = ConsoleInput.text(target, "target", 100);
         String cursor = ConsoleInput.text(before, "before", 18);
@@ -157,7 +209,8 @@ class ConsolePagesController {
         var page = audit.page(actorId, targetId, cursor == null ? null : Long.valueOf(cursor), AUDIT_PAGE);
         model.addAttribute("entries", page.events());
         model.addAttribute("more", page.hasMore());
-        model.addAttribute("next", page.events().isEmpty() ? null : page.events().getLast().seq());
+        model.addAttribute(
+                "next", page.events().isEmpty() ? null : page.events().getLast().seq());
         model.addAttribute("actor", actorId);
         model.addAttribute("target", targetId);
         return "console/audit";

@@ -29,7 +29,8 @@ class ConsoleWebConfiguration implements WebMvcConfigurer {
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(new ConsoleGuard()).addPathPatterns("/console", "/console/**")
+        registry.addInterceptor(new ConsoleGuard())
+                .addPathPatterns("/console", "/console/**")
                 .excludePathPatterns("/console/assets/**");
     }
 
@@ -49,8 +50,8 @@ class ConsoleWebConfiguration implements WebMvcConfigurer {
      * one writes it. The page is written here, not by a template: Thymeleaf would label it by the path's extension
      * (text/css for a missing .css).
      */
-    private static ModelAndView refusedWithoutAHandler(HttpServletRequest request, HttpServletResponse response,
-            Object handler, Exception e) {
+    private static ModelAndView refusedWithoutAHandler(
+            HttpServletRequest request, HttpServletResponse response, Object handler, Exception e) {
         if (!request.getRequestURI().startsWith("/console/")) {
             return null;
         }
@@ -61,7 +62,10 @@ class ConsoleWebConfiguration implements WebMvcConfigurer {
             if (method.getSupportedMethods() != null) {
                 response.setHeader("Allow", String.join(", ", method.getSupportedMethods()));
             }
-            return page(response, HttpStatus.METHOD_NOT_ALLOWED, "Not done",
+            return page(
+                    response,
+                    HttpStatus.METHOD_NOT_ALLOWED,
+                    "Not done",
                     "This page does not take that method; nothing was changed.");
         }
         return null;

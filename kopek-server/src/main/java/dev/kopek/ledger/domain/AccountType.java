@@ -26,7 +26,8 @@ public enum AccountType {
     CHARGEBACKS(Owner.MERCHANT, Side.CREDIT);
 
     public enum Owner {
-        PLATFORM, MERCHANT
+        PLATFORM,
+        MERCHANT
     }
 
     private final Owner owner;
@@ -51,7 +52,8 @@ public enum AccountType {
 
     /** The balance in the account's own direction: what increases it counts positive. */
     public long balance(long debitsMinor, long creditsMinor) {
-        return normalSide == Side.DEBIT ? Math.subtractExact(debitsMinor, creditsMinor)
+        return normalSide == Side.DEBIT
+                ? Math.subtractExact(debitsMinor, creditsMinor)
                 : Math.subtractExact(creditsMinor, debitsMinor);
     }
 

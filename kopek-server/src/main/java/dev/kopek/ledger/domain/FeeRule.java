@@ -30,8 +30,8 @@ public record FeeRule(int bps, long fixedMinor) {
         // amount × bps / 10000 split as q × bps + r × bps / 10000, so nothing overflows for any long amount.
         long whole = amountMinor / BPS_PER_UNIT;
         long rest = amountMinor % BPS_PER_UNIT;
-        long proportional = Math.addExact(Math.multiplyExact(whole, bps),
-                (rest * bps + BPS_PER_UNIT / 2) / BPS_PER_UNIT);
+        long proportional =
+                Math.addExact(Math.multiplyExact(whole, bps), (rest * bps + BPS_PER_UNIT / 2) / BPS_PER_UNIT);
         long room = amountMinor - proportional;
         return room <= fixedMinor ? amountMinor : proportional + fixedMinor;
     }

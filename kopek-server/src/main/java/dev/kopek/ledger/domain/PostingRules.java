@@ -18,8 +18,7 @@ import java.util.Optional;
  */
 public final class PostingRules {
 
-    private PostingRules() {
-    }
+    private PostingRules() {}
 
     /**
      * @param amountMinor the movement's amount
@@ -29,9 +28,12 @@ public final class PostingRules {
      * @return the posting, or empty when the movement moves nothing the ledger tracks (a release of a hold that
      *     is already closed)
      */
-    public static Optional<Posting> forMovement(MoneyMovement.Kind kind, long amountMinor, long feeMinor,
-            long holdClosedMinor) {
-        if (amountMinor <= 0 || feeMinor < 0 || feeMinor > amountMinor || holdClosedMinor < 0
+    public static Optional<Posting> forMovement(
+            MoneyMovement.Kind kind, long amountMinor, long feeMinor, long holdClosedMinor) {
+        if (amountMinor <= 0
+                || feeMinor < 0
+                || feeMinor > amountMinor
+                || holdClosedMinor < 0
                 || holdClosedMinor > amountMinor) {
             throw new IllegalArgumentException("inconsistent posting inputs: amount " + amountMinor + ", fee "
                     + feeMinor + ", hold closed " + holdClosedMinor);
@@ -41,12 +43,14 @@ public final class PostingRules {
         }
         var posting = new Posting.Builder();
         switch (kind) {
-            case AUTHORIZATION_HELD -> posting.debit(HOLDS_RECEIVABLE, amountMinor).credit(HOLDS_PAYABLE, amountMinor);
-            case CAPTURED -> posting.debit(PSP_RECEIVABLE, amountMinor)
-                    .credit(MERCHANT_PAYABLE, amountMinor - feeMinor)
-                    .credit(PLATFORM_REVENUE, feeMinor)
-                    .debit(HOLDS_PAYABLE, holdClosedMinor)
-                    .credit(HOLDS_RECEIVABLE, holdClosedMinor);
+            case AUTHORIZATION_HELD ->
+                posting.debit(HOLDS_RECEIVABLE, amountMinor).credit(HOLDS_PAYABLE, amountMinor);
+            case CAPTURED ->
+                posting.debit(PSP_RECEIVABLE, amountMinor)
+                        .credit(MERCHANT_PAYABLE, amountMinor - feeMinor)
+                        .credit(PLATFORM_REVENUE, feeMinor)
+                        .debit(HOLDS_PAYABLE, holdClosedMinor)
+                        .credit(HOLDS_RECEIVABLE, holdClosedMinor);
             case AUTHORIZATION_RELEASED -> {
                 if (holdClosedMinor == 0) {
                     return Optional.empty();
@@ -56,7 +60,8 @@ public final class PostingRules {
             case REFUND_RESERVED -> posting.debit(MERCHANT_PAYABLE, amountMinor).credit(REFUNDS_PENDING, amountMinor);
             case REFUND_SUCCEEDED -> posting.debit(REFUNDS_PENDING, amountMinor).credit(PSP_RECEIVABLE, amountMinor);
             case REFUND_RELEASED -> posting.debit(REFUNDS_PENDING, amountMinor).credit(MERCHANT_PAYABLE, amountMinor);
-            case CHARGEBACK_WITHDRAWN -> posting.debit(MERCHANT_PAYABLE, amountMinor).credit(CHARGEBACKS, amountMinor);
+            case CHARGEBACK_WITHDRAWN ->
+                posting.debit(MERCHANT_PAYABLE, amountMinor).credit(CHARGEBACKS, amountMinor);
             case CHARGEBACK_REVERSED -> posting.debit(CHARGEBACKS, amountMinor).credit(MERCHANT_PAYABLE, amountMinor);
         }
         return Optional.of(posting.build());
@@ -71,7 +76,10 @@ public final class PostingRules {
             throw new IllegalArgumentException("a PSP fee posting changes the fee");
         }
         long amount = Math.absExact(changeMinor);
-        Posting charged = new Posting.Builder().debit(PSP_FEES, amount).credit(PSP_RECEIVABLE, amount).build();
+        Posting charged = new Posting.Builder()
+                .debit(PSP_FEES, amount)
+                .credit(PSP_RECEIVABLE, amount)
+                .build();
         return changeMinor > 0 ? charged : charged.reversed();
     }
 

@@ -4,7 +4,8 @@ import java.util.Locale;
 
 /** The side of an entry. Amounts are always positive; the side says which way they move an account. */
 public enum Side {
-    DEBIT, CREDIT;
+    DEBIT,
+    CREDIT;
 
     public Side opposite() {
         return this == DEBIT ? CREDIT : DEBIT;

@@ -58,15 +58,21 @@ public class AccountStore {
                 ON CONFLICT DO NOTHING
                 RETURNING id
                 """)
-                .param("merchant", key.merchant()).param("type", key.type().name())
-                .param("currency", key.currency()).param("now", Db.at(clock.instant()))
-                .query(Long.class).optional()
+                .param("merchant", key.merchant())
+                .param("type", key.type().name())
+                .param("currency", key.currency())
+                .param("now", Db.at(clock.instant()))
+                .query(Long.class)
+                .optional()
                 .orElseGet(() -> jdbc.sql("""
                         SELECT id FROM ledger_accounts
                          WHERE merchant_id = :merchant AND type = :type AND currency = :currency
                         """)
-                        .param("merchant", key.merchant()).param("type", key.type().name())
-                        .param("currency", key.currency()).query(Long.class).single());
+                        .param("merchant", key.merchant())
+                        .param("type", key.type().name())
+                        .param("currency", key.currency())
+                        .query(Long.class)
+                        .single());
     }
 
     private long platformAccount(Key key) {
@@ -76,15 +82,19 @@ public class AccountStore {
                 ON CONFLICT DO NOTHING
                 RETURNING id
                 """)
-                .param("type", key.type().name()).param("currency", key.currency())
+                .param("type", key.type().name())
+                .param("currency", key.currency())
                 .param("now", Db.at(clock.instant()))
-                .query(Long.class).optional()
+                .query(Long.class)
+                .optional()
                 .orElseGet(() -> jdbc.sql("""
                         SELECT id FROM ledger_accounts
                          WHERE merchant_id IS NULL AND type = :type AND currency = :currency
                         """)
-                        .param("type", key.type().name()).param("currency", key.currency())
-                        .query(Long.class).single());
+                        .param("type", key.type().name())
+                        .param("currency", key.currency())
+                        .query(Long.class)
+                        .single());
     }
 
     private void rememberAfterCommit(Key key, long id) {

@@ -23,8 +23,8 @@ public class BalanceStore {
     }
 
     /** An account's totals: what the projection says, and, for the drift check, what the entries say. */
-    public record AccountTotals(long accountId, UUID merchant, AccountType type, String currency, long debitsMinor,
-            long creditsMinor) {
+    public record AccountTotals(
+            long accountId, UUID merchant, AccountType type, String currency, long debitsMinor, long creditsMinor) {
 
         public long balanceMinor() {
             return type.balance(debitsMinor, creditsMinor);
@@ -32,8 +32,7 @@ public class BalanceStore {
     }
 
     /** An account whose projection disagrees with its entries. */
-    public record Drift(AccountTotals projected, long entryDebitsMinor, long entryCreditsMinor) {
-    }
+    public record Drift(AccountTotals projected, long entryDebitsMinor, long entryCreditsMinor) {}
 
     /**
      * An account's exact totals in one statement, so in one snapshot: its balance rows (all shards) plus the entries of
@@ -80,8 +79,12 @@ public class BalanceStore {
     }
 
     private static AccountTotals totals(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
-        return new AccountTotals(rs.getLong("id"), rs.getObject("merchant_id", UUID.class),
-                AccountType.valueOf(rs.getString("type")), rs.getString("currency"), rs.getLong("debits"),
+        return new AccountTotals(
+                rs.getLong("id"),
+                rs.getObject("merchant_id", UUID.class),
+                AccountType.valueOf(rs.getString("type")),
+                rs.getString("currency"),
+                rs.getLong("debits"),
                 rs.getLong("credits"));
     }
 
@@ -91,7 +94,8 @@ public class BalanceStore {
      */
     public Optional<Long> lockMark() {
         return jdbc.sql("SELECT projected_below FROM ledger_projection FOR UPDATE SKIP LOCKED")
-                .query(Long.class).optional();
+                .query(Long.class)
+                .optional();
     }
 
     /**
@@ -128,8 +132,7 @@ public class BalanceStore {
                      WHERE horizon.below > :mark
                 )
                 SELECT count(*)::int FROM due
-                """)
-                .param("mark", mark).query(Integer.class).single();
+                """).param("mark", mark).query(Integer.class).single();
     }
 
     /**
@@ -163,6 +166,8 @@ public class BalanceStore {
     }
 
     public long accountCount() {
-        return jdbc.sql("SELECT count(*) FROM ledger_accounts").query(Long.class).single();
+        return jdbc.sql("SELECT count(*) FROM ledger_accounts")
+                .query(Long.class)
+                .single();
     }
 }

@@ -31,8 +31,12 @@ public class FeeStore {
                 ON CONFLICT (merchant_id, currency) DO UPDATE
                    SET bps = EXCLUDED.bps, fixed_minor = EXCLUDED.fixed_minor, updated_at = EXCLUDED.updated_at
                 """)
-                .param("merchant", merchant.value()).param("currency", currency).param("bps", rule.bps())
-                .param("fixed", rule.fixedMinor()).param("now", Db.at(now)).update();
+                .param("merchant", merchant.value())
+                .param("currency", currency)
+                .param("bps", rule.bps())
+                .param("fixed", rule.fixedMinor())
+                .param("now", Db.at(now))
+                .update();
         return find(merchant, currency).orElseThrow(() -> new IllegalStateException("fee just written is gone"));
     }
 
@@ -46,8 +50,10 @@ public class FeeStore {
                  WHERE merchant_id = :merchant ORDER BY currency
                 """)
                 .param("merchant", merchant.value())
-                .query((rs, n) -> new Fee(new MerchantId(rs.getObject("merchant_id", UUID.class)),
-                        rs.getString("currency"), new FeeRule(rs.getInt("bps"), rs.getLong("fixed_minor")),
+                .query((rs, n) -> new Fee(
+                        new MerchantId(rs.getObject("merchant_id", UUID.class)),
+                        rs.getString("currency"),
+                        new FeeRule(rs.getInt("bps"), rs.getLong("fixed_minor")),
                         Db.instant(rs, "updated_at")))
                 .list();
     }

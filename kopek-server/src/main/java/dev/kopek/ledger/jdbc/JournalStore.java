@@ -40,8 +40,7 @@ public class JournalStore {
     }
 
     /** A resolved entry to write. */
-    public record NewLine(long accountId, Side side, long amountMinor) {
-    }
+    public record NewLine(long accountId, Side side, long amountMinor) {}
 
     /**
      * Inserts the transaction and its entries unless a transaction for the same {@code (source_id, kind)} exists.
@@ -51,9 +50,16 @@ public class JournalStore {
     public boolean insert(LedgerTransaction tx, List<NewLine> lines) {
         StringBuilder values = new StringBuilder();
         for (int i = 0; i < lines.size(); i++) {
-            values.append(i == 0 ? "" : ",\n        ").append("(").append(i + 1)
-                    .append(", CAST(:account").append(i).append(" AS bigint), CAST(:side").append(i)
-                    .append(" AS text), CAST(:amount").append(i).append(" AS bigint))");
+            values.append(i == 0 ? "" : ",\n        ")
+                    .append("(")
+                    .append(i + 1)
+                    .append(", CAST(:account")
+                    .append(i)
+                    .append(" AS bigint), CAST(:side")
+                    .append(i)
+                    .append(" AS text), CAST(:amount")
+                    .append(i)
+                    .append(" AS bigint))");
         }
         // One statement: the header's ON CONFLICT decides whether any entry is written. No balance row is touched
         // (the projector adds committed entries to the balances, V162), so the entries need no lock order.
@@ -73,16 +79,24 @@ public class JournalStore {
                 SELECT header.id, :entryCount, lines.line, lines.account_id, lines.side, lines.amount_minor, :currency
                   FROM header, lines
                 """.formatted(values))
-                .param("id", tx.id()).param("merchant", tx.merchant() == null ? null : tx.merchant().value(), Types.OTHER)
-                .param("payment", tx.paymentId(), Types.OTHER).param("source", tx.sourceId())
-                .param("kind", tx.kind()).param("amount", tx.amountMinor()).param("currency", tx.currency())
-                .param("reverses", tx.reverses(), Types.OTHER).param("reason", tx.reason(), Types.VARCHAR)
+                .param("id", tx.id())
+                .param("merchant", tx.merchant() == null ? null : tx.merchant().value(), Types.OTHER)
+                .param("payment", tx.paymentId(), Types.OTHER)
+                .param("source", tx.sourceId())
+                .param("kind", tx.kind())
+                .param("amount", tx.amountMinor())
+                .param("currency", tx.currency())
+                .param("reverses", tx.reverses(), Types.OTHER)
+                .param("reason", tx.reason(), Types.VARCHAR)
                 .param("entryCount", lines.size())
-                .param("occurredAt", Db.at(tx.occurredAt())).param("recordedAt", Db.at(tx.recordedAt()));
+                .param("occurredAt", Db.at(tx.occurredAt()))
+                .param("recordedAt", Db.at(tx.recordedAt()));
         for (int i = 0; i < lines.size(); i++) {
             NewLine line = lines.get(i);
-            statement = statement.param("account" + i, line.accountId())
-                    .param("side" + i, line.side().code()).param("amount" + i, line.amountMinor());
+            statement = statement
+                    .param("account" + i, line.accountId())
+                    .param("side" + i, line.side().code())
+                    .param("amount" + i, line.amountMinor());
         }
         int written = statement.update();
         if (written != 0 && written != lines.size()) {
@@ -94,18 +108,23 @@ public class JournalStore {
     public Optional<LedgerTransaction> findBySource(UUID sourceId, String kind) {
         return jdbc.sql("SELECT " + HEADER_COLUMNS
                         + " FROM ledger_transactions t WHERE t.source_id = :source AND t.kind = :kind")
-                .param("source", sourceId).param("kind", kind)
-                .query(JournalStore::header).optional().map(this::withEntries);
+                .param("source", sourceId)
+                .param("kind", kind)
+                .query(JournalStore::header)
+                .optional()
+                .map(this::withEntries);
     }
 
     public Optional<LedgerTransaction> find(UUID id) {
         return jdbc.sql("SELECT " + HEADER_COLUMNS + " FROM ledger_transactions t WHERE t.id = :id")
-                .param("id", id).query(JournalStore::header).optional().map(this::withEntries);
+                .param("id", id)
+                .query(JournalStore::header)
+                .optional()
+                .map(this::withEntries);
     }
 
     /** What a capture's posting depends on: the merchant's fee rule and the payment's open authorization hold. */
-    public record CaptureInputs(FeeRule fee, OptionalLong openHold) {
-    }
+    public record CaptureInputs(FeeRule fee, OptionalLong openHold) {}
 
     /**
      * For a capture: reads the merchant's fee rule and locks the payment's authorization holds (their journal rows)
@@ -113,8 +132,7 @@ public class JournalStore {
      * has a hold, reads how much of it is still open. An automatic capture (no hold) costs one round trip.
      */
     public CaptureInputs lockCaptureInputs(MerchantId merchant, UUID paymentId, String currency) {
-        record Row(FeeRule fee, List<String> held) {
-        }
+        record Row(FeeRule fee, List<String> held) {}
         Row row = jdbc.sql("""
                 SELECT f.bps, f.fixed_minor, h.currencies
                   FROM (SELECT 1) AS one
@@ -126,14 +144,14 @@ public class JournalStore {
                                       ORDER BY id
                                         FOR NO KEY UPDATE) AS held) AS h
                 """)
-                .param("payment", paymentId).param("merchant", merchant.value()).param("currency", currency)
+                .param("payment", paymentId)
+                .param("merchant", merchant.value())
+                .param("currency", currency)
                 .query((rs, n) -> {
                     Object bps = rs.getObject("bps");
-                    FeeRule fee = bps == null ? FeeRule.NONE
-                            : new FeeRule(rs.getInt("bps"), rs.getLong("fixed_minor"));
+                    FeeRule fee = bps == null ? FeeRule.NONE : new FeeRule(rs.getInt("bps"), rs.getLong("fixed_minor"));
                     Array currencies = rs.getArray("currencies");
-                    List<String> held = currencies == null ? List.of()
-                            : List.of((String[]) currencies.getArray());
+                    List<String> held = currencies == null ? List.of() : List.of((String[]) currencies.getArray());
                     return new Row(fee, held);
                 })
                 .single();
@@ -153,7 +171,10 @@ public class JournalStore {
                  ORDER BY id
                    FOR NO KEY UPDATE
                 """)
-                .param("payment", paymentId).param("merchant", merchant.value()).query(String.class).list();
+                .param("payment", paymentId)
+                .param("merchant", merchant.value())
+                .query(String.class)
+                .list();
         return openHold(merchant, paymentId, currency, held);
     }
 
@@ -174,7 +195,10 @@ public class JournalStore {
                   JOIN ledger_accounts a ON a.id = e.account_id
                  WHERE t.payment_id = :payment AND t.merchant_id = :merchant AND a.type = 'HOLDS_PAYABLE'
                 """)
-                .param("payment", paymentId).param("merchant", merchant.value()).query(Long.class).single();
+                .param("payment", paymentId)
+                .param("merchant", merchant.value())
+                .query(Long.class)
+                .single();
         if (open < 0) {
             throw new IllegalStateException("payment " + paymentId + " closed more hold than it had: " + open);
         }
@@ -205,11 +229,22 @@ public class JournalStore {
         if (headers.isEmpty()) {
             return headers;
         }
-        Map<UUID, List<LedgerEntry>> entries = entries(headers.stream().map(LedgerTransaction::id).toList());
+        Map<UUID, List<LedgerEntry>> entries =
+                entries(headers.stream().map(LedgerTransaction::id).toList());
         List<LedgerTransaction> complete = new ArrayList<>(headers.size());
         for (LedgerTransaction h : headers) {
-            complete.add(new LedgerTransaction(h.id(), h.merchant(), h.paymentId(), h.sourceId(), h.kind(),
-                    h.amountMinor(), h.currency(), h.reverses(), h.reason(), h.occurredAt(), h.recordedAt(),
+            complete.add(new LedgerTransaction(
+                    h.id(),
+                    h.merchant(),
+                    h.paymentId(),
+                    h.sourceId(),
+                    h.kind(),
+                    h.amountMinor(),
+                    h.currency(),
+                    h.reverses(),
+                    h.reason(),
+                    h.occurredAt(),
+                    h.recordedAt(),
                     entries.getOrDefault(h.id(), List.of())));
         }
         return complete;
@@ -223,23 +258,34 @@ public class JournalStore {
                   JOIN ledger_accounts a ON a.id = e.account_id
                  WHERE e.transaction_id IN (:ids)
                  ORDER BY e.transaction_id, e.line
-                """)
-                .param("ids", transactionIds)
-                .query((ResultSet rs) -> {
-                    byTransaction.computeIfAbsent(rs.getObject("transaction_id", UUID.class), k -> new ArrayList<>())
-                            .add(new LedgerEntry(rs.getInt("line"), rs.getLong("account_id"),
-                                    AccountType.valueOf(rs.getString("type")), Side.ofCode(rs.getString("side")),
-                                    rs.getLong("amount_minor"), rs.getString("currency")));
-                });
+                """).param("ids", transactionIds).query((ResultSet rs) -> {
+            byTransaction
+                    .computeIfAbsent(rs.getObject("transaction_id", UUID.class), k -> new ArrayList<>())
+                    .add(new LedgerEntry(
+                            rs.getInt("line"),
+                            rs.getLong("account_id"),
+                            AccountType.valueOf(rs.getString("type")),
+                            Side.ofCode(rs.getString("side")),
+                            rs.getLong("amount_minor"),
+                            rs.getString("currency")));
+        });
         return byTransaction;
     }
 
     private static LedgerTransaction header(ResultSet rs, int row) throws SQLException {
-        return new LedgerTransaction(rs.getObject("id", UUID.class),
-                merchant(rs.getObject("merchant_id", UUID.class)), rs.getObject("payment_id", UUID.class),
-                rs.getObject("source_id", UUID.class), rs.getString("kind"), rs.getLong("amount_minor"),
-                rs.getString("currency"), rs.getObject("reverses", UUID.class), rs.getString("reason"),
-                Db.instant(rs, "occurred_at"), Db.instant(rs, "recorded_at"), List.of());
+        return new LedgerTransaction(
+                rs.getObject("id", UUID.class),
+                merchant(rs.getObject("merchant_id", UUID.class)),
+                rs.getObject("payment_id", UUID.class),
+                rs.getObject("source_id", UUID.class),
+                rs.getString("kind"),
+                rs.getLong("amount_minor"),
+                rs.getString("currency"),
+                rs.getObject("reverses", UUID.class),
+                rs.getString("reason"),
+                Db.instant(rs, "occurred_at"),
+                Db.instant(rs, "recorded_at"),
+                List.of());
     }
 
     private static MerchantId merchant(UUID id) {

@@ -47,8 +47,8 @@ class AdminLedgerController {
     private final Merchants merchants;
     private final AuditTrail audit;
 
-    AdminLedgerController(Ledger ledger, LedgerQueries queries, DriftChecker drift, Merchants merchants,
-            AuditTrail audit) {
+    AdminLedgerController(
+            Ledger ledger, LedgerQueries queries, DriftChecker drift, Merchants merchants, AuditTrail audit) {
         this.ledger = ledger;
         this.queries = queries;
         this.drift = drift;
@@ -58,27 +58,38 @@ class AdminLedgerController {
 
     /** Sets the fee for one currency ({@code "bps":0,"fixed_minor":0} is no fee); it applies from the next capture. */
     @PutMapping("/v1/admin/merchants/{merchantId}/fees")
-    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_BPS, ProblemCode.INVALID_FIXED_MINOR, ProblemCode.INVALID_CURRENCY})
+    @ProblemCodes(
+            jsonBody = true,
+            value = {ProblemCode.INVALID_BPS, ProblemCode.INVALID_FIXED_MINOR, ProblemCode.INVALID_CURRENCY})
     Map<String, Object> putFee(Actor actor, @PathVariable String merchantId, HttpServletRequest http) {
         MerchantId merchant = merchant(merchantId);
         ObjectNode body = JsonBodies.readObject(http, MAX_BODY_BYTES);
-        body.propertyNames().stream().filter(n -> !FEE_FIELDS.contains(n)).findFirst().ifPresent(n -> {
-            throw ApiProblem.badRequest("unknown_field", n, "Unknown field '" + n + "'.");
-        });
+        body.propertyNames().stream()
+                .filter(n -> !FEE_FIELDS.contains(n))
+                .findFirst()
+                .ifPresent(n -> {
+                    throw ApiProblem.badRequest("unknown_field", n, "Unknown field '" + n + "'.");
+                });
         long bps = integer(body, "bps", FeeRule.MAX_BPS);
         long fixed = integer(body, "fixed_minor", FeeRule.MAX_FIXED_MINOR);
         JsonNode currency = body.get("currency");
-        CurrencyCode code = currency == null || !currency.isString() ? null
+        CurrencyCode code = currency == null || !currency.isString()
+                ? null
                 : CurrencyCode.parse(currency.stringValue()).orElse(null);
         if (code == null) {
-            throw ApiProblem.badRequest("invalid_currency", "currency",
+            throw ApiProblem.badRequest(
+                    "invalid_currency",
+                    "currency",
                     "currency is an ISO 4217 code with minor units, such as RUB or EUR.");
         }
         return audit.inTransaction(status -> {
             Map<String, Object> before = queries.fees(merchant).stream()
-                    .filter(f -> f.currency().equals(code.code())).findFirst().map(LedgerJson::fee).orElse(null);
-            Map<String, Object> after = LedgerJson.fee(queries.setFee(merchant, code.code(),
-                    new FeeRule((int) bps, fixed)));
+                    .filter(f -> f.currency().equals(code.code()))
+                    .findFirst()
+                    .map(LedgerJson::fee)
+                    .orElse(null);
+            Map<String, Object> after =
+                    LedgerJson.fee(queries.setFee(merchant, code.code(), new FeeRule((int) bps, fixed)));
             audit.record(actor, "fee.changed", "merchant", merchant.toString(), before, after);
             return after;
         });
@@ -88,36 +99,51 @@ class AdminLedgerController {
     Map<String, Object> fees(@PathVariable String merchantId) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("object", "list");
-        json.put("data", queries.fees(merchant(merchantId)).stream().map(LedgerJson::fee).toList());
+        json.put(
+                "data",
+                queries.fees(merchant(merchantId)).stream().map(LedgerJson::fee).toList());
         return json;
     }
 
     /** Posts the reversal of a journal transaction. Asking twice returns the same reversal with 200. */
     @PostMapping("/v1/admin/ledger/transactions/{id}/reversal")
-    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_REASON})
+    @ProblemCodes(
+            jsonBody = true,
+            value = {ProblemCode.INVALID_REASON})
     ResponseEntity<Map<String, Object>> reverse(Actor actor, @PathVariable String id, HttpServletRequest http) {
-        UUID transaction = LedgerTransaction.parseId(id)
-                .orElseThrow(() -> ApiProblem.notFound("ledger transaction " + id));
+        UUID transaction =
+                LedgerTransaction.parseId(id).orElseThrow(() -> ApiProblem.notFound("ledger transaction " + id));
         ObjectNode body = JsonBodies.readObject(http, MAX_BODY_BYTES);
-        body.propertyNames().stream().filter(n -> !n.equals("reason")).findFirst().ifPresent(n -> {
-            throw ApiProblem.badRequest("unknown_field", n, "Unknown field '" + n + "'.");
-        });
+        body.propertyNames().stream()
+                .filter(n -> !n.equals("reason"))
+                .findFirst()
+                .ifPresent(n -> {
+                    throw ApiProblem.badRequest("unknown_field", n, "Unknown field '" + n + "'.");
+                });
         JsonNode reason = body.get("reason");
-        if (reason == null || !reason.isString() || reason.stringValue().isBlank()
+        if (reason == null
+                || !reason.isString()
+                || reason.stringValue().isBlank()
                 || reason.stringValue().length() > MAX_REASON) {
             throw ApiProblem.badRequest("invalid_reason", "reason", "reason is required: 1–500 characters.");
         }
         ReversalResult result = audit.inTransaction(status -> {
-            ReversalResult reversed = ledger.reverse(transaction, reason.stringValue().strip());
+            ReversalResult reversed =
+                    ledger.reverse(transaction, reason.stringValue().strip());
             if (reversed instanceof ReversalResult.Reversed r) {
-                audit.record(actor, "ledger_transaction.reversed", "ledger_transaction", id, null,
+                audit.record(
+                        actor,
+                        "ledger_transaction.reversed",
+                        "ledger_transaction",
+                        id,
+                        null,
                         LedgerJson.transaction(r.reversal()));
             }
             return reversed;
         });
         return switch (result) {
-            case ReversalResult.Reversed r -> ResponseEntity.status(HttpStatus.CREATED)
-                    .body(LedgerJson.transaction(r.reversal()));
+            case ReversalResult.Reversed r ->
+                ResponseEntity.status(HttpStatus.CREATED).body(LedgerJson.transaction(r.reversal()));
             case ReversalResult.AlreadyReversed r -> ResponseEntity.ok(LedgerJson.transaction(r.reversal()));
             case ReversalResult.NotFound n -> throw ApiProblem.notFound("ledger transaction " + id);
         };
@@ -125,7 +151,9 @@ class AdminLedgerController {
 
     @GetMapping("/v1/admin/ledger/transactions/{id}")
     Map<String, Object> transaction(@PathVariable String id) {
-        return LedgerTransaction.parseId(id).flatMap(queries::transaction).map(LedgerJson::transaction)
+        return LedgerTransaction.parseId(id)
+                .flatMap(queries::transaction)
+                .map(LedgerJson::transaction)
                 .orElseThrow(() -> ApiProblem.notFound("ledger transaction " + id));
     }
 
@@ -136,32 +164,41 @@ class AdminLedgerController {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("object", "ledger_drift_check");
         json.put("accounts_checked", report.accountsChecked());
-        json.put("drifted", report.drifts().stream().map(d -> {
-            Map<String, Object> account = new LinkedHashMap<>();
-            account.put("account_id", d.accountId());
-            account.put("type", d.type());
-            account.put("merchant", d.merchant() == null ? null : new MerchantId(d.merchant()).toString());
-            account.put("currency", d.currency());
-            account.put("projected_debits", d.projectedDebitsMinor());
-            account.put("projected_credits", d.projectedCreditsMinor());
-            account.put("entry_debits", d.entryDebitsMinor());
-            account.put("entry_credits", d.entryCreditsMinor());
-            return account;
-        }).toList());
+        json.put(
+                "drifted",
+                report.drifts().stream()
+                        .map(d -> {
+                            Map<String, Object> account = new LinkedHashMap<>();
+                            account.put("account_id", d.accountId());
+                            account.put("type", d.type());
+                            account.put(
+                                    "merchant", d.merchant() == null ? null : new MerchantId(d.merchant()).toString());
+                            account.put("currency", d.currency());
+                            account.put("projected_debits", d.projectedDebitsMinor());
+                            account.put("projected_credits", d.projectedCreditsMinor());
+                            account.put("entry_debits", d.entryDebitsMinor());
+                            account.put("entry_credits", d.entryCreditsMinor());
+                            return account;
+                        })
+                        .toList());
         return json;
     }
 
     private MerchantId merchant(String text) {
-        return MerchantId.parse(text).filter(id -> merchants.find(id).isPresent())
+        return MerchantId.parse(text)
+                .filter(id -> merchants.find(id).isPresent())
                 .orElseThrow(() -> ApiProblem.notFound("merchant " + text));
     }
 
     private static long integer(ObjectNode body, String field, long max) {
         JsonNode node = body.get(field);
-        if (node == null || !node.isIntegralNumber() || !node.canConvertToLong() || node.longValue() < 0
+        if (node == null
+                || !node.isIntegralNumber()
+                || !node.canConvertToLong()
+                || node.longValue() < 0
                 || node.longValue() > max) {
-            throw ApiProblem.badRequest("invalid_" + field, field, field + " is required: a whole number from 0 to "
-                    + max + ".");
+            throw ApiProblem.badRequest(
+                    "invalid_" + field, field, field + " is required: a whole number from 0 to " + max + ".");
         }
         return node.longValue();
     }

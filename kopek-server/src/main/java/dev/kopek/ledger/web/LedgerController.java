@@ -36,34 +36,58 @@ class LedgerController {
         List<MerchantBalance> balances = ledger.balances(merchant);
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("object", "balance");
-        json.put("available", balances.stream().map(b -> LedgerJson.amount(b.availableMinor(), b.currency())).toList());
-        json.put("pending", balances.stream().map(b -> LedgerJson.amount(b.pendingMinor(), b.currency())).toList());
-        json.put("held", balances.stream().map(b -> LedgerJson.amount(b.heldMinor(), b.currency())).toList());
+        json.put(
+                "available",
+                balances.stream()
+                        .map(b -> LedgerJson.amount(b.availableMinor(), b.currency()))
+                        .toList());
+        json.put(
+                "pending",
+                balances.stream()
+                        .map(b -> LedgerJson.amount(b.pendingMinor(), b.currency()))
+                        .toList());
+        json.put(
+                "held",
+                balances.stream()
+                        .map(b -> LedgerJson.amount(b.heldMinor(), b.currency()))
+                        .toList());
         return json;
     }
 
     @GetMapping("/v1/ledger/transactions")
     @ProblemCodes({ProblemCode.INVALID_PAYMENT_ID, ProblemCode.INVALID_CURSOR, ProblemCode.INVALID_LIMIT})
-    Map<String, Object> transactions(MerchantId merchant,
+    Map<String, Object> transactions(
+            MerchantId merchant,
             @RequestParam(name = "payment_id", required = false) String paymentId,
-            @RequestParam(required = false) String limit, @RequestParam(required = false) String after) {
-        UUID payment = paymentId == null ? null : PaymentId.parse(paymentId).map(PaymentId::value)
-                .orElseThrow(() -> ApiProblem.badRequest("invalid_payment_id", "payment_id",
-                        "payment_id is a payment id such as pay_0190f3…"));
-        UUID cursor = after == null ? null : LedgerTransaction.parseId(after)
-                .orElseThrow(() -> ApiProblem.badRequest("invalid_cursor", "after",
-                        "after is the id of the last ledger transaction you saw (ltx_…)."));
+            @RequestParam(required = false) String limit,
+            @RequestParam(required = false) String after) {
+        UUID payment = paymentId == null
+                ? null
+                : PaymentId.parse(paymentId)
+                        .map(PaymentId::value)
+                        .orElseThrow(() -> ApiProblem.badRequest(
+                                "invalid_payment_id", "payment_id", "payment_id is a payment id such as pay_0190f3…"));
+        UUID cursor = after == null
+                ? null
+                : LedgerTransaction.parseId(after)
+                        .orElseThrow(() -> ApiProblem.badRequest(
+                                "invalid_cursor",
+                                "after",
+                                "after is the id of the last ledger transaction you saw (ltx_…)."));
         LedgerQueries.Page page = ledger.transactions(merchant, payment, cursor, pageSize(limit));
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("object", "list");
-        json.put("data", page.transactions().stream().map(LedgerJson::transaction).toList());
+        json.put(
+                "data",
+                page.transactions().stream().map(LedgerJson::transaction).toList());
         json.put("has_more", page.hasMore());
         return json;
     }
 
     @GetMapping("/v1/ledger/transactions/{id}")
     Map<String, Object> transaction(MerchantId merchant, @PathVariable String id) {
-        return LedgerTransaction.parseId(id).flatMap(tx -> ledger.transaction(merchant, tx))
+        return LedgerTransaction.parseId(id)
+                .flatMap(tx -> ledger.transaction(merchant, tx))
                 .map(LedgerJson::transaction)
                 .orElseThrow(() -> ApiProblem.notFound("ledger transaction " + id));
     }
@@ -72,10 +96,11 @@ class LedgerController {
         if (limit == null) {
             return DEFAULT_PAGE;
         }
-        if (!limit.matches("[0-9]{1,3}") || Integer.parseInt(limit) < 1
+        if (!limit.matches("[0-9]{1,3}")
+                || Integer.parseInt(limit) < 1
                 || Integer.parseInt(limit) > LedgerQueries.MAX_PAGE) {
-            throw ApiProblem.badRequest("invalid_limit", "limit", "limit is a whole number from 1 to "
-                    + LedgerQueries.MAX_PAGE + ".");
+            throw ApiProblem.badRequest(
+                    "invalid_limit", "limit", "limit is a whole number from 1 to " + LedgerQueries.MAX_PAGE + ".");
         }
         return Integer.parseInt(limit);
     }

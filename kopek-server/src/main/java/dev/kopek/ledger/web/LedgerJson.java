@@ -13,8 +13,7 @@ import java.util.Map;
 /** The API shapes of ledger objects. Amounts are integers in minor units, as everywhere. */
 final class LedgerJson {
 
-    private LedgerJson() {
-    }
+    private LedgerJson() {}
 
     static Map<String, Object> transaction(LedgerTransaction tx) {
         Map<String, Object> json = new LinkedHashMap<>();
@@ -24,8 +23,9 @@ final class LedgerJson {
         json.put("payment_id", tx.paymentId() == null ? null : new PaymentId(tx.paymentId()).toString());
         json.put("amount", tx.amountMinor());
         json.put("currency", tx.currency());
-        json.put("reverses", tx.reverses() == null ? null
-                : PrefixedId.format(LedgerTransaction.ID_PREFIX, tx.reverses()));
+        json.put(
+                "reverses",
+                tx.reverses() == null ? null : PrefixedId.format(LedgerTransaction.ID_PREFIX, tx.reverses()));
         json.put("reason", tx.reason());
         json.put("occurred_at", tx.occurredAt().toString());
         json.put("recorded_at", tx.recordedAt().toString());

@@ -42,14 +42,19 @@ class AdminMerchantController {
 
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
-    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_NAME})
+    @ProblemCodes(
+            jsonBody = true,
+            value = {ProblemCode.INVALID_NAME})
     Map<String, Object> create(Actor actor, HttpServletRequest http) {
         ObjectNode body = JsonBodies.readObject(http, 4096);
         body.propertyNames().stream().filter(n -> !n.equals("name")).findFirst().ifPresent(n -> {
             throw ApiProblem.badRequest("unknown_field", n, "Unknown field '" + n + "'.");
         });
         JsonNode name = body.get("name");
-        if (name == null || !name.isString() || name.stringValue().isBlank() || name.stringValue().length() > 200) {
+        if (name == null
+                || !name.isString()
+                || name.stringValue().isBlank()
+                || name.stringValue().length() > 200) {
             throw ApiProblem.badRequest("invalid_name", "name", "name is required: 1–200 characters.");
         }
         return audit.inTransaction(status -> {
@@ -84,7 +89,8 @@ class AdminMerchantController {
 
     @GetMapping("/{merchantId}/keys")
     Map<String, Object> keys(@PathVariable String merchantId) {
-        List<Map<String, Object>> data = merchants.keys(merchant(merchantId)).stream().map(this::json).toList();
+        List<Map<String, Object>> data =
+                merchants.keys(merchant(merchantId)).stream().map(this::json).toList();
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("object", "list");
         json.put("data", data);
@@ -96,17 +102,21 @@ class AdminMerchantController {
         MerchantId merchant = merchant(merchantId);
         var id = PrefixedId.parse("key", keyId).orElseThrow(() -> ApiProblem.notFound("api key " + keyId));
         return audit.inTransaction(status -> {
-            var before = merchants.keys(merchant).stream().filter(k -> k.id().equals(id)).findFirst();
-            var after = merchants.revoke(merchant, id);
-            if (before.isPresent() && after.isPresent() && before.get().revokedAt() == null) {
-                audit.record(actor, "api_key.revoked", "api_key", keyId, json(before.get()), json(after.get()));
-            }
-            return after.map(this::json);
-        }).orElseThrow(() -> ApiProblem.notFound("api key " + keyId));
+                    var before = merchants.keys(merchant).stream()
+                            .filter(k -> k.id().equals(id))
+                            .findFirst();
+                    var after = merchants.revoke(merchant, id);
+                    if (before.isPresent() && after.isPresent() && before.get().revokedAt() == null) {
+                        audit.record(actor, "api_key.revoked", "api_key", keyId, json(before.get()), json(after.get()));
+                    }
+                    return after.map(this::json);
+                })
+                .orElseThrow(() -> ApiProblem.notFound("api key " + keyId));
     }
 
     private MerchantId merchant(String text) {
-        return MerchantId.parse(text).filter(id -> merchants.find(id).isPresent())
+        return MerchantId.parse(text)
+                .filter(id -> merchants.find(id).isPresent())
                 .orElseThrow(() -> ApiProblem.notFound("merchant " + text));
     }
 

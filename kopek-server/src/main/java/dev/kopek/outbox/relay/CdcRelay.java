@@ -47,6 +47,7 @@ public class CdcRelay {
     private static final Logger log = LoggerFactory.getLogger(CdcRelay.class);
     /** "kopekcdc": one advisory lock key per database; whoever holds it runs the engine. */
     private static final long LOCK_KEY = 0x6b6f70656b636463L;
+
     private static final int CATCH_UP_BATCHES = 10_000;
     private static final Duration MAX_RETRY_PAUSE = Duration.ofSeconds(30);
     private static final Duration VISIBILITY_PAUSE = Duration.ofMillis(5);
@@ -64,8 +65,13 @@ public class CdcRelay {
     private volatile boolean running;
     private volatile boolean stopping;
 
-    CdcRelay(DataSource dataSource, PollingRelay catchUp, KafkaPublisher publisher, OutboxStore store,
-            OutboxProperties.Cdc settings, Clock clock) {
+    CdcRelay(
+            DataSource dataSource,
+            PollingRelay catchUp,
+            KafkaPublisher publisher,
+            OutboxStore store,
+            OutboxProperties.Cdc settings,
+            Clock clock) {
         this.dataSource = dataSource;
         this.catchUp = catchUp;
         this.publisher = publisher;
@@ -110,7 +116,10 @@ public class CdcRelay {
         }
         running = true;
         engineThread = Thread.ofPlatform().name("kopek-outbox-cdc").daemon().start(engine);
-        log.info("CDC relay started: slot={} publication={} caught_up={}", settings.slot(), settings.publication(),
+        log.info(
+                "CDC relay started: slot={} publication={} caught_up={}",
+                settings.slot(),
+                settings.publication(),
                 caughtUp);
         return true;
     }
@@ -165,12 +174,13 @@ public class CdcRelay {
             }
         }
         if (!exists(connection, "SELECT 1 FROM pg_replication_slots WHERE slot_name = ?", settings.slot())) {
-            try (PreparedStatement s = connection.prepareStatement(
-                    "SELECT pg_create_logical_replication_slot(?, 'pgoutput')")) {
+            try (PreparedStatement s =
+                    connection.prepareStatement("SELECT pg_create_logical_replication_slot(?, 'pgoutput')")) {
                 s.setString(1, settings.slot());
                 s.execute();
             }
-            log.info("created logical replication slot {}: it retains WAL until the CDC relay confirms it",
+            log.info(
+                    "created logical replication slot {}: it retains WAL until the CDC relay confirms it",
                     settings.slot());
         }
     }
@@ -214,17 +224,25 @@ public class CdcRelay {
         p.setProperty("publication.autocreate.mode", "disabled");
         p.setProperty("table.include.list", settings.schema() + ".outbox");
         // Only what a record needs; tx_id's default expression would also puzzle Debezium's schema reader.
-        p.setProperty("column.include.list", String.join(",", Stream.of("id", "event_type", "resource_id",
-                "public_id", "sequence", "envelope", "created_at")
-                .map(column -> settings.schema() + ".outbox." + column).toList()));
+        p.setProperty(
+                "column.include.list",
+                String.join(
+                        ",",
+                        Stream.of("id", "event_type", "resource_id", "public_id", "sequence", "envelope", "created_at")
+                                .map(column -> settings.schema() + ".outbox." + column)
+                                .toList()));
         p.setProperty("snapshot.mode", "no_data");
         p.setProperty("tombstones.on.delete", "false");
-        p.setProperty("poll.interval.ms", Long.toString(Math.max(1, settings.pollInterval().toMillis())));
+        p.setProperty(
+                "poll.interval.ms",
+                Long.toString(Math.max(1, settings.pollInterval().toMillis())));
         return p;
     }
 
-    private void handleBatch(List<RecordChangeEvent<SourceRecord>> records,
-            DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer) throws InterruptedException {
+    private void handleBatch(
+            List<RecordChangeEvent<SourceRecord>> records,
+            DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
+            throws InterruptedException {
         List<OutboxRow> rows = new ArrayList<>(records.size());
         for (RecordChangeEvent<SourceRecord> event : records) {
             inserted(event.record()).ifPresent(rows::add);
@@ -240,7 +258,9 @@ public class CdcRelay {
     }
 
     private void publishUntilAcknowledged(List<OutboxRow> rows) throws InterruptedException {
-        untilDone("publish a CDC batch of " + rows.size(), KafkaPublisher.PublishFailed.class,
+        untilDone(
+                "publish a CDC batch of " + rows.size(),
+                KafkaPublisher.PublishFailed.class,
                 () -> publisher.publish(rows, "cdc"));
     }
 
@@ -315,13 +335,20 @@ public class CdcRelay {
     }
 
     private Optional<OutboxRow> inserted(SourceRecord record) {
-        if (!(record.value() instanceof Struct value) || value.schema().field("op") == null
-                || !"c".equals(value.getString("op")) || !(value.get("after") instanceof Struct after)) {
+        if (!(record.value() instanceof Struct value)
+                || value.schema().field("op") == null
+                || !"c".equals(value.getString("op"))
+                || !(value.get("after") instanceof Struct after)) {
             return Optional.empty(); // heartbeats, and anything that is not an insert
         }
-        return Optional.of(new OutboxRow(UUID.fromString(after.getString("id")), after.getString("event_type"),
-                UUID.fromString(after.getString("resource_id")), after.getString("public_id"),
-                after.getInt64("sequence"), after.getString("envelope"), instant(after.getString("created_at"))));
+        return Optional.of(new OutboxRow(
+                UUID.fromString(after.getString("id")),
+                after.getString("event_type"),
+                UUID.fromString(after.getString("resource_id")),
+                after.getString("public_id"),
+                after.getInt64("sequence"),
+                after.getString("envelope"),
+                instant(after.getString("created_at"))));
     }
 
     private static Instant instant(String zonedTimestamp) {

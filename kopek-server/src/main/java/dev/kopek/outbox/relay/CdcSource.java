@@ -23,13 +23,20 @@ record CdcSource(String host, int port, String database, String user, String pas
             throw new IllegalStateException("CDC supports a single-host jdbc:postgresql:// URL");
         }
         URI uri = URI.create(url.substring("jdbc:".length()));
-        Map<String, String> query = uri.getRawQuery() == null ? Map.of() : Arrays.stream(uri.getRawQuery().split("&"))
-                .map(p -> p.split("=", 2)).filter(p -> p.length == 2)
-                .collect(Collectors.toMap(p -> p[0], p -> p[1], (a, b) -> b));
+        Map<String, String> query = uri.getRawQuery() == null
+                ? Map.of()
+                : Arrays.stream(uri.getRawQuery().split("&"))
+                        .map(p -> p.split("=", 2))
+                        .filter(p -> p.length == 2)
+                        .collect(Collectors.toMap(p -> p[0], p -> p[1], (a, b) -> b));
         String user = hikari.getUsername() != null ? hikari.getUsername() : query.getOrDefault("user", "postgres");
         String password = hikari.getPassword() != null ? hikari.getPassword() : query.getOrDefault("password", "");
-        return new CdcSource(uri.getHost(), uri.getPort() < 0 ? 5432 : uri.getPort(), uri.getPath().substring(1),
-                user, password);
+        return new CdcSource(
+                uri.getHost(),
+                uri.getPort() < 0 ? 5432 : uri.getPort(),
+                uri.getPath().substring(1),
+                user,
+                password);
     }
 
     @Override

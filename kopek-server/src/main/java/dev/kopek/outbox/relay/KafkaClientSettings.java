@@ -20,8 +20,7 @@ final class KafkaClientSettings {
 
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(10);
 
-    private KafkaClientSettings() {
-    }
+    private KafkaClientSettings() {}
 
     static Map<String, Object> producer(KafkaProperties spring, KafkaSettings kopek) {
         Map<String, Object> config = new HashMap<>(spring.buildProducerProperties());
@@ -36,7 +35,8 @@ final class KafkaClientSettings {
         config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
         config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 1);
         // The relay's acknowledgement wait is computed from these: they stay Kopek's.
-        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) kopek.deliveryTimeout().toMillis());
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int)
+                kopek.deliveryTimeout().toMillis());
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
         return config;

@@ -44,8 +44,12 @@ public class KafkaPublisher {
     private final MeterRegistry meters;
     private final Clock clock;
 
-    KafkaPublisher(KafkaTemplate<String, String> template, KafkaSettings kafka, Duration ackTimeout,
-            MeterRegistry meters, Clock clock) {
+    KafkaPublisher(
+            KafkaTemplate<String, String> template,
+            KafkaSettings kafka,
+            Duration ackTimeout,
+            MeterRegistry meters,
+            Clock clock) {
         this.template = template;
         this.topic = kafka.topic();
         this.ackTimeout = ackTimeout;
@@ -75,9 +79,12 @@ public class KafkaPublisher {
             throw new PublishFailed("interrupted while waiting for acknowledgements", e);
         }
         Instant acked = clock.instant();
-        Timer lag = Timer.builder("kopek.outbox.publish.lag").tag("mode", mode)
+        Timer lag = Timer.builder("kopek.outbox.publish.lag")
+                .tag("mode", mode)
                 .description("from the event's transaction to the broker's acknowledgement")
-                .publishPercentiles(0.5, 0.99).publishPercentileHistogram().register(meters);
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .register(meters);
         for (OutboxRow row : rows) {
             lag.record(Duration.between(row.createdAt(), acked));
         }

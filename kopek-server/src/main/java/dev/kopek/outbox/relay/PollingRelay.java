@@ -22,12 +22,17 @@ public class PollingRelay {
     private final int batchSize;
     private final String mode;
 
-    public PollingRelay(OutboxStore store, TransactionTemplate tx, KafkaPublisher publisher, Clock clock,
-            int batchSize) {
+    public PollingRelay(
+            OutboxStore store, TransactionTemplate tx, KafkaPublisher publisher, Clock clock, int batchSize) {
         this(store, tx, publisher, clock, batchSize, "polling");
     }
 
-    PollingRelay(OutboxStore store, TransactionTemplate tx, KafkaPublisher publisher, Clock clock, int batchSize,
+    PollingRelay(
+            OutboxStore store,
+            TransactionTemplate tx,
+            KafkaPublisher publisher,
+            Clock clock,
+            int batchSize,
             String mode) {
         this.store = store;
         this.tx = tx;
@@ -66,6 +71,5 @@ public class PollingRelay {
     }
 
     /** Between the broker's acknowledgement and the marking: where a crash leaves duplicates. Tests override it. */
-    protected void afterPublish(List<OutboxRow> batch) {
-    }
+    protected void afterPublish(List<OutboxRow> batch) {}
 }

@@ -49,44 +49,76 @@ class RelayConfiguration {
     }
 
     @Bean
-    KafkaPublisher outboxKafkaPublisher(KafkaTemplate<String, String> outboxKafkaTemplate, KafkaSettings kafka,
-            KafkaProperties spring, OutboxProperties properties, MeterRegistry meters, Clock clock) {
+    KafkaPublisher outboxKafkaPublisher(
+            KafkaTemplate<String, String> outboxKafkaTemplate,
+            KafkaSettings kafka,
+            KafkaProperties spring,
+            OutboxProperties properties,
+            MeterRegistry meters,
+            Clock clock) {
         if (kafka.createTopic()) {
             createTopic(KafkaClientSettings.admin(spring, kafka), kafka);
         }
-        return new KafkaPublisher(outboxKafkaTemplate, kafka,
-                kafka.deliveryTimeout().plus(properties.relay().ackTimeout()), meters, clock);
+        return new KafkaPublisher(
+                outboxKafkaTemplate,
+                kafka,
+                kafka.deliveryTimeout().plus(properties.relay().ackTimeout()),
+                meters,
+                clock);
     }
 
     @Bean
-    PollingRelay pollingRelay(OutboxStore store, TransactionTemplate tx, KafkaPublisher publisher, Clock clock,
-            OutboxProperties properties, MeterRegistry meters) {
-        Gauge.builder("kopek.outbox.lag.seconds", store, s -> s.oldestUnpublished()
-                        .map(oldest -> (clock.millis() - oldest.toEpochMilli()) / 1000.0).orElse(0.0))
-                .description("age of the oldest event not yet acknowledged by Kafka").register(meters);
+    PollingRelay pollingRelay(
+            OutboxStore store,
+            TransactionTemplate tx,
+            KafkaPublisher publisher,
+            Clock clock,
+            OutboxProperties properties,
+            MeterRegistry meters) {
+        Gauge.builder(
+                        "kopek.outbox.lag.seconds",
+                        store,
+                        s -> s.oldestUnpublished()
+                                .map(oldest -> (clock.millis() - oldest.toEpochMilli()) / 1000.0)
+                                .orElse(0.0))
+                .description("age of the oldest event not yet acknowledged by Kafka")
+                .register(meters);
         Gauge.builder("kopek.outbox.unpublished", store, OutboxStore::unpublishedCount)
-                .description("events not yet acknowledged by Kafka").register(meters);
+                .description("events not yet acknowledged by Kafka")
+                .register(meters);
         return new PollingRelay(store, tx, publisher, clock, properties.relay().batchSize());
     }
 
     @Bean(destroyMethod = "stop")
-    CdcRelay cdcRelay(DataSource dataSource, PollingRelay pollingRelay, KafkaPublisher publisher, OutboxStore store,
-            OutboxProperties properties, Clock clock) {
+    CdcRelay cdcRelay(
+            DataSource dataSource,
+            PollingRelay pollingRelay,
+            KafkaPublisher publisher,
+            OutboxStore store,
+            OutboxProperties properties,
+            Clock clock) {
         return new CdcRelay(dataSource, pollingRelay, publisher, store, properties.cdc(), clock);
     }
 
     private static void createTopic(Map<String, Object> adminConfig, KafkaSettings kafka) {
         try (Admin admin = Admin.create(adminConfig)) {
-            admin.createTopics(List.of(new NewTopic(kafka.topic(), Optional.of(kafka.topicPartitions()),
-                    Optional.empty()))).all().get(KafkaClientSettings.adminTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            admin.createTopics(List.of(
+                            new NewTopic(kafka.topic(), Optional.of(kafka.topicPartitions()), Optional.empty())))
+                    .all()
+                    .get(KafkaClientSettings.adminTimeout().toMillis(), TimeUnit.MILLISECONDS);
             log.info("created Kafka topic {} with {} partitions", kafka.topic(), kafka.topicPartitions());
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
-                log.warn("could not create Kafka topic {}; the relay publishes once it exists", kafka.topic(),
+                log.warn(
+                        "could not create Kafka topic {}; the relay publishes once it exists",
+                        kafka.topic(),
                         e.getCause());
             }
         } catch (TimeoutException e) {
-            log.warn("Kafka did not answer within {} while creating topic {}", KafkaClientSettings.adminTimeout(), kafka.topic());
+            log.warn(
+                    "Kafka did not answer within {} while creating topic {}",
+                    KafkaClientSettings.adminTimeout(),
+                    kafka.topic());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -18,8 +18,7 @@ public final class Envelope {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String PREFIX = "evt";
 
-    private Envelope() {
-    }
+    private Envelope() {}
 
     public static String render(UUID eventId, BusinessEvent event) {
         ObjectNode root = JSON.createObjectNode();
@@ -37,7 +36,11 @@ public final class Envelope {
         String head = JSON.writeValueAsString(root);
         String payload = event.payloadJson();
         return new StringBuilder(head.length() + payload.length() + 9)
-                .append(head, 0, head.length() - 1).append(",\"data\":").append(payload).append('}').toString();
+                .append(head, 0, head.length() - 1)
+                .append(",\"data\":")
+                .append(payload)
+                .append('}')
+                .toString();
     }
 
     public static String eventId(UUID id) {

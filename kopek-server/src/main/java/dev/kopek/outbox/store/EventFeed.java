@@ -14,8 +14,7 @@ public class EventFeed {
         this.store = store;
     }
 
-    public record Page(List<String> envelopes, OutboxStore.FeedPosition last, boolean hasMore) {
-    }
+    public record Page(List<String> envelopes, OutboxStore.FeedPosition last, boolean hasMore) {}
 
     public Page page(MerchantId merchant, OutboxStore.FeedPosition after, int limit) {
         List<OutboxStore.FeedEntry> rows = store.feed(merchant, after, limit + 1);

@@ -9,8 +9,14 @@ import java.util.UUID;
  * @param publicId the Kafka key: one resource, one partition, its order kept
  * @param envelope the bytes every copy of the event carries
  */
-public record OutboxRow(UUID id, String eventType, UUID resourceId, String publicId, long sequence,
-        String envelope, Instant createdAt) {
+public record OutboxRow(
+        UUID id,
+        String eventType,
+        UUID resourceId,
+        String publicId,
+        long sequence,
+        String envelope,
+        Instant createdAt) {
 
     /** The id as merchants and consumers see it. */
     public String publicEventId() {

@@ -33,13 +33,16 @@ public class OutboxStore {
      */
     void insert(UUID id, BusinessEvent event, String envelope) {
         jdbc.sql("WITH event AS (" + EVENT.formatted("VALUES (" + EVENT_VALUES + ")") + ")\n" + DELIVERIES)
-                .params(params(id, event, envelope)).update();
+                .params(params(id, event, envelope))
+                .update();
     }
 
     /** {@link #insert}'s two writes as CTEs of another statement, once for each row of its CTE {@code source}. */
     SqlPart appendPart(UUID id, BusinessEvent event, String envelope, String source) {
-        return new SqlPart("event AS (" + EVENT.formatted("SELECT " + EVENT_VALUES + " FROM " + source)
-                + "), event_deliveries AS (" + DELIVERIES + ")", params(id, event, envelope));
+        return new SqlPart(
+                "event AS (" + EVENT.formatted("SELECT " + EVENT_VALUES + " FROM " + source)
+                        + "), event_deliveries AS (" + DELIVERIES + ")",
+                params(id, event, envelope));
     }
 
     private static final String EVENT = """
@@ -111,9 +114,7 @@ public class OutboxStore {
                  ORDER BY o.log_position
                  LIMIT :limit
                    FOR UPDATE OF o
-                """)
-                .param("limit", limit)
-                .query(OutboxStore::row).list();
+                """).param("limit", limit).query(OutboxStore::row).list();
     }
 
     public int markPublished(List<UUID> ids, Instant at) {
@@ -121,7 +122,9 @@ public class OutboxStore {
             return 0;
         }
         return jdbc.sql("UPDATE outbox SET published_at = :at WHERE id IN (:ids) AND published_at IS NULL")
-                .param("at", Db.at(at)).param("ids", ids).update();
+                .param("at", Db.at(at))
+                .param("ids", ids)
+                .update();
     }
 
     /**
@@ -141,7 +144,10 @@ public class OutboxStore {
                 SELECT (SELECT count(*) FROM marked)
                      + (SELECT count(*) FROM outbox WHERE id IN (:ids) AND published_at IS NOT NULL)
                 """)
-                .param("at", Db.at(at)).param("ids", ids).query(Integer.class).single();
+                .param("at", Db.at(at))
+                .param("ids", ids)
+                .query(Integer.class)
+                .single();
     }
 
     /**
@@ -149,13 +155,17 @@ public class OutboxStore {
      * that had written anything before this call has a smaller one.
      */
     public long newTransactionId() {
-        return jdbc.sql("SELECT pg_current_xact_id()::text::bigint").query(Long.class).single();
+        return jdbc.sql("SELECT pg_current_xact_id()::text::bigint")
+                .query(Long.class)
+                .single();
     }
 
     /** True once every transaction with an id up to {@code xid} has ended and is visible to a new snapshot. */
     public boolean endedThrough(long xid) {
         return jdbc.sql("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint > :xid")
-                .param("xid", xid).query(Boolean.class).single();
+                .param("xid", xid)
+                .query(Boolean.class)
+                .single();
     }
 
     /** A page of a merchant's events after a position, in a stable order (see {@link FeedPosition}). */
@@ -169,10 +179,12 @@ public class OutboxStore {
                  ORDER BY tx_id, log_position
                  LIMIT :limit
                 """)
-                .param("merchant", merchant.value()).param("afterTx", after.txId())
-                .param("afterPosition", after.logPosition()).param("limit", limit)
-                .query((rs, n) -> new FeedEntry(new FeedPosition(rs.getLong("tx_id"), rs.getLong("log_position")),
-                        rs.getString("envelope")))
+                .param("merchant", merchant.value())
+                .param("afterTx", after.txId())
+                .param("afterPosition", after.logPosition())
+                .param("limit", limit)
+                .query((rs, n) -> new FeedEntry(
+                        new FeedPosition(rs.getLong("tx_id"), rs.getLong("log_position")), rs.getString("envelope")))
                 .list();
     }
 
@@ -191,7 +203,9 @@ public class OutboxStore {
                      ORDER BY o.log_position
                      LIMIT :batch)
                 """)
-                .param("before", Db.at(before)).param("kafka", kafkaConfigured).param("batch", batch)
+                .param("before", Db.at(before))
+                .param("kafka", kafkaConfigured)
+                .param("batch", batch)
                 .update();
     }
 
@@ -200,24 +214,32 @@ public class OutboxStore {
                 DELETE FROM inbox WHERE (consumer, event_id) IN (
                     SELECT consumer, event_id FROM inbox WHERE processed_at < :before LIMIT :batch)
                 """)
-                .param("before", Db.at(before)).param("batch", batch).update();
+                .param("before", Db.at(before))
+                .param("batch", batch)
+                .update();
     }
 
     public Optional<Instant> oldestUnpublished() {
         return jdbc.sql("""
                 SELECT created_at FROM outbox WHERE published_at IS NULL ORDER BY log_position LIMIT 1
-                """)
-                .query((rs, n) -> Db.instant(rs, "created_at")).optional();
+                """).query((rs, n) -> Db.instant(rs, "created_at")).optional();
     }
 
     public long unpublishedCount() {
-        return jdbc.sql("SELECT count(*) FROM outbox WHERE published_at IS NULL").query(Long.class).single();
+        return jdbc.sql("SELECT count(*) FROM outbox WHERE published_at IS NULL")
+                .query(Long.class)
+                .single();
     }
 
     private static OutboxRow row(ResultSet rs, int n) throws SQLException {
-        return new OutboxRow(rs.getObject("id", UUID.class), rs.getString("event_type"),
-                rs.getObject("resource_id", UUID.class), rs.getString("public_id"), rs.getLong("sequence"),
-                rs.getString("envelope"), Db.instant(rs, "created_at"));
+        return new OutboxRow(
+                rs.getObject("id", UUID.class),
+                rs.getString("event_type"),
+                rs.getObject("resource_id", UUID.class),
+                rs.getString("public_id"),
+                rs.getLong("sequence"),
+                rs.getString("envelope"),
+                Db.instant(rs, "created_at"));
     }
 
     /**
@@ -229,6 +251,5 @@ public class OutboxStore {
         public static final FeedPosition START = new FeedPosition(0, 0);
     }
 
-    public record FeedEntry(FeedPosition position, String envelope) {
-    }
+    public record FeedEntry(FeedPosition position, String envelope) {}
 }

@@ -2,9 +2,9 @@ package dev.kopek.outbox.store;
 
 import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.EventStatements;
-import dev.kopek.platform.SqlPart;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.outbox.EventTypes;
+import dev.kopek.platform.SqlPart;
 import java.time.Clock;
 import java.util.Set;
 import java.util.UUID;

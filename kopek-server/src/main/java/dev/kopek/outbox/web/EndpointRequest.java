@@ -47,22 +47,29 @@ record EndpointRequest(String url, List<String> eventTypes) {
             throw invalidUrl();
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null
-                || uri.getRawUserInfo() != null || uri.getRawFragment() != null || !text.startsWith(scheme)) {
+        if (!(scheme.equals("http") || scheme.equals("https"))
+                || uri.getHost() == null
+                || uri.getRawUserInfo() != null
+                || uri.getRawFragment() != null
+                || !text.startsWith(scheme)) {
             throw invalidUrl();
         }
         Optional<InetAddress> literal = literal(uri.getHost());
         boolean loopback = uri.getHost().equalsIgnoreCase("localhost")
                 || literal.map(new AddressPolicy(true)::isLoopback).orElse(false);
         if (scheme.equals("http") && !(allowHttpLoopback && loopback)) {
-            throw ApiProblem.badRequest("insecure_url", "url", "url must be https; plain http is accepted only for "
-                    + "a loopback address in demo mode.");
+            throw ApiProblem.badRequest(
+                    "insecure_url",
+                    "url",
+                    "url must be https; plain http is accepted only for " + "a loopback address in demo mode.");
         }
         // A name is checked where it matters, when a delivery resolves it; an address literal can be judged now.
         Optional<String> refusal = literal.flatMap(new AddressPolicy(allowHttpLoopback)::refusal);
         if (refusal.isPresent() || (loopback && !allowHttpLoopback)) {
-            throw ApiProblem.badRequest("url_not_allowed", "url", "url must reach a public address; "
-                    + refusal.orElse("loopback") + " is not allowed.");
+            throw ApiProblem.badRequest(
+                    "url_not_allowed",
+                    "url",
+                    "url must reach a public address; " + refusal.orElse("loopback") + " is not allowed.");
         }
         return text;
     }
@@ -81,8 +88,11 @@ record EndpointRequest(String url, List<String> eventTypes) {
     }
 
     private static ApiProblem invalidUrl() {
-        return ApiProblem.badRequest("invalid_url", "url", "url must be an absolute https URL of at most "
-                + MAX_URL + " characters, without credentials or a fragment.");
+        return ApiProblem.badRequest(
+                "invalid_url",
+                "url",
+                "url must be an absolute https URL of at most " + MAX_URL
+                        + " characters, without credentials or a fragment.");
     }
 
     private static List<String> eventTypes(JsonNode node) {
@@ -90,14 +100,19 @@ record EndpointRequest(String url, List<String> eventTypes) {
             throw ApiProblem.badRequest("missing_field", "event_types", "event_types is required.");
         }
         if (!node.isArray() || node.isEmpty() || node.size() > MAX_TYPES) {
-            throw ApiProblem.badRequest("invalid_event_types", "event_types",
+            throw ApiProblem.badRequest(
+                    "invalid_event_types",
+                    "event_types",
                     "event_types must be a list of 1–" + MAX_TYPES + " event types, or [\"*\"] for all.");
         }
         List<String> types = new ArrayList<>();
         for (int i = 0; i < node.size(); i++) {
             JsonNode type = node.get(i);
-            if (!type.isString() || !(type.stringValue().equals(EventTypes.ALL) || EventTypes.isKnown(type.stringValue()))) {
-                throw ApiProblem.badRequest("unknown_event_type", "event_types[" + i + "]",
+            if (!type.isString()
+                    || !(type.stringValue().equals(EventTypes.ALL) || EventTypes.isKnown(type.stringValue()))) {
+                throw ApiProblem.badRequest(
+                        "unknown_event_type",
+                        "event_types[" + i + "]",
                         "Unknown event type; use \"*\" or one of " + EventTypes.known() + ".");
             }
             types.add(type.stringValue());

@@ -33,11 +33,17 @@ class EventFeedController {
 
     @GetMapping("/v1/events")
     @ProblemCodes({ProblemCode.INVALID_CURSOR, ProblemCode.INVALID_LIMIT})
-    ResponseEntity<String> events(MerchantId merchant, @RequestParam(required = false) String after,
+    ResponseEntity<String> events(
+            MerchantId merchant,
+            @RequestParam(required = false) String after,
             @RequestParam(required = false) String limit) {
-        FeedPosition from = after == null ? FeedPosition.START : FeedCursor.decode(after).orElseThrow(() ->
-                ApiProblem.badRequest("invalid_cursor", "after",
-                        "after must be a next_cursor value from an earlier page, unchanged."));
+        FeedPosition from = after == null
+                ? FeedPosition.START
+                : FeedCursor.decode(after)
+                        .orElseThrow(() -> ApiProblem.badRequest(
+                                "invalid_cursor",
+                                "after",
+                                "after must be a next_cursor value from an earlier page, unchanged."));
         EventFeed.Page page = feed.page(merchant, from, limit(limit));
         String body = "{\"object\":\"list\",\"data\":[" + String.join(",", page.envelopes()) + "],\"has_more\":"
                 + page.hasMore() + ",\"next_cursor\":\"" + FeedCursor.encode(page.last()) + "\"}";
@@ -55,7 +61,8 @@ class EventFeedController {
             parsed = -1;
         }
         if (parsed < 1 || parsed > MAX_LIMIT) {
-            throw ApiProblem.badRequest("invalid_limit", "limit", "limit must be an integer from 1 to " + MAX_LIMIT + ".");
+            throw ApiProblem.badRequest(
+                    "invalid_limit", "limit", "limit must be an integer from 1 to " + MAX_LIMIT + ".");
         }
         return parsed;
     }

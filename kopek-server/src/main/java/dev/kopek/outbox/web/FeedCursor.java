@@ -12,11 +12,12 @@ final class FeedCursor {
     private static final int LENGTH = 1 + 2 * Long.BYTES;
     private static final int MAX_TEXT = 64;
 
-    private FeedCursor() {
-    }
+    private FeedCursor() {}
 
     static String encode(FeedPosition position) {
-        ByteBuffer bytes = ByteBuffer.allocate(LENGTH).put(VERSION).putLong(position.txId())
+        ByteBuffer bytes = ByteBuffer.allocate(LENGTH)
+                .put(VERSION)
+                .putLong(position.txId())
                 .putLong(position.logPosition());
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
     }

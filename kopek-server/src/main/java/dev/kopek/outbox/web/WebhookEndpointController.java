@@ -1,14 +1,14 @@
 package dev.kopek.outbox.web;
 
-import dev.kopek.idempotency.ClientKey;
 import dev.kopek.audit.Actor;
 import dev.kopek.audit.AuditTrail;
+import dev.kopek.idempotency.ClientKey;
 import dev.kopek.money.MerchantId;
+import dev.kopek.outbox.OutboxProperties;
 import dev.kopek.outbox.webhooks.Delivery;
 import dev.kopek.outbox.webhooks.Endpoint;
 import dev.kopek.outbox.webhooks.WebhookEndpoints;
 import dev.kopek.outbox.webhooks.WebhookJson;
-import dev.kopek.outbox.OutboxProperties;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
@@ -40,8 +40,8 @@ import org.springframework.web.bind.annotation.RestController;
 class WebhookEndpointController {
 
     private static final int MAX_BODY_BYTES = 8 * 1024;
-    private static final tools.jackson.databind.json.JsonMapper SUMMARY = tools.jackson.databind.json.JsonMapper
-            .builder().build();
+    private static final tools.jackson.databind.json.JsonMapper SUMMARY =
+            tools.jackson.databind.json.JsonMapper.builder().build();
 
     private final WebhookEndpoints endpoints;
     private final boolean allowHttpLoopback;
@@ -54,13 +54,24 @@ class WebhookEndpointController {
     }
 
     @PostMapping
-    @ProblemCodes(jsonBody = true, value = {ProblemCode.MISSING_FIELD, ProblemCode.INVALID_URL, ProblemCode.INSECURE_URL, ProblemCode.URL_NOT_ALLOWED, ProblemCode.INVALID_EVENT_TYPES, ProblemCode.UNKNOWN_EVENT_TYPE, ProblemCode.ENDPOINT_LIMIT_REACHED})
-    ResponseEntity<String> create(MerchantId merchant, Actor actor,
+    @ProblemCodes(
+            jsonBody = true,
+            value = {
+                ProblemCode.MISSING_FIELD,
+                ProblemCode.INVALID_URL,
+                ProblemCode.INSECURE_URL,
+                ProblemCode.URL_NOT_ALLOWED,
+                ProblemCode.INVALID_EVENT_TYPES,
+                ProblemCode.UNKNOWN_EVENT_TYPE,
+                ProblemCode.ENDPOINT_LIMIT_REACHED
+            })
+    ResponseEntity<String> create(
+            MerchantId merchant,
+            Actor actor,
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
             HttpServletRequest http) {
         String key = checkedKey(idempotencyKey);
-        EndpointRequest request = EndpointRequest.parse(JsonBodies.readObject(http, MAX_BODY_BYTES),
-                allowHttpLoopback);
+        EndpointRequest request = EndpointRequest.parse(JsonBodies.readObject(http, MAX_BODY_BYTES), allowHttpLoopback);
         return respond(audit.inTransaction(status -> {
             WebhookEndpoints.Answer answer = endpoints.create(merchant, key, request.url(), request.eventTypes());
             if (!(answer instanceof WebhookEndpoints.Answer.Done done)) {
@@ -80,18 +91,26 @@ class WebhookEndpointController {
 
     @GetMapping("/{id}")
     ResponseEntity<String> get(MerchantId merchant, @PathVariable String id) {
-        return endpoints.find(merchant, endpointId(id)).map(e -> json(HttpStatus.OK, WebhookJson.render(e, null)))
+        return endpoints
+                .find(merchant, endpointId(id))
+                .map(e -> json(HttpStatus.OK, WebhookJson.render(e, null)))
                 .orElseThrow(() -> ApiProblem.notFound("webhook endpoint " + id));
     }
 
     @DeleteMapping("/{id}")
     ResponseEntity<String> delete(MerchantId merchant, Actor actor, @PathVariable String id) {
-        return audit.inTransaction(status -> endpoints.find(merchant, endpointId(id)).flatMap(before -> {
-            var deleted = endpoints.delete(merchant, before.id());
-            deleted.ifPresent(after -> recordEndpoint(actor, "webhook_endpoint.deleted",
-                    WebhookJson.render(before, null), WebhookJson.render(after, null)));
-            return deleted;
-        })).map(e -> json(HttpStatus.OK, WebhookJson.render(e, null)))
+        return audit.inTransaction(status -> endpoints
+                        .find(merchant, endpointId(id))
+                        .flatMap(before -> {
+                            var deleted = endpoints.delete(merchant, before.id());
+                            deleted.ifPresent(after -> recordEndpoint(
+                                    actor,
+                                    "webhook_endpoint.deleted",
+                                    WebhookJson.render(before, null),
+                                    WebhookJson.render(after, null)));
+                            return deleted;
+                        }))
+                .map(e -> json(HttpStatus.OK, WebhookJson.render(e, null)))
                 .orElseThrow(() -> ApiProblem.notFound("webhook endpoint " + id));
     }
 
@@ -119,23 +138,28 @@ class WebhookEndpointController {
 
     @GetMapping("/{id}/deliveries")
     @ProblemCodes(ProblemCode.INVALID_LIMIT)
-    ResponseEntity<String> deliveries(MerchantId merchant, @PathVariable String id,
-            @RequestParam(required = false) String limit) {
-        return endpoints.deliveries(merchant, endpointId(id), EventFeedController.limit(limit))
+    ResponseEntity<String> deliveries(
+            MerchantId merchant, @PathVariable String id, @RequestParam(required = false) String limit) {
+        return endpoints
+                .deliveries(merchant, endpointId(id), EventFeedController.limit(limit))
                 .map(list -> json(HttpStatus.OK, WebhookJson.renderDeliveries(list)))
                 .orElseThrow(() -> ApiProblem.notFound("webhook endpoint " + id));
     }
 
     @GetMapping("/{id}/deliveries/{delivery}")
     ResponseEntity<String> delivery(MerchantId merchant, @PathVariable String id, @PathVariable String delivery) {
-        return endpoints.delivery(merchant, endpointId(id), deliveryId(delivery))
+        return endpoints
+                .delivery(merchant, endpointId(id), deliveryId(delivery))
                 .map(d -> json(HttpStatus.OK, WebhookJson.render(d)))
                 .orElseThrow(() -> ApiProblem.notFound("webhook delivery " + delivery));
     }
 
     @PostMapping("/{id}/deliveries/{delivery}/redeliver")
     @ProblemCodes(ProblemCode.ENDPOINT_NOT_ENABLED)
-    ResponseEntity<String> redeliver(MerchantId merchant, @PathVariable String id, @PathVariable String delivery,
+    ResponseEntity<String> redeliver(
+            MerchantId merchant,
+            @PathVariable String id,
+            @PathVariable String delivery,
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey) {
         String key = checkedKey(idempotencyKey);
         return respond(endpoints.redeliver(merchant, key, endpointId(id), deliveryId(delivery)));
@@ -150,29 +174,43 @@ class WebhookEndpointController {
                 }
                 yield response.body(done.body());
             }
-            case WebhookEndpoints.Answer.KeyReused reused -> throw ApiProblem.of(HttpStatus.UNPROCESSABLE_CONTENT,
-                    "idempotency_key_reused",
-                    "This Idempotency-Key was already used with different parameters; use a new key.");
-            case WebhookEndpoints.Answer.InFlight inFlight -> throw ApiProblem.withHeaders(HttpStatus.CONFLICT,
-                    "request_in_progress", "A request with this Idempotency-Key is still being processed; retry "
-                            + "with the same key after Retry-After seconds.",
-                    Map.of("Retry-After", Long.toString(Math.max(1, inFlight.retryAfterSeconds()))));
+            case WebhookEndpoints.Answer.KeyReused reused ->
+                throw ApiProblem.of(
+                        HttpStatus.UNPROCESSABLE_CONTENT,
+                        "idempotency_key_reused",
+                        "This Idempotency-Key was already used with different parameters; use a new key.");
+            case WebhookEndpoints.Answer.InFlight inFlight ->
+                throw ApiProblem.withHeaders(
+                        HttpStatus.CONFLICT,
+                        "request_in_progress",
+                        "A request with this Idempotency-Key is still being processed; retry "
+                                + "with the same key after Retry-After seconds.",
+                        Map.of("Retry-After", Long.toString(Math.max(1, inFlight.retryAfterSeconds()))));
             case WebhookEndpoints.Answer.NotFound notFound -> throw ApiProblem.notFound("webhook delivery");
-            case WebhookEndpoints.Answer.LimitReached limit -> throw ApiProblem.of(HttpStatus.CONFLICT,
-                    "endpoint_limit_reached", "A merchant may have at most " + limit.limit()
-                            + " webhook endpoints; delete one first.");
-            case WebhookEndpoints.Answer.EndpointNotLive notLive -> throw ApiProblem.of(HttpStatus.CONFLICT,
-                    "endpoint_not_enabled", "This webhook endpoint is disabled; create a new one to receive events.");
+            case WebhookEndpoints.Answer.LimitReached limit ->
+                throw ApiProblem.of(
+                        HttpStatus.CONFLICT,
+                        "endpoint_limit_reached",
+                        "A merchant may have at most " + limit.limit() + " webhook endpoints; delete one first.");
+            case WebhookEndpoints.Answer.EndpointNotLive notLive ->
+                throw ApiProblem.of(
+                        HttpStatus.CONFLICT,
+                        "endpoint_not_enabled",
+                        "This webhook endpoint is disabled; create a new one to receive events.");
         };
     }
 
     private static String checkedKey(String idempotencyKey) {
         if (idempotencyKey == null) {
-            throw ApiProblem.badRequest("missing_idempotency_key", "Idempotency-Key",
+            throw ApiProblem.badRequest(
+                    "missing_idempotency_key",
+                    "Idempotency-Key",
                     "Every POST needs an Idempotency-Key header; reuse it when you retry.");
         }
         if (!ClientKey.isWellFormed(idempotencyKey)) {
-            throw ApiProblem.badRequest("invalid_idempotency_key", "Idempotency-Key",
+            throw ApiProblem.badRequest(
+                    "invalid_idempotency_key",
+                    "Idempotency-Key",
                     "Idempotency-Key must be 1–255 printable ASCII characters.");
         }
         return idempotencyKey;
@@ -187,6 +225,8 @@ class WebhookEndpointController {
     }
 
     private static ResponseEntity<String> json(HttpStatus status, String body) {
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(body);
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(body);
     }
 }

@@ -19,22 +19,34 @@ import java.util.Optional;
  */
 public final class AddressPolicy {
 
-    private record Range(byte[] prefix, int bits, String why) {
-    }
+    private record Range(byte[] prefix, int bits, String why) {}
 
     private static final List<Range> V4 = List.of(
-            v4("0.0.0.0", 8, "unspecified"), v4("10.0.0.0", 8, "private"), v4("100.64.0.0", 10, "carrier-grade NAT"),
-            v4("127.0.0.0", 8, "loopback"), v4("169.254.0.0", 16, "link-local or cloud metadata"),
-            v4("172.16.0.0", 12, "private"), v4("192.0.0.0", 24, "IETF protocol assignments"),
-            v4("192.0.2.0", 24, "documentation"), v4("192.88.99.0", 24, "6to4 relay anycast"),
-            v4("192.168.0.0", 16, "private"), v4("198.18.0.0", 15, "benchmarking"),
-            v4("198.51.100.0", 24, "documentation"), v4("203.0.113.0", 24, "documentation"),
-            v4("224.0.0.0", 4, "multicast"), v4("240.0.0.0", 4, "reserved or broadcast"));
+            v4("0.0.0.0", 8, "unspecified"),
+            v4("10.0.0.0", 8, "private"),
+            v4("100.64.0.0", 10, "carrier-grade NAT"),
+            v4("127.0.0.0", 8, "loopback"),
+            v4("169.254.0.0", 16, "link-local or cloud metadata"),
+            v4("172.16.0.0", 12, "private"),
+            v4("192.0.0.0", 24, "IETF protocol assignments"),
+            v4("192.0.2.0", 24, "documentation"),
+            v4("192.88.99.0", 24, "6to4 relay anycast"),
+            v4("192.168.0.0", 16, "private"),
+            v4("198.18.0.0", 15, "benchmarking"),
+            v4("198.51.100.0", 24, "documentation"),
+            v4("203.0.113.0", 24, "documentation"),
+            v4("224.0.0.0", 4, "multicast"),
+            v4("240.0.0.0", 4, "reserved or broadcast"));
 
     private static final List<Range> V6 = List.of(
-            v6("::", 128, "unspecified"), v6("::1", 128, "loopback"), v6("fc00::", 7, "unique local or cloud metadata"),
-            v6("fe80::", 10, "link-local"), v6("fec0::", 10, "site-local"), v6("ff00::", 8, "multicast"),
-            v6("2001:db8::", 32, "documentation"), v6("100::", 64, "discard-only"));
+            v6("::", 128, "unspecified"),
+            v6("::1", 128, "loopback"),
+            v6("fc00::", 7, "unique local or cloud metadata"),
+            v6("fe80::", 10, "link-local"),
+            v6("fec0::", 10, "site-local"),
+            v6("ff00::", 8, "multicast"),
+            v6("2001:db8::", 32, "documentation"),
+            v6("100::", 64, "discard-only"));
 
     private final boolean allowLoopback;
 
@@ -75,7 +87,10 @@ public final class AddressPolicy {
             from = 12; // ::ffff:a.b.c.d
         } else if (zeros(b, 0, 12) && !zeros(b, 12, 16) && !(zeros(b, 12, 15) && b[15] == 1)) {
             from = 12; // ::a.b.c.d (deprecated compatible form)
-        } else if ((b[0] & 0xff) == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b
+        } else if ((b[0] & 0xff) == 0x00
+                && (b[1] & 0xff) == 0x64
+                && (b[2] & 0xff) == 0xff
+                && (b[3] & 0xff) == 0x9b
                 && zeros(b, 4, 12)) {
             from = 12; // 64:ff9b::a.b.c.d
         } else if ((b[0] & 0xff) == 0x20 && (b[1] & 0xff) == 0x02) {
@@ -84,8 +99,8 @@ public final class AddressPolicy {
             return Optional.empty();
         }
         try {
-            return Optional.of((Inet4Address) InetAddress.getByAddress(new byte[] {b[from], b[from + 1], b[from + 2],
-                    b[from + 3]}));
+            return Optional.of((Inet4Address)
+                    InetAddress.getByAddress(new byte[] {b[from], b[from + 1], b[from + 2], b[from + 3]}));
         } catch (UnknownHostException e) {
             throw new IllegalStateException("four bytes are always an IPv4 address", e);
         }

@@ -15,8 +15,7 @@ public final class Backoff {
     static final Duration CAP = Duration.ofHours(6);
     private static final int MAX_DOUBLINGS = 20;
 
-    private Backoff() {
-    }
+    private Backoff() {}
 
     /** The nominal pause after failed attempt number {@code attempt} (1 for the first). */
     public static Duration nominal(int attempt) {

@@ -7,19 +7,36 @@ import java.util.Optional;
 import java.util.UUID;
 
 /** One event for one endpoint, with its attempts when they were asked for. */
-public record Delivery(UUID id, UUID endpointId, UUID eventId, String eventType, Status status, int attempts,
-        Instant nextAttemptAt, Integer lastResponseCode, Instant createdAt, Instant updatedAt,
+public record Delivery(
+        UUID id,
+        UUID endpointId,
+        UUID eventId,
+        String eventType,
+        Status status,
+        int attempts,
+        Instant nextAttemptAt,
+        Integer lastResponseCode,
+        Instant createdAt,
+        Instant updatedAt,
         List<Attempt> history) {
 
     static final String PREFIX = "whd";
 
     public enum Status {
-        PENDING, SUCCEEDED, FAILED, CANCELLED
+        PENDING,
+        SUCCEEDED,
+        FAILED,
+        CANCELLED
     }
 
-    public record Attempt(int attempt, String trigger, Instant startedAt, int latencyMillis, Integer responseCode,
-            boolean succeeded, String error) {
-    }
+    public record Attempt(
+            int attempt,
+            String trigger,
+            Instant startedAt,
+            int latencyMillis,
+            Integer responseCode,
+            boolean succeeded,
+            String error) {}
 
     public String publicId() {
         return PrefixedId.format(PREFIX, id);
@@ -30,7 +47,17 @@ public record Delivery(UUID id, UUID endpointId, UUID eventId, String eventType,
     }
 
     Delivery withHistory(List<Attempt> attempts) {
-        return new Delivery(id, endpointId, eventId, eventType, status, this.attempts, nextAttemptAt,
-                lastResponseCode, createdAt, updatedAt, List.copyOf(attempts));
+        return new Delivery(
+                id,
+                endpointId,
+                eventId,
+                eventType,
+                status,
+                this.attempts,
+                nextAttemptAt,
+                lastResponseCode,
+                createdAt,
+                updatedAt,
+                List.copyOf(attempts));
     }
 }

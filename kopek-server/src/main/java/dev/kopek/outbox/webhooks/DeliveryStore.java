@@ -52,11 +52,19 @@ public class DeliveryStore {
                 RETURNING d.id, d.attempts, due.next_trigger, d.endpoint_id, e.merchant_id, e.url, e.secret,
                           e.secret_key_id, e.secret_sealed, d.event_id, o.envelope, d.created_at
                 """)
-                .param("now", Db.at(now)).param("leaseUntil", Db.at(leaseUntil)).param("limit", limit)
-                .query((rs, n) -> new Claimed(rs.getObject("id", UUID.class), rs.getInt("attempts"),
-                        rs.getString("next_trigger"), rs.getObject("endpoint_id", UUID.class),
-                        new MerchantId(rs.getObject("merchant_id", UUID.class)), rs.getString("url"),
-                        secret(rs), rs.getObject("event_id", UUID.class), rs.getString("envelope"),
+                .param("now", Db.at(now))
+                .param("leaseUntil", Db.at(leaseUntil))
+                .param("limit", limit)
+                .query((rs, n) -> new Claimed(
+                        rs.getObject("id", UUID.class),
+                        rs.getInt("attempts"),
+                        rs.getString("next_trigger"),
+                        rs.getObject("endpoint_id", UUID.class),
+                        new MerchantId(rs.getObject("merchant_id", UUID.class)),
+                        rs.getString("url"),
+                        secret(rs),
+                        rs.getObject("event_id", UUID.class),
+                        rs.getString("envelope"),
                         Db.instant(rs, "created_at")))
                 .list();
     }
@@ -68,10 +76,13 @@ public class DeliveryStore {
                 VALUES (:delivery, :attempt, :trigger, :startedAt, :latency, :code, :outcome, :error)
                 ON CONFLICT (delivery_id, attempt) DO NOTHING
                 """)
-                .param("delivery", claimed.deliveryId()).param("attempt", claimed.attempt())
-                .param("trigger", claimed.trigger()).param("startedAt", Db.at(startedAt))
+                .param("delivery", claimed.deliveryId())
+                .param("attempt", claimed.attempt())
+                .param("trigger", claimed.trigger())
+                .param("startedAt", Db.at(startedAt))
                 .param("latency", (int) Math.min(Integer.MAX_VALUE, result.latencyMillis()))
-                .param("code", result.responseCode()).param("outcome", result.succeeded() ? "SUCCEEDED" : "FAILED")
+                .param("code", result.responseCode())
+                .param("outcome", result.succeeded() ? "SUCCEEDED" : "FAILED")
                 .param("error", result.error())
                 .update();
     }
@@ -83,9 +94,14 @@ public class DeliveryStore {
                    SET status = :status, next_attempt_at = :nextAt, last_response_code = :code, updated_at = :now
                  WHERE id = :id AND attempts = :attempt AND status = 'PENDING'
                 """)
-                .param("status", next.name()).param("nextAt", Db.at(nextAttemptAt)).param("code", responseCode)
-                .param("now", Db.at(now)).param("id", claimed.deliveryId()).param("attempt", claimed.attempt())
-                .update() == 1;
+                        .param("status", next.name())
+                        .param("nextAt", Db.at(nextAttemptAt))
+                        .param("code", responseCode)
+                        .param("now", Db.at(now))
+                        .param("id", claimed.deliveryId())
+                        .param("attempt", claimed.attempt())
+                        .update()
+                == 1;
     }
 
     /**
@@ -98,7 +114,8 @@ public class DeliveryStore {
             return clear;
         }
         try {
-            return box.open(new SecretBox.Sealed(rs.getString("secret_key_id"), rs.getBytes("secret_sealed")),
+            return box.open(
+                    new SecretBox.Sealed(rs.getString("secret_key_id"), rs.getBytes("secret_sealed")),
                     rs.getObject("endpoint_id", UUID.class).toString());
         } catch (IllegalStateException unopenable) {
             return null;
@@ -107,7 +124,9 @@ public class DeliveryStore {
 
     Optional<Instant> firstAttemptAt(UUID deliveryId) {
         return jdbc.sql("SELECT min(started_at) AS first FROM webhook_attempts WHERE delivery_id = :id")
-                .param("id", deliveryId).query((rs, n) -> Db.instant(rs, "first")).optional();
+                .param("id", deliveryId)
+                .query((rs, n) -> Db.instant(rs, "first"))
+                .optional();
     }
 
     int cancelPending(UUID endpointId, Instant now) {
@@ -115,7 +134,9 @@ public class DeliveryStore {
                 UPDATE webhook_deliveries SET status = 'CANCELLED', updated_at = :now
                  WHERE endpoint_id = :endpoint AND status = 'PENDING'
                 """)
-                .param("now", Db.at(now)).param("endpoint", endpointId).update();
+                .param("now", Db.at(now))
+                .param("endpoint", endpointId)
+                .update();
     }
 
     /** A manual redelivery: due now, whatever state the delivery was in. Its window does not start again. */
@@ -125,8 +146,11 @@ public class DeliveryStore {
                    SET status = 'PENDING', next_attempt_at = :now, next_trigger = 'manual', updated_at = :now
                  WHERE id = :id AND endpoint_id = :endpoint AND merchant_id = :merchant
                 """)
-                .param("now", Db.at(now)).param("id", deliveryId).param("endpoint", endpointId)
-                .param("merchant", merchant.value()).update();
+                .param("now", Db.at(now))
+                .param("id", deliveryId)
+                .param("endpoint", endpointId)
+                .param("merchant", merchant.value())
+                .update();
         return updated == 1 ? find(merchant, endpointId, deliveryId) : Optional.empty();
     }
 
@@ -139,15 +163,21 @@ public class DeliveryStore {
                                WHERE endpoint_id = :endpoint AND status IN ('FAILED', 'CANCELLED')
                                ORDER BY created_at LIMIT :limit)
                 """)
-                .param("now", Db.at(now)).param("endpoint", endpointId).param("limit", limit).update();
+                .param("now", Db.at(now))
+                .param("endpoint", endpointId)
+                .param("limit", limit)
+                .update();
     }
 
     Optional<Delivery> find(MerchantId merchant, UUID endpointId, UUID deliveryId) {
         return jdbc.sql("SELECT " + COLUMNS + """
                  FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id
                  WHERE d.id = :id AND d.endpoint_id = :endpoint AND d.merchant_id = :merchant""")
-                .param("id", deliveryId).param("endpoint", endpointId).param("merchant", merchant.value())
-                .query(DeliveryStore::map).optional();
+                .param("id", deliveryId)
+                .param("endpoint", endpointId)
+                .param("merchant", merchant.value())
+                .query(DeliveryStore::map)
+                .optional();
     }
 
     /** The newest deliveries of an endpoint first. */
@@ -157,8 +187,11 @@ public class DeliveryStore {
                  WHERE d.endpoint_id = :endpoint AND d.merchant_id = :merchant
                  ORDER BY d.created_at DESC, d.id DESC
                  LIMIT :limit""")
-                .param("endpoint", endpointId).param("merchant", merchant.value()).param("limit", limit)
-                .query(DeliveryStore::map).list();
+                .param("endpoint", endpointId)
+                .param("merchant", merchant.value())
+                .param("limit", limit)
+                .query(DeliveryStore::map)
+                .list();
     }
 
     List<Delivery.Attempt> attempts(UUID deliveryId) {
@@ -167,28 +200,50 @@ public class DeliveryStore {
                   FROM webhook_attempts WHERE delivery_id = :id ORDER BY attempt
                 """)
                 .param("id", deliveryId)
-                .query((rs, n) -> new Delivery.Attempt(rs.getInt("attempt"), rs.getString("trigger"),
-                        Db.instant(rs, "started_at"), rs.getInt("latency_ms"),
-                        (Integer) rs.getObject("response_code"), rs.getString("outcome").equals("SUCCEEDED"),
+                .query((rs, n) -> new Delivery.Attempt(
+                        rs.getInt("attempt"),
+                        rs.getString("trigger"),
+                        Db.instant(rs, "started_at"),
+                        rs.getInt("latency_ms"),
+                        (Integer) rs.getObject("response_code"),
+                        rs.getString("outcome").equals("SUCCEEDED"),
                         rs.getString("error")))
                 .list();
     }
 
     long pendingCount() {
-        return jdbc.sql("SELECT count(*) FROM webhook_deliveries WHERE status = 'PENDING'").query(Long.class).single();
+        return jdbc.sql("SELECT count(*) FROM webhook_deliveries WHERE status = 'PENDING'")
+                .query(Long.class)
+                .single();
     }
 
     private static Delivery map(ResultSet rs, int row) throws SQLException {
-        return new Delivery(rs.getObject("id", UUID.class), rs.getObject("endpoint_id", UUID.class),
-                rs.getObject("event_id", UUID.class), rs.getString("event_type"),
-                Delivery.Status.valueOf(rs.getString("status")), rs.getInt("attempts"),
-                Db.instant(rs, "next_attempt_at"), (Integer) rs.getObject("last_response_code"),
-                Db.instant(rs, "created_at"), Db.instant(rs, "updated_at"), null);
+        return new Delivery(
+                rs.getObject("id", UUID.class),
+                rs.getObject("endpoint_id", UUID.class),
+                rs.getObject("event_id", UUID.class),
+                rs.getString("event_type"),
+                Delivery.Status.valueOf(rs.getString("status")),
+                rs.getInt("attempts"),
+                Db.instant(rs, "next_attempt_at"),
+                (Integer) rs.getObject("last_response_code"),
+                Db.instant(rs, "created_at"),
+                Db.instant(rs, "updated_at"),
+                null);
     }
 
     /** A delivery this worker holds for one attempt. The secret never reaches a log: see {@link #toString()}. */
-    record Claimed(UUID deliveryId, int attempt, String trigger, UUID endpointId, MerchantId merchant, String url,
-            String secret, UUID eventId, String envelope, Instant createdAt) {
+    record Claimed(
+            UUID deliveryId,
+            int attempt,
+            String trigger,
+            UUID endpointId,
+            MerchantId merchant,
+            String url,
+            String secret,
+            UUID eventId,
+            String envelope,
+            Instant createdAt) {
 
         @Override
         public String toString() {

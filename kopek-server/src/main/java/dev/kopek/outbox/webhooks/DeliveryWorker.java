@@ -1,10 +1,10 @@
 package dev.kopek.outbox.webhooks;
 
+import dev.kopek.client.WebhookSignature;
 import dev.kopek.events.BusinessEvent;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.outbox.EventTypes;
 import dev.kopek.outbox.OutboxProperties;
-import dev.kopek.client.WebhookSignature;
 import dev.kopek.outbox.store.Envelope;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -49,19 +49,29 @@ public class DeliveryWorker {
     private final Clock clock;
     private final RandomGenerator random = new SecureRandom();
 
-    DeliveryWorker(DeliveryStore deliveries, EndpointStore endpoints, TransactionTemplate tx,
-            ApplicationEventPublisher events, OutboxProperties properties, MeterRegistry meters, Clock clock) {
+    DeliveryWorker(
+            DeliveryStore deliveries,
+            EndpointStore endpoints,
+            TransactionTemplate tx,
+            ApplicationEventPublisher events,
+            OutboxProperties properties,
+            MeterRegistry meters,
+            Clock clock) {
         this.deliveries = deliveries;
         this.endpoints = endpoints;
         this.tx = tx;
         this.events = events;
         this.settings = properties.webhooks();
-        this.sender = new WebhookSender(settings.connectTimeout(), settings.requestTimeout(),
-                settings.allowHttpLoopback(), InetAddress::getAllByName);
+        this.sender = new WebhookSender(
+                settings.connectTimeout(),
+                settings.requestTimeout(),
+                settings.allowHttpLoopback(),
+                InetAddress::getAllByName);
         this.meters = meters;
         this.clock = clock;
         Gauge.builder("kopek.webhooks.pending", deliveries, DeliveryStore::pendingCount)
-                .description("webhook deliveries waiting for an attempt").register(meters);
+                .description("webhook deliveries waiting for an attempt")
+                .register(meters);
     }
 
     @PreDestroy
@@ -72,8 +82,8 @@ public class DeliveryWorker {
     /** One pass: attempts every due delivery it could claim, concurrently; returns how many. */
     public int deliverDue() {
         Instant now = clock.instant();
-        List<DeliveryStore.Claimed> claimed = deliveries.claimDue(now, now.plus(settings.lease()),
-                settings.batchSize());
+        List<DeliveryStore.Claimed> claimed =
+                deliveries.claimDue(now, now.plus(settings.lease()), settings.batchSize());
         if (claimed.isEmpty()) {
             return 0;
         }
@@ -100,17 +110,30 @@ public class DeliveryWorker {
     private void attempt(DeliveryStore.Claimed delivery) {
         Instant started = clock.instant();
         if (delivery.secret() == null) {
-            tx.executeWithoutResult(status -> record(delivery, started, new WebhookSender.Result(null, 0,
-                    "the signing secret is sealed by a key that is not configured (KOPEK_SECRETS_OLD_KEYS)")));
+            tx.executeWithoutResult(status -> record(
+                    delivery,
+                    started,
+                    new WebhookSender.Result(
+                            null,
+                            0,
+                            "the signing secret is sealed by a key that is not configured (KOPEK_SECRETS_OLD_KEYS)")));
             return;
         }
         String signature = WebhookSignature.header(delivery.secret(), started.getEpochSecond(), delivery.envelope());
-        WebhookSender.Result result = sender.post(delivery.url(), delivery.envelope(), Map.of(
-                WebhookSignature.HEADER, signature,
-                "Kopek-Event-Id", Envelope.eventId(delivery.eventId()),
-                "Kopek-Delivery-Id", PrefixedId.format(Delivery.PREFIX, delivery.deliveryId()),
-                "Kopek-Delivery-Attempt", Integer.toString(delivery.attempt())));
-        meters.counter("kopek.webhooks.attempts", "outcome", result.succeeded() ? "succeeded" : "failed").increment();
+        WebhookSender.Result result = sender.post(
+                delivery.url(),
+                delivery.envelope(),
+                Map.of(
+                        WebhookSignature.HEADER,
+                        signature,
+                        "Kopek-Event-Id",
+                        Envelope.eventId(delivery.eventId()),
+                        "Kopek-Delivery-Id",
+                        PrefixedId.format(Delivery.PREFIX, delivery.deliveryId()),
+                        "Kopek-Delivery-Attempt",
+                        Integer.toString(delivery.attempt())));
+        meters.counter("kopek.webhooks.attempts", "outcome", result.succeeded() ? "succeeded" : "failed")
+                .increment();
         tx.executeWithoutResult(status -> record(delivery, started, result));
     }
 
@@ -130,29 +153,49 @@ public class DeliveryWorker {
         if (!deliveries.settle(delivery, status, next, result.responseCode(), now)) {
             return; // a redelivery or another worker took it over meanwhile; its outcome is theirs to record
         }
-        log.info("webhook delivery failed: merchant={} endpoint={} delivery={} attempt={} error={} next={}",
-                delivery.merchant(), delivery.endpointId(), delivery.deliveryId(), delivery.attempt(),
-                result.error(), windowOver ? "gave up" : next);
+        log.info(
+                "webhook delivery failed: merchant={} endpoint={} delivery={} attempt={} error={} next={}",
+                delivery.merchant(),
+                delivery.endpointId(),
+                delivery.deliveryId(),
+                delivery.attempt(),
+                result.error(),
+                windowOver ? "gave up" : next);
         Optional<Instant> failingSince = endpoints.noteFailure(delivery.endpointId(), started);
-        if (windowOver && failingSince.isPresent()
-                && !failingSince.get().isAfter(deliveries.firstAttemptAt(delivery.deliveryId()).orElse(started))) {
+        if (windowOver
+                && failingSince.isPresent()
+                && !failingSince
+                        .get()
+                        .isAfter(
+                                deliveries.firstAttemptAt(delivery.deliveryId()).orElse(started))) {
             disable(delivery, failingSince.get(), now);
         }
     }
 
     /** In the recording transaction: the endpoint stops receiving, its queue is cancelled, and others are told. */
     private void disable(DeliveryStore.Claimed delivery, Instant failingSince, Instant now) {
-        String reason = "every delivery failed since " + failingSince + " (" + settings.retryWindow().toHours()
-                + " h retry window)";
-        endpoints.retire(delivery.endpointId(), Endpoint.Status.DISABLED, List.of(Endpoint.Status.ENABLED), reason,
-                now).ifPresent(disabled -> {
+        String reason = "every delivery failed since " + failingSince + " ("
+                + settings.retryWindow().toHours() + " h retry window)";
+        endpoints
+                .retire(delivery.endpointId(), Endpoint.Status.DISABLED, List.of(Endpoint.Status.ENABLED), reason, now)
+                .ifPresent(disabled -> {
                     int cancelled = deliveries.cancelPending(disabled.id(), now);
                     meters.counter("kopek.webhooks.endpoints.disabled").increment();
-                    log.warn("webhook endpoint disabled: merchant={} endpoint={} cancelled_deliveries={} reason={}",
-                            disabled.merchant(), disabled.publicId(), cancelled, reason);
-                    events.publishEvent(new BusinessEvent(EventTypes.ENDPOINT_DISABLED, "webhook_endpoint",
-                            disabled.id(), disabled.publicId(), disabled.merchant(), disabled.version(),
-                            WebhookJson.render(disabled, null), now));
+                    log.warn(
+                            "webhook endpoint disabled: merchant={} endpoint={} cancelled_deliveries={} reason={}",
+                            disabled.merchant(),
+                            disabled.publicId(),
+                            cancelled,
+                            reason);
+                    events.publishEvent(new BusinessEvent(
+                            EventTypes.ENDPOINT_DISABLED,
+                            "webhook_endpoint",
+                            disabled.id(),
+                            disabled.publicId(),
+                            disabled.merchant(),
+                            disabled.version(),
+                            WebhookJson.render(disabled, null),
+                            now));
                 });
     }
 }

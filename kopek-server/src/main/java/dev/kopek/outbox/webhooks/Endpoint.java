@@ -8,13 +8,24 @@ import java.util.Optional;
 import java.util.UUID;
 
 /** A merchant's webhook endpoint as stored, without its secret. */
-public record Endpoint(UUID id, MerchantId merchant, String url, List<String> eventTypes, Status status,
-        int version, Instant failingSince, String disabledReason, Instant createdAt, Instant updatedAt) {
+public record Endpoint(
+        UUID id,
+        MerchantId merchant,
+        String url,
+        List<String> eventTypes,
+        Status status,
+        int version,
+        Instant failingSince,
+        String disabledReason,
+        Instant createdAt,
+        Instant updatedAt) {
 
     static final String PREFIX = "we";
 
     public enum Status {
-        ENABLED, DISABLED, DELETED
+        ENABLED,
+        DISABLED,
+        DELETED
     }
 
     public String publicId() {

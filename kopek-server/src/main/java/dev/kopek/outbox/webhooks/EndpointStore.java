@@ -28,17 +28,22 @@ class EndpointStore {
         this.jdbc = jdbc;
     }
 
-    Endpoint insert(UUID id, MerchantId merchant, String url, List<String> eventTypes, SecretBox.Sealed secret,
-            Instant now) {
+    Endpoint insert(
+            UUID id, MerchantId merchant, String url, List<String> eventTypes, SecretBox.Sealed secret, Instant now) {
         return jdbc.sql("""
                 INSERT INTO webhook_endpoints (id, merchant_id, url, event_types, secret_key_id, secret_sealed, status,
                                                created_at, updated_at)
                 VALUES (:id, :merchant, :url, string_to_array(:types, ','), :keyId, :sealed, 'ENABLED', :now, :now)
                 RETURNING\s""" + COLUMNS)
-                .param("id", id).param("merchant", merchant.value()).param("url", url)
-                .param("types", String.join(",", eventTypes)).param("keyId", secret.keyId())
-                .param("sealed", secret.bytes()).param("now", Db.at(now))
-                .query(EndpointStore::map).single();
+                .param("id", id)
+                .param("merchant", merchant.value())
+                .param("url", url)
+                .param("types", String.join(",", eventTypes))
+                .param("keyId", secret.keyId())
+                .param("sealed", secret.bytes())
+                .param("now", Db.at(now))
+                .query(EndpointStore::map)
+                .single();
     }
 
     /** A row whose secret is in clear or sealed by another key than {@code currentKeyId}, locked for sealing. */
@@ -58,9 +63,14 @@ class EndpointStore {
                  LIMIT :limit
                    FOR UPDATE SKIP LOCKED
                 """)
-                .param("current", currentKeyId).param("openable", openable).param("limit", limit)
-                .query((rs, n) -> new Unsealed(rs.getObject("id", UUID.class), rs.getString("secret"),
-                        rs.getString("secret_key_id") == null ? null
+                .param("current", currentKeyId)
+                .param("openable", openable)
+                .param("limit", limit)
+                .query((rs, n) -> new Unsealed(
+                        rs.getObject("id", UUID.class),
+                        rs.getString("secret"),
+                        rs.getString("secret_key_id") == null
+                                ? null
                                 : new SecretBox.Sealed(rs.getString("secret_key_id"), rs.getBytes("secret_sealed"))))
                 .list();
     }
@@ -70,7 +80,10 @@ class EndpointStore {
                 UPDATE webhook_endpoints SET secret = NULL, secret_key_id = :keyId, secret_sealed = :sealed
                  WHERE id = :id
                 """)
-                .param("keyId", sealed.keyId()).param("sealed", sealed.bytes()).param("id", id).update();
+                .param("keyId", sealed.keyId())
+                .param("sealed", sealed.bytes())
+                .param("id", id)
+                .update();
     }
 
     /** Endpoints that are not deleted, oldest first. */
@@ -78,24 +91,33 @@ class EndpointStore {
         return jdbc.sql("SELECT " + COLUMNS + """
                  FROM webhook_endpoints WHERE merchant_id = :merchant AND status <> 'DELETED'
                  ORDER BY created_at, id""")
-                .param("merchant", merchant.value()).query(EndpointStore::map).list();
+                .param("merchant", merchant.value())
+                .query(EndpointStore::map)
+                .list();
     }
 
     /** How many secrets are sealed by keys outside {@code openable}: they cannot be used to sign. */
     long countUnopenable(Set<String> openable) {
         return jdbc.sql("SELECT count(*) FROM webhook_endpoints WHERE secret_key_id NOT IN (:openable)")
-                .param("openable", openable).query(Long.class).single();
+                .param("openable", openable)
+                .query(Long.class)
+                .single();
     }
 
     long countLive(MerchantId merchant) {
         return jdbc.sql("SELECT count(*) FROM webhook_endpoints WHERE merchant_id = :merchant AND status <> 'DELETED'")
-                .param("merchant", merchant.value()).query(Long.class).single();
+                .param("merchant", merchant.value())
+                .query(Long.class)
+                .single();
     }
 
     Optional<Endpoint> find(MerchantId merchant, UUID id) {
         return jdbc.sql("SELECT " + COLUMNS + """
                  FROM webhook_endpoints WHERE id = :id AND merchant_id = :merchant AND status <> 'DELETED'""")
-                .param("id", id).param("merchant", merchant.value()).query(EndpointStore::map).optional();
+                .param("id", id)
+                .param("merchant", merchant.value())
+                .query(EndpointStore::map)
+                .optional();
     }
 
     /** Moves a live endpoint to DISABLED or DELETED, bumping its version; empty when it was not in a live state. */
@@ -106,9 +128,13 @@ class EndpointStore {
                        updated_at = :now
                  WHERE id = :id AND status IN (:from)
                 RETURNING\s""" + COLUMNS)
-                .param("to", to.name()).param("reason", reason).param("now", Db.at(now)).param("id", id)
+                .param("to", to.name())
+                .param("reason", reason)
+                .param("now", Db.at(now))
+                .param("id", id)
                 .param("from", from.stream().map(Enum::name).toList())
-                .query(EndpointStore::map).optional();
+                .query(EndpointStore::map)
+                .optional();
     }
 
     /** An operator's re-enable of a disabled endpoint: live again, failing streak forgotten, version bumped. */
@@ -119,7 +145,10 @@ class EndpointStore {
                        updated_at = :now
                  WHERE id = :id AND status = 'DISABLED'
                 RETURNING\s""" + COLUMNS)
-                .param("now", Db.at(now)).param("id", id).query(EndpointStore::map).optional();
+                .param("now", Db.at(now))
+                .param("id", id)
+                .query(EndpointStore::map)
+                .optional();
     }
 
     /** A failed attempt that started at {@code at}: the failing streak starts then unless it runs already. */
@@ -129,21 +158,33 @@ class EndpointStore {
                  WHERE id = :id AND status = 'ENABLED'
                 RETURNING failing_since
                 """)
-                .param("now", Db.at(at)).param("id", id)
-                .query((rs, n) -> Db.instant(rs, "failing_since")).optional();
+                .param("now", Db.at(at))
+                .param("id", id)
+                .query((rs, n) -> Db.instant(rs, "failing_since"))
+                .optional();
     }
 
     void noteSuccess(UUID id) {
         jdbc.sql("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = :id AND failing_since IS NOT NULL")
-                .param("id", id).update();
+                .param("id", id)
+                .update();
     }
 
     private static Endpoint map(ResultSet rs, int row) throws SQLException {
         Array types = rs.getArray("event_types");
-        List<String> eventTypes = Arrays.stream((Object[]) types.getArray()).map(String.class::cast).toList();
-        return new Endpoint(rs.getObject("id", UUID.class), new MerchantId(rs.getObject("merchant_id", UUID.class)),
-                rs.getString("url"), eventTypes, Endpoint.Status.valueOf(rs.getString("status")),
-                rs.getInt("version"), Db.instant(rs, "failing_since"), rs.getString("disabled_reason"),
-                Db.instant(rs, "created_at"), Db.instant(rs, "updated_at"));
+        List<String> eventTypes = Arrays.stream((Object[]) types.getArray())
+                .map(String.class::cast)
+                .toList();
+        return new Endpoint(
+                rs.getObject("id", UUID.class),
+                new MerchantId(rs.getObject("merchant_id", UUID.class)),
+                rs.getString("url"),
+                eventTypes,
+                Endpoint.Status.valueOf(rs.getString("status")),
+                rs.getInt("version"),
+                Db.instant(rs, "failing_since"),
+                rs.getString("disabled_reason"),
+                Db.instant(rs, "created_at"),
+                Db.instant(rs, "updated_at"));
     }
 }

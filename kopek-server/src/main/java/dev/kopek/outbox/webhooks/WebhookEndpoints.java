@@ -41,8 +41,14 @@ public class WebhookEndpoints {
     private final Clock clock;
     private final SecretBox box;
 
-    WebhookEndpoints(EndpointStore endpoints, DeliveryStore deliveries, IdempotencyKeys keys, TransactionTemplate tx,
-            OutboxProperties properties, Clock clock, SecretBox box) {
+    WebhookEndpoints(
+            EndpointStore endpoints,
+            DeliveryStore deliveries,
+            IdempotencyKeys keys,
+            TransactionTemplate tx,
+            OutboxProperties properties,
+            Clock clock,
+            SecretBox box) {
         this.box = box;
         this.endpoints = endpoints;
         this.deliveries = deliveries;
@@ -64,22 +70,17 @@ public class WebhookEndpoints {
             }
         }
 
-        record KeyReused() implements Answer {
-        }
+        record KeyReused() implements Answer {}
 
-        record InFlight(long retryAfterSeconds) implements Answer {
-        }
+        record InFlight(long retryAfterSeconds) implements Answer {}
 
-        record NotFound() implements Answer {
-        }
+        record NotFound() implements Answer {}
 
         /** The merchant already has as many endpoints as allowed. */
-        record LimitReached(int limit) implements Answer {
-        }
+        record LimitReached(int limit) implements Answer {}
 
         /** The endpoint is disabled or deleted: nothing is sent to it any more. */
-        record EndpointNotLive() implements Answer {
-        }
+        record EndpointNotLive() implements Answer {}
     }
 
     /** The fields are validated by the caller; event types are sorted for the fingerprint. */
@@ -94,11 +95,11 @@ public class WebhookEndpoints {
                 return new Answer.LimitReached(settings.maxEndpoints());
             }
             String secret = Secrets.newSecret("whsec_");
-            Endpoint created = endpoints.insert(newId, merchant, url, types, box.seal(secret, newId.toString()),
-                    clock.instant());
+            Endpoint created =
+                    endpoints.insert(newId, merchant, url, types, box.seal(secret, newId.toString()), clock.instant());
             log.info("webhook endpoint created: merchant={} endpoint={} types={}", merchant, created.publicId(), types);
-            return new Answer.Done(201, WebhookJson.render(created, secret), WebhookJson.render(created, null, true),
-                    false);
+            return new Answer.Done(
+                    201, WebhookJson.render(created, secret), WebhookJson.render(created, null, true), false);
         });
     }
 
@@ -114,15 +115,15 @@ public class WebhookEndpoints {
             if (endpoint.get().status() != Endpoint.Status.ENABLED) {
                 return new Answer.EndpointNotLive();
             }
-            return deliveries.redeliver(merchant, endpointId, deliveryId, clock.instant())
+            return deliveries
+                    .redeliver(merchant, endpointId, deliveryId, clock.instant())
                     .<Answer>map(d -> new Answer.Done(202, WebhookJson.render(d), false))
                     .orElseGet(Answer.NotFound::new);
         });
     }
 
     /** What an operator's re-enable did: the endpoint is live again and this many dead deliveries were queued. */
-    public record Reenabled(Endpoint endpoint, int redelivered) {
-    }
+    public record Reenabled(Endpoint endpoint, int redelivered) {}
 
     /** The most given-up deliveries one re-enable queues again; a larger backlog is served by the event feed. */
     public static final int MAX_REDELIVER = 10_000;
@@ -133,12 +134,18 @@ public class WebhookEndpoints {
      * by id). Empty when the endpoint is not disabled.
      */
     public Optional<Reenabled> reenable(UUID endpointId, boolean redeliverDead) {
-        return tx.execute(status -> endpoints.reenable(endpointId, clock.instant()).map(endpoint -> {
-            int queued = redeliverDead ? deliveries.redeliverDead(endpointId, clock.instant(), MAX_REDELIVER) : 0;
-            log.info("webhook endpoint re-enabled: merchant={} endpoint={} redelivered={}", endpoint.merchant(),
-                    endpoint.publicId(), queued);
-            return new Reenabled(endpoint, queued);
-        }));
+        return tx.execute(status -> endpoints
+                .reenable(endpointId, clock.instant())
+                .map(endpoint -> {
+                    int queued =
+                            redeliverDead ? deliveries.redeliverDead(endpointId, clock.instant(), MAX_REDELIVER) : 0;
+                    log.info(
+                            "webhook endpoint re-enabled: merchant={} endpoint={} redelivered={}",
+                            endpoint.merchant(),
+                            endpoint.publicId(),
+                            queued);
+                    return new Reenabled(endpoint, queued);
+                }));
     }
 
     /**
@@ -159,7 +166,8 @@ public class WebhookEndpoints {
                 yield answer;
             }
             case Claim.Replay replay -> new Answer.Done(replay.status(), replay.body(), true);
-            case Claim.InFlight inFlight -> new Answer.InFlight(inFlight.retryAfter().toSeconds());
+            case Claim.InFlight inFlight ->
+                new Answer.InFlight(inFlight.retryAfter().toSeconds());
             case Claim.Awaiting awaiting -> new Answer.InFlight(1);
             case Claim.Mismatch mismatch -> new Answer.KeyReused();
         });
@@ -177,20 +185,20 @@ public class WebhookEndpoints {
     public Optional<Endpoint> delete(MerchantId merchant, UUID id) {
         return tx.execute(status -> endpoints.find(merchant, id).flatMap(found -> {
             Instant now = clock.instant();
-            Optional<Endpoint> deleted = endpoints.retire(id, Endpoint.Status.DELETED,
-                    List.of(Endpoint.Status.ENABLED, Endpoint.Status.DISABLED), null, now);
+            Optional<Endpoint> deleted = endpoints.retire(
+                    id, Endpoint.Status.DELETED, List.of(Endpoint.Status.ENABLED, Endpoint.Status.DISABLED), null, now);
             deleted.ifPresent(d -> deliveries.cancelPending(d.id(), now));
             return deleted;
         }));
     }
 
     public Optional<List<Delivery>> deliveries(MerchantId merchant, UUID endpointId, int limit) {
-        return endpoints.find(merchant, endpointId)
+        return endpoints
+                .find(merchant, endpointId)
                 .map(e -> deliveries.list(merchant, endpointId, Math.min(limit, MAX_DELIVERIES_LISTED)));
     }
 
     public Optional<Delivery> delivery(MerchantId merchant, UUID endpointId, UUID deliveryId) {
-        return deliveries.find(merchant, endpointId, deliveryId)
-                .map(d -> d.withHistory(deliveries.attempts(d.id())));
+        return deliveries.find(merchant, endpointId, deliveryId).map(d -> d.withHistory(deliveries.attempts(d.id())));
     }
 }

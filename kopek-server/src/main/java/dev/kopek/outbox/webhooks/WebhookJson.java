@@ -14,8 +14,7 @@ public final class WebhookJson {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private WebhookJson() {
-    }
+    private WebhookJson() {}
 
     /** With {@code secret} only in the answer to the create request. */
     public static String render(Endpoint endpoint, String secret) {
@@ -36,7 +35,8 @@ public final class WebhookJson {
     }
 
     public static String renderEndpoints(List<Endpoint> endpoints) {
-        return JSON.writeValueAsString(list(endpoints.stream().map(e -> fields(e)).toList(), false));
+        return JSON.writeValueAsString(
+                list(endpoints.stream().map(e -> fields(e)).toList(), false));
     }
 
     public static String render(Delivery delivery) {
@@ -44,7 +44,8 @@ public final class WebhookJson {
     }
 
     public static String renderDeliveries(List<Delivery> deliveries) {
-        return JSON.writeValueAsString(list(deliveries.stream().map(WebhookJson::fields).toList(), false));
+        return JSON.writeValueAsString(
+                list(deliveries.stream().map(WebhookJson::fields).toList(), false));
     }
 
     private static Map<String, Object> list(List<Map<String, Object>> data, boolean hasMore) {
@@ -82,7 +83,9 @@ public final class WebhookJson {
         json.put("created_at", text(d.createdAt()));
         json.put("updated_at", text(d.updatedAt()));
         if (d.history() != null) {
-            json.put("attempt_history", d.history().stream().map(WebhookJson::fields).toList());
+            json.put(
+                    "attempt_history",
+                    d.history().stream().map(WebhookJson::fields).toList());
         }
         return json;
     }

@@ -58,7 +58,8 @@ class WebhookSender implements AutoCloseable {
     WebhookSender(Duration connectTimeout, Duration requestTimeout, boolean allowHttpLoopback, HostResolver resolver) {
         this.https = client(connectTimeout, requestTimeout, new AddressPolicy(allowHttpLoopback), resolver, false);
         this.loopbackHttp = allowHttpLoopback
-                ? client(connectTimeout, requestTimeout, new AddressPolicy(true), resolver, true) : null;
+                ? client(connectTimeout, requestTimeout, new AddressPolicy(true), resolver, true)
+                : null;
     }
 
     /**
@@ -113,8 +114,12 @@ class WebhookSender implements AutoCloseable {
     }
 
     /** {@code loopbackOnly}: the plain-http client, which may reach nothing but this machine. */
-    private static CloseableHttpClient client(Duration connectTimeout, Duration requestTimeout, AddressPolicy policy,
-            HostResolver resolver, boolean loopbackOnly) {
+    private static CloseableHttpClient client(
+            Duration connectTimeout,
+            Duration requestTimeout,
+            AddressPolicy policy,
+            HostResolver resolver,
+            boolean loopbackOnly) {
         DnsResolver checked = new DnsResolver() {
             @Override
             public InetAddress[] resolve(String host) throws UnknownHostException {
@@ -123,8 +128,8 @@ class WebhookSender implements AutoCloseable {
                     throw new UnknownHostException(host);
                 }
                 for (InetAddress address : addresses) {
-                    Optional<String> refusal = policy.refusal(address).or(() -> loopbackOnly
-                            && !policy.isLoopback(address)
+                    Optional<String> refusal = policy.refusal(address)
+                            .or(() -> loopbackOnly && !policy.isLoopback(address)
                                     ? Optional.of("a public address " + address.getHostAddress()
                                             + ", but plain http goes to loopback only")
                                     : Optional.empty());
@@ -142,16 +147,25 @@ class WebhookSender implements AutoCloseable {
                 return host;
             }
         };
-        var connections = PoolingHttpClientConnectionManagerBuilder.create().setDnsResolver(checked)
-                .setMaxConnTotal(MAX_CONNECTIONS).setMaxConnPerRoute(MAX_CONNECTIONS)
+        var connections = PoolingHttpClientConnectionManagerBuilder.create()
+                .setDnsResolver(checked)
+                .setMaxConnTotal(MAX_CONNECTIONS)
+                .setMaxConnPerRoute(MAX_CONNECTIONS)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
-                        .setConnectTimeout(Timeout.of(connectTimeout)).setSocketTimeout(Timeout.of(requestTimeout))
+                        .setConnectTimeout(Timeout.of(connectTimeout))
+                        .setSocketTimeout(Timeout.of(requestTimeout))
                         .build())
                 .build();
-        return HttpClients.custom().setConnectionManager(connections).disableRedirectHandling()
-                .disableAutomaticRetries().disableCookieManagement().disableAuthCaching()
-                .setDefaultRequestConfig(RequestConfig.custom().setRedirectsEnabled(false)
-                        .setResponseTimeout(Timeout.of(requestTimeout)).build())
+        return HttpClients.custom()
+                .setConnectionManager(connections)
+                .disableRedirectHandling()
+                .disableAutomaticRetries()
+                .disableCookieManagement()
+                .disableAuthCaching()
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setRedirectsEnabled(false)
+                        .setResponseTimeout(Timeout.of(requestTimeout))
+                        .build())
                 .build();
     }
 

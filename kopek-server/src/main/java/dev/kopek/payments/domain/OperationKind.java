@@ -8,7 +8,9 @@ import java.util.Locale;
  * key of its own, named by the refund's id.
  */
 public enum OperationKind {
-    CAPTURE("payment.capture", "cap"), VOID("payment.void", "vd"), REFUND("refund.execute", "re");
+    CAPTURE("payment.capture", "cap"),
+    VOID("payment.void", "vd"),
+    REFUND("refund.execute", "re");
 
     private final String keySpace;
     private final String idPrefix;

@@ -11,7 +11,10 @@ import java.util.Set;
  * UNKNOWN is allowed (another try, still unknown) but changes no version.
  */
 public enum OperationStatus {
-    PENDING, UNKNOWN, SUCCEEDED, FAILED;
+    PENDING,
+    UNKNOWN,
+    SUCCEEDED,
+    FAILED;
 
     private static final Map<OperationStatus, Set<OperationStatus>> ALLOWED = Map.of(
             PENDING, EnumSet.of(UNKNOWN, SUCCEEDED, FAILED),

@@ -9,19 +9,48 @@ import java.time.Instant;
  * One payment attempt as stored, with its amounts in minor units. The arithmetic invariants of L7 are asserted
  * again on every read, beside the CHECK constraints that enforce them on every write.
  */
-public record Payment(PaymentId id, MerchantId merchant, String reference, String idempotencyKey, String providerKey,
-        Money amount, Amounts amounts, String paymentMethod, String captureMethod, String description,
-        String metadataJson, PaymentStatus status, int version, String pspReference, String declineCode,
-        String failureReason, Instant captureBefore, boolean captureFinalized, Instant createdAt, Instant updatedAt,
-        String nextActionJson, String pspAccount) {
+public record Payment(
+        PaymentId id,
+        MerchantId merchant,
+        String reference,
+        String idempotencyKey,
+        String providerKey,
+        Money amount,
+        Amounts amounts,
+        String paymentMethod,
+        String captureMethod,
+        String description,
+        String metadataJson,
+        PaymentStatus status,
+        int version,
+        String pspReference,
+        String declineCode,
+        String failureReason,
+        Instant captureBefore,
+        boolean captureFinalized,
+        Instant createdAt,
+        Instant updatedAt,
+        String nextActionJson,
+        String pspAccount) {
 
     /** What happened to the money so far. */
-    public record Amounts(long authorized, long captured, long capturePending, long released, long refunded,
-            long refundPending, long disputed) {
+    public record Amounts(
+            long authorized,
+            long captured,
+            long capturePending,
+            long released,
+            long refunded,
+            long refundPending,
+            long disputed) {
 
         public Amounts {
-            if (authorized < 0 || captured < 0 || capturePending < 0 || released < 0 || refunded < 0
-                    || refundPending < 0 || disputed < 0) {
+            if (authorized < 0
+                    || captured < 0
+                    || capturePending < 0
+                    || released < 0
+                    || refunded < 0
+                    || refundPending < 0
+                    || disputed < 0) {
                 throw new IllegalStateException("negative amount in " + this);
             }
             if (Math.addExact(Math.addExact(captured, capturePending), released) > authorized) {
@@ -70,9 +99,29 @@ public record Payment(PaymentId id, MerchantId merchant, String reference, Strin
         if (!status.canMoveTo(next)) {
             throw new IllegalTransition(id, status, next);
         }
-        return new Payment(id, merchant, reference, idempotencyKey, providerKey, amount, amounts, paymentMethod,
-                captureMethod, description, metadataJson, next, version + 1, pspReference, declineCode, failureReason,
-                captureBefore, captureFinalized, createdAt, updatedAt, nextActionJson, pspAccount);
+        return new Payment(
+                id,
+                merchant,
+                reference,
+                idempotencyKey,
+                providerKey,
+                amount,
+                amounts,
+                paymentMethod,
+                captureMethod,
+                description,
+                metadataJson,
+                next,
+                version + 1,
+                pspReference,
+                declineCode,
+                failureReason,
+                captureBefore,
+                captureFinalized,
+                createdAt,
+                updatedAt,
+                nextActionJson,
+                pspAccount);
     }
 
     /**
@@ -114,7 +163,9 @@ public record Payment(PaymentId id, MerchantId merchant, String reference, Strin
     }
 
     private PaymentStatus amountsStatus() {
-        if (amounts.refunded() == amounts.captured() && amounts.refundPending() == 0 && amounts.capturable() == 0
+        if (amounts.refunded() == amounts.captured()
+                && amounts.refundPending() == 0
+                && amounts.capturable() == 0
                 && amounts.capturePending() == 0) {
             return PaymentStatus.REFUNDED;
         }

@@ -12,9 +12,22 @@ import java.util.UUID;
  * the status. {@code reason} is a refund's reason as the merchant gave it; {@code finalCapture} only means
  * something for a capture.
  */
-public record PaymentOperation(UUID id, PaymentId payment, MerchantId merchant, OperationKind kind, long amount,
-        CurrencyCode currency, boolean finalCapture, String reason, OperationStatus status, int version,
-        String providerKey, String pspReference, String failureReason, Instant createdAt, Instant updatedAt) {
+public record PaymentOperation(
+        UUID id,
+        PaymentId payment,
+        MerchantId merchant,
+        OperationKind kind,
+        long amount,
+        CurrencyCode currency,
+        boolean finalCapture,
+        String reason,
+        OperationStatus status,
+        int version,
+        String providerKey,
+        String pspReference,
+        String failureReason,
+        Instant createdAt,
+        Instant updatedAt) {
 
     public Money money() {
         return new Money(amount, currency);
@@ -29,10 +42,22 @@ public record PaymentOperation(UUID id, PaymentId payment, MerchantId merchant, 
         if (!status.canMoveTo(next)) {
             throw new IllegalTransition(id, status, next);
         }
-        return new PaymentOperation(id, payment, merchant, kind, amount, currency, finalCapture, this.reason, next,
-                next == status ? version : version + 1, providerKey,
+        return new PaymentOperation(
+                id,
+                payment,
+                merchant,
+                kind,
+                amount,
+                currency,
+                finalCapture,
+                this.reason,
+                next,
+                next == status ? version : version + 1,
+                providerKey,
                 newPspReference != null ? newPspReference : pspReference,
-                next == OperationStatus.SUCCEEDED ? null : reason, createdAt, updatedAt);
+                next == OperationStatus.SUCCEEDED ? null : reason,
+                createdAt,
+                updatedAt);
     }
 
     /** The event type of this operation's current state: {@code capture.succeeded}, {@code refund.unknown}, … */

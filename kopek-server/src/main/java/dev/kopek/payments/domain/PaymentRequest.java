@@ -7,8 +7,13 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /** A validated request to pay: the business fields only, from which the fingerprint is computed. */
-public record PaymentRequest(String reference, Money amount, String paymentMethod, String captureMethod,
-        String description, SortedMap<String, String> metadata) {
+public record PaymentRequest(
+        String reference,
+        Money amount,
+        String paymentMethod,
+        String captureMethod,
+        String description,
+        SortedMap<String, String> metadata) {
 
     public PaymentRequest {
         Objects.requireNonNull(reference, "reference");

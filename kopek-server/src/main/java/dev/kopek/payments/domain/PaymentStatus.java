@@ -10,8 +10,18 @@ import java.util.Set;
  * overwrite; persistence is compare-and-set on the predecessors listed here (L10). Final states have no way out.
  */
 public enum PaymentStatus {
-    PENDING, UNKNOWN, AUTHORIZED, CAPTURED, PARTIALLY_REFUNDED, REFUNDED, DISPUTED, CHARGED_BACK, DECLINED, FAILED,
-    VOIDED, EXPIRED;
+    PENDING,
+    UNKNOWN,
+    AUTHORIZED,
+    CAPTURED,
+    PARTIALLY_REFUNDED,
+    REFUNDED,
+    DISPUTED,
+    CHARGED_BACK,
+    DECLINED,
+    FAILED,
+    VOIDED,
+    EXPIRED;
 
     private static final Map<PaymentStatus, Set<PaymentStatus>> ALLOWED = Map.ofEntries(
             Map.entry(PENDING, EnumSet.of(UNKNOWN, AUTHORIZED, CAPTURED, DECLINED, FAILED)),
@@ -31,7 +41,8 @@ public enum PaymentStatus {
             Map.entry(EXPIRED, EnumSet.noneOf(PaymentStatus.class)));
 
     /** Where a capture may be reserved (its amount and expiry are the reservation's own guards). */
-    public static final Set<PaymentStatus> CAPTURABLE = Set.copyOf(EnumSet.of(AUTHORIZED, CAPTURED, PARTIALLY_REFUNDED));
+    public static final Set<PaymentStatus> CAPTURABLE =
+            Set.copyOf(EnumSet.of(AUTHORIZED, CAPTURED, PARTIALLY_REFUNDED));
     /** Where a void may be reserved, or given back when the PSP refused it. */
     public static final Set<PaymentStatus> VOIDABLE = Set.copyOf(EnumSet.of(AUTHORIZED));
     /** Where a refund may be reserved (what is left to refund is the reservation's own guard). */
@@ -64,7 +75,10 @@ public enum PaymentStatus {
 
     /** Whether money was taken: captures and refunds act only on these. */
     public boolean isPaid() {
-        return this == CAPTURED || this == PARTIALLY_REFUNDED || this == REFUNDED || this == DISPUTED
+        return this == CAPTURED
+                || this == PARTIALLY_REFUNDED
+                || this == REFUNDED
+                || this == DISPUTED
                 || this == CHARGED_BACK;
     }
 
@@ -72,9 +86,16 @@ public enum PaymentStatus {
     public String apiName() {
         return switch (this) {
             case PENDING, UNKNOWN -> "processing";
-            case AUTHORIZED, CAPTURED, PARTIALLY_REFUNDED, REFUNDED, DISPUTED, CHARGED_BACK, DECLINED, FAILED, VOIDED,
-                    EXPIRED ->
-                    name().toLowerCase(Locale.ROOT);
+            case AUTHORIZED,
+                    CAPTURED,
+                    PARTIALLY_REFUNDED,
+                    REFUNDED,
+                    DISPUTED,
+                    CHARGED_BACK,
+                    DECLINED,
+                    FAILED,
+                    VOIDED,
+                    EXPIRED -> name().toLowerCase(Locale.ROOT);
         };
     }
 }

@@ -36,9 +36,15 @@ public class OperationStore {
     }
 
     /** What phase 1 reserved, as a new PENDING operation. */
-    public record NewOperation(UUID id, PaymentId payment, MerchantId merchant, OperationKind kind, Money amount,
-            boolean finalCapture, String reason, String providerKey) {
-    }
+    public record NewOperation(
+            UUID id,
+            PaymentId payment,
+            MerchantId merchant,
+            OperationKind kind,
+            Money amount,
+            boolean finalCapture,
+            String reason,
+            String providerKey) {}
 
     public PaymentOperation insert(NewOperation op) {
         return jdbc.sql("""
@@ -48,20 +54,26 @@ public class OperationStore {
                         :providerKey, :now, :now)
                 RETURNING *
                 """)
-                .param("id", op.id()).param("payment", op.payment().value()).param("merchant", op.merchant().value())
-                .param("kind", op.kind().apiName()).param("amount", op.amount().minor())
-                .param("currency", op.amount().currency().code()).param("final", op.finalCapture())
-                .param("reason", op.reason()).param("providerKey", op.providerKey())
+                .param("id", op.id())
+                .param("payment", op.payment().value())
+                .param("merchant", op.merchant().value())
+                .param("kind", op.kind().apiName())
+                .param("amount", op.amount().minor())
+                .param("currency", op.amount().currency().code())
+                .param("final", op.finalCapture())
+                .param("reason", op.reason())
+                .param("providerKey", op.providerKey())
                 .param("now", Db.at(clock.instant()))
-                .query(OperationStore::map).single();
+                .query(OperationStore::map)
+                .single();
     }
 
     /**
      * Writes {@code op}'s move to {@code next} ({@link PaymentOperation#moveTo}, which refuses an illegal one) by
      * compare-and-set on the predecessors its table names; empty if the row is past them already.
      */
-    public Optional<PaymentOperation> transition(PaymentOperation op, OperationStatus next, String pspReference,
-            String reason) {
+    public Optional<PaymentOperation> transition(
+            PaymentOperation op, OperationStatus next, String pspReference, String reason) {
         PaymentOperation moved = op.moveTo(next, pspReference, reason);
         var from = OperationStatus.predecessorsOf(next).stream().map(Enum::name).toList();
         return jdbc.sql("""
@@ -72,26 +84,37 @@ public class OperationStore {
                  WHERE id = :id AND status IN (:from)
                 RETURNING *
                 """)
-                .param("next", next.name()).param("now", Db.at(clock.instant()))
-                .param("pspReference", moved.pspReference()).param("reason", moved.failureReason())
-                .param("id", op.id()).param("from", from)
-                .query(OperationStore::map).optional();
+                .param("next", next.name())
+                .param("now", Db.at(clock.instant()))
+                .param("pspReference", moved.pspReference())
+                .param("reason", moved.failureReason())
+                .param("id", op.id())
+                .param("from", from)
+                .query(OperationStore::map)
+                .optional();
     }
 
     public Optional<PaymentOperation> findByProviderKey(String providerKey) {
-        return jdbc.sql("SELECT * FROM payment_operations WHERE provider_key = :key").param("key", providerKey)
-                .query(OperationStore::map).optional();
+        return jdbc.sql("SELECT * FROM payment_operations WHERE provider_key = :key")
+                .param("key", providerKey)
+                .query(OperationStore::map)
+                .optional();
     }
 
     public Optional<PaymentOperation> find(UUID id) {
-        return jdbc.sql("SELECT * FROM payment_operations WHERE id = :id").param("id", id)
-                .query(OperationStore::map).optional();
+        return jdbc.sql("SELECT * FROM payment_operations WHERE id = :id")
+                .param("id", id)
+                .query(OperationStore::map)
+                .optional();
     }
 
     public Optional<PaymentOperation> find(MerchantId merchant, OperationKind kind, UUID id) {
         return jdbc.sql("SELECT * FROM payment_operations WHERE id = :id AND merchant_id = :merchant AND kind = :kind")
-                .param("id", id).param("merchant", merchant.value()).param("kind", kind.apiName())
-                .query(OperationStore::map).optional();
+                .param("id", id)
+                .param("merchant", merchant.value())
+                .param("kind", kind.apiName())
+                .query(OperationStore::map)
+                .optional();
     }
 
     public List<PaymentOperation> findByPayment(MerchantId merchant, PaymentId payment, OperationKind kind) {
@@ -99,18 +122,30 @@ public class OperationStore {
                 SELECT * FROM payment_operations WHERE payment_id = :payment AND merchant_id = :merchant AND kind = :kind
                  ORDER BY created_at, id LIMIT :limit
                 """)
-                .param("payment", payment.value()).param("merchant", merchant.value()).param("kind", kind.apiName())
+                .param("payment", payment.value())
+                .param("merchant", merchant.value())
+                .param("kind", kind.apiName())
                 .param("limit", MAX_LIST)
-                .query(OperationStore::map).list();
+                .query(OperationStore::map)
+                .list();
     }
 
     private static PaymentOperation map(ResultSet rs, int row) throws SQLException {
-        return new PaymentOperation(rs.getObject("id", UUID.class), new PaymentId(rs.getObject("payment_id", UUID.class)),
+        return new PaymentOperation(
+                rs.getObject("id", UUID.class),
+                new PaymentId(rs.getObject("payment_id", UUID.class)),
                 new MerchantId(rs.getObject("merchant_id", UUID.class)),
-                OperationKind.valueOf(rs.getString("kind").toUpperCase(Locale.ROOT)), rs.getLong("amount"),
-                CurrencyCode.of(rs.getString("currency")), rs.getBoolean("final"), rs.getString("reason"),
-                OperationStatus.valueOf(rs.getString("status")), rs.getInt("version"), rs.getString("provider_key"),
-                rs.getString("psp_reference"), rs.getString("failure_reason"), Db.instant(rs, "created_at"),
+                OperationKind.valueOf(rs.getString("kind").toUpperCase(Locale.ROOT)),
+                rs.getLong("amount"),
+                CurrencyCode.of(rs.getString("currency")),
+                rs.getBoolean("final"),
+                rs.getString("reason"),
+                OperationStatus.valueOf(rs.getString("status")),
+                rs.getInt("version"),
+                rs.getString("provider_key"),
+                rs.getString("psp_reference"),
+                rs.getString("failure_reason"),
+                Db.instant(rs, "created_at"),
                 Db.instant(rs, "updated_at"));
     }
 }

@@ -60,13 +60,23 @@ public class PaymentStore {
      * the merchant's row, so a change of the merchant's PSP either committed before this statement began or waits
      * for this transaction and then sees the payment.
      */
-    public Payment insertPending(PaymentId id, MerchantId merchant, PaymentRequest request, String idempotencyKey,
-            String providerKey) {
-        return jdbc.sql(PENDING.formatted("VALUES (" + PENDING_VALUES.formatted("(SELECT psp_account FROM merchants"
-                        + " WHERE id = :merchant)") + ")") + " RETURNING *")
-                .params(pendingParams(id, merchant, request, idempotencyKey, providerKey, Db.micros(clock.instant()),
+    public Payment insertPending(
+            PaymentId id, MerchantId merchant, PaymentRequest request, String idempotencyKey, String providerKey) {
+        return jdbc.sql(PENDING.formatted("VALUES ("
+                                + PENDING_VALUES.formatted(
+                                        "(SELECT psp_account FROM merchants" + " WHERE id = :merchant)")
+                                + ")")
+                        + " RETURNING *")
+                .params(pendingParams(
+                        id,
+                        merchant,
+                        request,
+                        idempotencyKey,
+                        providerKey,
+                        Db.micros(clock.instant()),
                         metadataJson(request)))
-                .query(PaymentStore::map).single();
+                .query(PaymentStore::map)
+                .single();
     }
 
     /**
@@ -81,15 +91,39 @@ public class PaymentStore {
      * the account to it ({@code MerchantPspStore}), so it either committed before this lock (and the payment records
      * the new account) or waits for this statement and then sees the payment.
      */
-    public Optional<Payment> claimAndInsertPending(SqlPart claim, PaymentId id, MerchantId merchant,
-            PaymentRequest request, String idempotencyKey, String providerKey,
+    public Optional<Payment> claimAndInsertPending(
+            SqlPart claim,
+            PaymentId id,
+            MerchantId merchant,
+            PaymentRequest request,
+            String idempotencyKey,
+            String providerKey,
             Function<Payment, SqlPart> created) {
         Instant now = Db.micros(clock.instant());
         String metadata = metadataJson(request);
-        Payment pending = new Payment(id, merchant, request.reference(), idempotencyKey, providerKey, request.amount(),
-                new Payment.Amounts(0, 0, 0, 0, 0, 0, 0), request.paymentMethod(), request.captureMethod(),
-                request.description(), metadata, PaymentStatus.PENDING, 0, null, null, null, null, false, now, now,
-                null, null);
+        Payment pending = new Payment(
+                id,
+                merchant,
+                request.reference(),
+                idempotencyKey,
+                providerKey,
+                request.amount(),
+                new Payment.Amounts(0, 0, 0, 0, 0, 0, 0),
+                request.paymentMethod(),
+                request.captureMethod(),
+                request.description(),
+                metadata,
+                PaymentStatus.PENDING,
+                0,
+                null,
+                null,
+                null,
+                null,
+                false,
+                now,
+                now,
+                null,
+                null);
         SqlPart event = created.apply(pending);
         Map<String, Object> params = pendingParams(id, merchant, request, idempotencyKey, providerKey, now, metadata);
         params.putAll(claim.params());
@@ -97,11 +131,15 @@ public class PaymentStore {
         return jdbc.sql("WITH " + claim.sql() + """
                 , account AS MATERIALIZED (SELECT psp_account FROM merchants WHERE id = :merchant FOR KEY SHARE),
                 payment AS (
-                """ + PENDING.formatted("SELECT " + PENDING_VALUES.formatted("(SELECT psp_account FROM account)")
-                        + " FROM claimed") + """
+                """
+                        + PENDING.formatted("SELECT " + PENDING_VALUES.formatted("(SELECT psp_account FROM account)")
+                                + " FROM claimed")
+                        + """
                     RETURNING *
                 ),""" + event.sql() + "\nSELECT * FROM payment")
-                .params(params).query(PaymentStore::map).optional();
+                .params(params)
+                .query(PaymentStore::map)
+                .optional();
     }
 
     /**
@@ -113,7 +151,10 @@ public class PaymentStore {
         Map<String, Object> params = new HashMap<>(completion.params());
         params.putAll(event.params());
         return jdbc.sql("WITH " + completion.sql() + ", " + event.sql() + "\nSELECT count(*) FROM completed")
-                .params(params).query(Long.class).single() == 1;
+                        .params(params)
+                        .query(Long.class)
+                        .single()
+                == 1;
     }
 
     private static final String PENDING = """
@@ -127,8 +168,14 @@ public class PaymentStore {
             :capture, :description, CAST(:metadata AS JSONB), 'PENDING', CAST(:now AS timestamptz),
             CAST(:now AS timestamptz), %s""";
 
-    private static Map<String, Object> pendingParams(PaymentId id, MerchantId merchant, PaymentRequest request,
-            String idempotencyKey, String providerKey, Instant now, String metadataJson) {
+    private static Map<String, Object> pendingParams(
+            PaymentId id,
+            MerchantId merchant,
+            PaymentRequest request,
+            String idempotencyKey,
+            String providerKey,
+            Instant now,
+            String metadataJson) {
         Map<String, Object> params = new HashMap<>();
         params.put("id", id.value());
         params.put("merchant", merchant.value());
@@ -155,32 +202,31 @@ public class PaymentStore {
      * attempt rendered before its insert shows its metadata as every later read of the row will.
      */
     static Map<String, String> inJsonbOrder(Map<String, String> metadata) {
-        Map<String, String> ordered = new TreeMap<>(Comparator
-                .comparingInt((String key) -> key.getBytes(StandardCharsets.UTF_8).length)
-                .thenComparing(key -> key.getBytes(StandardCharsets.UTF_8), java.util.Arrays::compareUnsigned));
+        Map<String, String> ordered =
+                new TreeMap<>(Comparator.comparingInt((String key) -> key.getBytes(StandardCharsets.UTF_8).length)
+                        .thenComparing(key -> key.getBytes(StandardCharsets.UTF_8), java.util.Arrays::compareUnsigned));
         ordered.putAll(metadata);
         return ordered;
     }
 
     /** What phase 3 of a payment writes beside its status. */
-    public record Outcome(String pspReference, String declineCode, String failureReason, Instant captureBefore) {
-    }
+    public record Outcome(String pspReference, String declineCode, String failureReason, Instant captureBefore) {}
 
     /**
      * Records the PSP's outcome of the payment itself: authorized (amount held until {@code captureBefore}),
      * captured (authorized and captured in full), or a dead end. Empty when the row was not in a predecessor state.
      */
     public Optional<Payment> transition(PaymentId id, PaymentStatus next, Outcome outcome) {
-        return transitionStatement("", id, next, outcome).query(PaymentStore::map).optional();
+        return transitionStatement("", id, next, outcome)
+                .query(PaymentStore::map)
+                .optional();
     }
 
     /** The attempt that owns a key, as phase 3 checks it: the key row's scope and the attempt number. */
-    public record Fence(MerchantId merchant, String operation, String key, int attempt) {
-    }
+    public record Fence(MerchantId merchant, String operation, String key, int attempt) {}
 
     /** A transition made by the key's owner; {@code keyLeaseUntil} is the key's lease as it was locked. */
-    public record Fenced(Payment payment, Instant keyLeaseUntil) {
-    }
+    public record Fenced(Payment payment, Instant keyLeaseUntil) {}
 
     /**
      * {@link #transition} by the key's current owner, in one statement: the key row is locked first (its attempt
@@ -199,13 +245,16 @@ public class PaymentStore {
                 )
                 """;
         return transitionStatement(fenceSql, id, next, outcome)
-                .param("fenceMerchant", fence.merchant().value()).param("fenceOperation", fence.operation())
-                .param("fenceKey", fence.key()).param("fenceAttempt", fence.attempt())
-                .query((rs, row) -> new Fenced(map(rs, row), Db.instant(rs, "fence_lease_until"))).optional();
+                .param("fenceMerchant", fence.merchant().value())
+                .param("fenceOperation", fence.operation())
+                .param("fenceKey", fence.key())
+                .param("fenceAttempt", fence.attempt())
+                .query((rs, row) -> new Fenced(map(rs, row), Db.instant(rs, "fence_lease_until")))
+                .optional();
     }
 
-    private JdbcClient.StatementSpec transitionStatement(String fence, PaymentId id, PaymentStatus next,
-            Outcome outcome) {
+    private JdbcClient.StatementSpec transitionStatement(
+            String fence, PaymentId id, PaymentStatus next, Outcome outcome) {
         var from = PaymentStatus.predecessorsOf(next).stream().map(Enum::name).toList();
         boolean moneyHeld = next == PaymentStatus.AUTHORIZED || next == PaymentStatus.CAPTURED;
         String fenced = fence.isEmpty() ? "" : " AND EXISTS (SELECT 1 FROM fence)";
@@ -222,10 +271,15 @@ public class PaymentStore {
                  WHERE id = :id AND status IN (:from)%s
                 RETURNING *%s
                 """.formatted(fenced, fenceColumn))
-                .param("next", next.name()).param("held", moneyHeld).param("now", Db.at(clock.instant()))
+                .param("next", next.name())
+                .param("held", moneyHeld)
+                .param("now", Db.at(clock.instant()))
                 .param("captureBefore", Db.at(outcome.captureBefore()))
-                .param("pspReference", outcome.pspReference()).param("declineCode", outcome.declineCode())
-                .param("failureReason", outcome.failureReason()).param("id", id.value()).param("from", from);
+                .param("pspReference", outcome.pspReference())
+                .param("declineCode", outcome.declineCode())
+                .param("failureReason", outcome.failureReason())
+                .param("id", id.value())
+                .param("from", from);
     }
 
     /**
@@ -241,7 +295,10 @@ public class PaymentStore {
                  WHERE id = :id AND status = 'UNKNOWN'
                 RETURNING *
                 """)
-                .param("action", nextActionJson).param("id", id.value()).query(PaymentStore::map).optional()
+                .param("action", nextActionJson)
+                .param("id", id.value())
+                .query(PaymentStore::map)
+                .optional()
                 .orElseThrow(() -> new IllegalStateException("payment " + id + " left UNKNOWN in this transaction"));
     }
 
@@ -264,16 +321,21 @@ public class PaymentStore {
                  WHERE id = :id AND status = :current
                 RETURNING *
                 """)
-                .param("next", next.name()).param("now", Db.at(clock.instant())).param("id", locked.id().value())
+                .param("next", next.name())
+                .param("now", Db.at(clock.instant()))
+                .param("id", locked.id().value())
                 .param("current", locked.status().name())
-                .query(PaymentStore::map).optional()
+                .query(PaymentStore::map)
+                .optional()
                 .orElseThrow(() -> new IllegalStateException(locked.id() + " changed under its row lock"));
     }
 
     private Payment bumpVersion(PaymentId id) {
         return jdbc.sql("UPDATE payments SET version = version + 1, updated_at = :now WHERE id = :id RETURNING *")
-                .param("now", Db.at(clock.instant())).param("id", id.value())
-                .query(PaymentStore::map).single();
+                .param("now", Db.at(clock.instant()))
+                .param("id", id.value())
+                .query(PaymentStore::map)
+                .single();
     }
 
     /**
@@ -296,9 +358,13 @@ public class PaymentStore {
                    AND (NOT :final OR amount_capture_pending = 0)
                 RETURNING *
                 """.formatted(CAPTURABLE_STATES))
-                .param("amount", amount).param("final", finalCapture).param("now", Db.at(clock.instant()))
-                .param("id", id.value()).param("merchant", merchant.value())
-                .query(PaymentStore::map).optional();
+                .param("amount", amount)
+                .param("final", finalCapture)
+                .param("now", Db.at(clock.instant()))
+                .param("id", id.value())
+                .param("merchant", merchant.value())
+                .query(PaymentStore::map)
+                .optional();
     }
 
     /** A capture the PSP confirmed: its reservation becomes captured money. Locks the row for the status change. */
@@ -310,8 +376,11 @@ public class PaymentStore {
                  WHERE id = :id
                 RETURNING *
                 """)
-                .param("amount", amount).param("now", Db.at(clock.instant())).param("id", id.value())
-                .query(PaymentStore::map).single();
+                .param("amount", amount)
+                .param("now", Db.at(clock.instant()))
+                .param("id", id.value())
+                .query(PaymentStore::map)
+                .single();
     }
 
     /** A capture the PSP refused: its reservation, and for a final one the release of the rest, are undone. */
@@ -325,9 +394,12 @@ public class PaymentStore {
                  WHERE id = :id
                 RETURNING *
                 """)
-                .param("amount", amount).param("final", finalCapture).param("now", Db.at(clock.instant()))
+                .param("amount", amount)
+                .param("final", finalCapture)
+                .param("now", Db.at(clock.instant()))
                 .param("id", id.value())
-                .query(PaymentStore::map).single();
+                .query(PaymentStore::map)
+                .single();
     }
 
     /** Reserves a void: only an unexpired authorization with nothing captured or being captured. */
@@ -339,8 +411,11 @@ public class PaymentStore {
                    AND amount_captured = 0 AND amount_capture_pending = 0 AND capture_before > :now
                 RETURNING *
                 """.formatted(VOIDABLE_STATES))
-                .param("now", Db.at(clock.instant())).param("id", id.value()).param("merchant", merchant.value())
-                .query(PaymentStore::map).optional();
+                .param("now", Db.at(clock.instant()))
+                .param("id", id.value())
+                .param("merchant", merchant.value())
+                .query(PaymentStore::map)
+                .optional();
     }
 
     /** A void the PSP refused: the authorization is capturable again. */
@@ -350,8 +425,10 @@ public class PaymentStore {
                  WHERE id = :id AND status IN %s
                 RETURNING *
                 """.formatted(VOIDABLE_STATES))
-                .param("now", Db.at(clock.instant())).param("id", id.value())
-                .query(PaymentStore::map).single();
+                .param("now", Db.at(clock.instant()))
+                .param("id", id.value())
+                .query(PaymentStore::map)
+                .single();
     }
 
     /**
@@ -367,18 +444,26 @@ public class PaymentStore {
                    AND status IN %s
                 RETURNING *
                 """.formatted(HOLDING_STATES))
-                .param("now", Db.at(clock.instant())).param("id", id.value())
-                .query(PaymentStore::map).optional();
+                .param("now", Db.at(clock.instant()))
+                .param("id", id.value())
+                .query(PaymentStore::map)
+                .optional();
     }
 
     public List<PaymentId> findExpired(int limit) {
-        return jdbc.sql("""
+        return jdbc
+                .sql("""
                 SELECT id FROM payments
                  WHERE capture_before <= :now AND NOT capture_finalized AND status IN %s
                  ORDER BY capture_before LIMIT :limit
                 """.formatted(HOLDING_STATES))
-                .param("now", Db.at(clock.instant())).param("limit", limit)
-                .query(UUID.class).list().stream().map(PaymentId::new).toList();
+                .param("now", Db.at(clock.instant()))
+                .param("limit", limit)
+                .query(UUID.class)
+                .list()
+                .stream()
+                .map(PaymentId::new)
+                .toList();
     }
 
     /**
@@ -395,9 +480,12 @@ public class PaymentStore {
                    AND :amount <= amount_captured - amount_refunded - amount_refund_pending - amount_disputed
                 RETURNING *
                 """.formatted(REFUNDABLE_STATES))
-                .param("amount", amount).param("now", Db.at(clock.instant())).param("id", id.value())
+                .param("amount", amount)
+                .param("now", Db.at(clock.instant()))
+                .param("id", id.value())
                 .param("merchant", merchant.value())
-                .query(PaymentStore::map).optional();
+                .query(PaymentStore::map)
+                .optional();
     }
 
     /** The PSP refunded: the reservation becomes refunded money. */
@@ -419,20 +507,27 @@ public class PaymentStore {
                  WHERE id = :id
                 RETURNING *
                 """)
-                .param("amount", amount).param("refunded", refunded).param("now", Db.at(clock.instant()))
+                .param("amount", amount)
+                .param("refunded", refunded)
+                .param("now", Db.at(clock.instant()))
                 .param("id", id.value())
-                .query(PaymentStore::map).single();
+                .query(PaymentStore::map)
+                .single();
     }
 
     public Optional<Payment> findByProviderKey(String providerKey) {
-        return jdbc.sql("SELECT * FROM payments WHERE provider_key = :key").param("key", providerKey)
-                .query(PaymentStore::map).optional();
+        return jdbc.sql("SELECT * FROM payments WHERE provider_key = :key")
+                .param("key", providerKey)
+                .query(PaymentStore::map)
+                .optional();
     }
 
     /** Every payment carrying this PSP reference: one per PSP account at most, but accounts may coincide. */
     public List<Payment> findByPspReference(String pspReference) {
-        return jdbc.sql("SELECT * FROM payments WHERE psp_reference = :ref LIMIT 100").param("ref", pspReference)
-                .query(PaymentStore::map).list();
+        return jdbc.sql("SELECT * FROM payments WHERE psp_reference = :ref LIMIT 100")
+                .param("ref", pspReference)
+                .query(PaymentStore::map)
+                .list();
     }
 
     /**
@@ -447,27 +542,36 @@ public class PaymentStore {
                  WHERE id = :id
                 RETURNING *
                 """)
-                .param("opened", opened).param("amount", amount).param("now", Db.at(clock.instant()))
+                .param("opened", opened)
+                .param("amount", amount)
+                .param("now", Db.at(clock.instant()))
                 .param("id", id.value())
-                .query(PaymentStore::map).single();
+                .query(PaymentStore::map)
+                .single();
     }
 
     /** Locks the payment's row for the rest of the transaction. */
     public Payment lock(PaymentId id) {
-        return jdbc.sql("SELECT * FROM payments WHERE id = :id FOR UPDATE").param("id", id.value())
-                .query(PaymentStore::map).single();
+        return jdbc.sql("SELECT * FROM payments WHERE id = :id FOR UPDATE")
+                .param("id", id.value())
+                .query(PaymentStore::map)
+                .single();
     }
 
     public Optional<Payment> find(PaymentId id) {
-        return jdbc.sql("SELECT * FROM payments WHERE id = :id").param("id", id.value())
-                .query(PaymentStore::map).optional();
+        return jdbc.sql("SELECT * FROM payments WHERE id = :id")
+                .param("id", id.value())
+                .query(PaymentStore::map)
+                .optional();
     }
 
     /** Merchant-scoped: another merchant's payment is indistinguishable from one that does not exist (L11). */
     public Optional<Payment> find(MerchantId merchant, PaymentId id) {
         return jdbc.sql("SELECT * FROM payments WHERE id = :id AND merchant_id = :merchant")
-                .param("id", id.value()).param("merchant", merchant.value())
-                .query(PaymentStore::map).optional();
+                .param("id", id.value())
+                .param("merchant", merchant.value())
+                .query(PaymentStore::map)
+                .optional();
     }
 
     public List<Payment> findByReference(MerchantId merchant, String reference) {
@@ -475,8 +579,11 @@ public class PaymentStore {
                 SELECT * FROM payments WHERE merchant_id = :merchant AND reference = :reference
                  ORDER BY created_at DESC, id DESC LIMIT :limit
                 """)
-                .param("merchant", merchant.value()).param("reference", reference).param("limit", MAX_LIST)
-                .query(PaymentStore::map).list();
+                .param("merchant", merchant.value())
+                .param("reference", reference)
+                .param("limit", MAX_LIST)
+                .query(PaymentStore::map)
+                .list();
     }
 
     /** {@code ('A', 'B')} in the enum's order: a status guard as SQL literals, from names no client chooses. */
@@ -485,17 +592,36 @@ public class PaymentStore {
     }
 
     static Payment map(ResultSet rs, int row) throws SQLException {
-        var amounts = new Payment.Amounts(rs.getLong("amount_authorized"), rs.getLong("amount_captured"),
-                rs.getLong("amount_capture_pending"), rs.getLong("amount_released"), rs.getLong("amount_refunded"),
-                rs.getLong("amount_refund_pending"), rs.getLong("amount_disputed"));
-        return new Payment(new PaymentId(rs.getObject("id", UUID.class)),
-                new MerchantId(rs.getObject("merchant_id", UUID.class)), rs.getString("reference"),
-                rs.getString("idempotency_key"), rs.getString("provider_key"),
-                new Money(rs.getLong("amount"), CurrencyCode.of(rs.getString("currency"))), amounts,
-                rs.getString("payment_method"), rs.getString("capture_method"), rs.getString("description"),
-                rs.getString("metadata"), PaymentStatus.valueOf(rs.getString("status")), rs.getInt("version"),
-                rs.getString("psp_reference"), rs.getString("decline_code"), rs.getString("failure_reason"),
-                Db.instant(rs, "capture_before"), rs.getBoolean("capture_finalized"), Db.instant(rs, "created_at"),
-                Db.instant(rs, "updated_at"), rs.getString("next_action"), rs.getString("psp_account"));
+        var amounts = new Payment.Amounts(
+                rs.getLong("amount_authorized"),
+                rs.getLong("amount_captured"),
+                rs.getLong("amount_capture_pending"),
+                rs.getLong("amount_released"),
+                rs.getLong("amount_refunded"),
+                rs.getLong("amount_refund_pending"),
+                rs.getLong("amount_disputed"));
+        return new Payment(
+                new PaymentId(rs.getObject("id", UUID.class)),
+                new MerchantId(rs.getObject("merchant_id", UUID.class)),
+                rs.getString("reference"),
+                rs.getString("idempotency_key"),
+                rs.getString("provider_key"),
+                new Money(rs.getLong("amount"), CurrencyCode.of(rs.getString("currency"))),
+                amounts,
+                rs.getString("payment_method"),
+                rs.getString("capture_method"),
+                rs.getString("description"),
+                rs.getString("metadata"),
+                PaymentStatus.valueOf(rs.getString("status")),
+                rs.getInt("version"),
+                rs.getString("psp_reference"),
+                rs.getString("decline_code"),
+                rs.getString("failure_reason"),
+                Db.instant(rs, "capture_before"),
+                rs.getBoolean("capture_finalized"),
+                Db.instant(rs, "created_at"),
+                Db.instant(rs, "updated_at"),
+                rs.getString("next_action"),
+                rs.getString("psp_account"));
     }
 }

@@ -12,11 +12,14 @@ record CaptureRequest(Long amount, boolean finalCapture) {
     private static final Set<String> FIELDS = Set.of("amount", "final");
 
     static CaptureRequest parse(ObjectNode body, long maxAmountMinor) {
-        body.propertyNames().stream().filter(name -> !FIELDS.contains(name)).findFirst().ifPresent(name -> {
-            throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
-        });
-        return new CaptureRequest(Amounts.parse(body.get("amount"), "amount", maxAmountMinor, false),
-                finalFlag(body.get("final")));
+        body.propertyNames().stream()
+                .filter(name -> !FIELDS.contains(name))
+                .findFirst()
+                .ifPresent(name -> {
+                    throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
+                });
+        return new CaptureRequest(
+                Amounts.parse(body.get("amount"), "amount", maxAmountMinor, false), finalFlag(body.get("final")));
     }
 
     private static boolean finalFlag(JsonNode node) {

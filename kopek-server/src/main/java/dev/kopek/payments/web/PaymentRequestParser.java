@@ -25,8 +25,8 @@ final class PaymentRequestParser {
     static final int MAX_METADATA_KEYS = 20;
     static final int MAX_METADATA_KEY = 40;
     static final int MAX_METADATA_VALUE = 500;
-    private static final Set<String> FIELDS = Set.of("reference", "amount", "currency", "payment_method",
-            "capture_method", "description", "metadata");
+    private static final Set<String> FIELDS =
+            Set.of("reference", "amount", "currency", "payment_method", "capture_method", "description", "metadata");
     private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9_\\- ]{1,128}");
 
     private final long maxAmountMinor;
@@ -43,11 +43,15 @@ final class PaymentRequestParser {
         }
         String reference = requiredText(body, "reference");
         if (reference.isEmpty() || reference.length() > MAX_REFERENCE) {
-            throw ApiProblem.badRequest("invalid_reference", "reference",
+            throw ApiProblem.badRequest(
+                    "invalid_reference",
+                    "reference",
                     "reference must be 1–" + MAX_REFERENCE + " characters without control characters.");
         }
-        CurrencyCode currency = CurrencyCode.parse(requiredText(body, "currency")).orElseThrow(() ->
-                ApiProblem.badRequest("invalid_currency", "currency",
+        CurrencyCode currency = CurrencyCode.parse(requiredText(body, "currency"))
+                .orElseThrow(() -> ApiProblem.badRequest(
+                        "invalid_currency",
+                        "currency",
                         "currency must be an ISO 4217 code with a known minor unit, such as EUR or JPY."));
         long amount = amount(body.get("amount"));
         String method = paymentMethod(requiredText(body, "payment_method"));
@@ -63,7 +67,9 @@ final class PaymentRequestParser {
 
     private static String paymentMethod(String method) {
         if (!TOKEN.matcher(method).matches() || method.isBlank()) {
-            throw ApiProblem.badRequest("invalid_payment_method", "payment_method",
+            throw ApiProblem.badRequest(
+                    "invalid_payment_method",
+                    "payment_method",
                     "payment_method must be a PSP token of 1–128 letters, digits, '_' or '-'.");
         }
         return method;
@@ -73,8 +79,12 @@ final class PaymentRequestParser {
         if (node == null || node.isNull()) {
             return "automatic";
         }
-        if (!node.isString() || !(node.stringValue().equals("automatic") || node.stringValue().equals("manual"))) {
-            throw ApiProblem.badRequest("invalid_capture_method", "capture_method",
+        if (!node.isString()
+                || !(node.stringValue().equals("automatic")
+                        || node.stringValue().equals("manual"))) {
+            throw ApiProblem.badRequest(
+                    "invalid_capture_method",
+                    "capture_method",
                     "capture_method is 'automatic' (charge now) or 'manual' (authorize now, capture later).");
         }
         return node.stringValue();
@@ -85,7 +95,9 @@ final class PaymentRequestParser {
             return null;
         }
         if (!node.isString() || node.stringValue().length() > MAX_DESCRIPTION) {
-            throw ApiProblem.badRequest("invalid_description", "description",
+            throw ApiProblem.badRequest(
+                    "invalid_description",
+                    "description",
                     "description must be a string of at most " + MAX_DESCRIPTION + " characters.");
         }
         return node.stringValue();
@@ -96,16 +108,22 @@ final class PaymentRequestParser {
             return null;
         }
         if (!node.isObject() || node.size() > MAX_METADATA_KEYS) {
-            throw ApiProblem.badRequest("invalid_metadata", "metadata",
+            throw ApiProblem.badRequest(
+                    "invalid_metadata",
+                    "metadata",
                     "metadata must be an object of at most " + MAX_METADATA_KEYS + " string values.");
         }
         SortedMap<String, String> metadata = new TreeMap<>();
         for (Map.Entry<String, JsonNode> entry : node.properties()) {
             String key = entry.getKey();
             JsonNode value = entry.getValue();
-            if (key.isEmpty() || key.length() > MAX_METADATA_KEY || !value.isString()
+            if (key.isEmpty()
+                    || key.length() > MAX_METADATA_KEY
+                    || !value.isString()
                     || value.stringValue().length() > MAX_METADATA_VALUE) {
-                throw ApiProblem.badRequest("invalid_metadata", "metadata." + key,
+                throw ApiProblem.badRequest(
+                        "invalid_metadata",
+                        "metadata." + key,
                         "metadata keys are 1–" + MAX_METADATA_KEY + " characters and values strings of at most "
                                 + MAX_METADATA_VALUE + " characters.");
             }

@@ -48,7 +48,9 @@ public class JdbcPspCallLog implements PspCallLog {
     @Override
     public void record(Call call) {
         if (!queue.offer(call) && dropped.getAndIncrement() % 1000 == 0) {
-            log.warn("psp call log queue full ({} lines): dropping lines for the console, {} so far", QUEUE_CAPACITY,
+            log.warn(
+                    "psp call log queue full ({} lines): dropping lines for the console, {} so far",
+                    QUEUE_CAPACITY,
                     dropped.get());
         }
     }
@@ -89,8 +91,11 @@ public class JdbcPspCallLog implements PspCallLog {
             row.put("provider_key", call.providerKey());
             row.put("outcome", call.outcome());
             row.put("psp_reference", call.pspReference());
-            row.put("detail", call.detail() == null || call.detail().length() <= MAX_DETAIL ? call.detail()
-                    : call.detail().substring(0, MAX_DETAIL));
+            row.put(
+                    "detail",
+                    call.detail() == null || call.detail().length() <= MAX_DETAIL
+                            ? call.detail()
+                            : call.detail().substring(0, MAX_DETAIL));
             row.put("started_at", call.startedAt().toString());
             row.put("duration_ms", call.durationMillis());
             rows.add(row);
@@ -108,8 +113,7 @@ public class JdbcPspCallLog implements PspCallLog {
                       FROM relaxed, jsonb_to_recordset(CAST(:calls AS jsonb)) AS c(provider varchar,
                            operation varchar, provider_key varchar, outcome varchar, psp_reference varchar,
                            detail varchar, started_at timestamptz, duration_ms bigint)
-                    """)
-                    .param("calls", JSON.writeValueAsString(rows)).update();
+                    """).param("calls", JSON.writeValueAsString(rows)).update();
         } catch (RuntimeException e) {
             log.warn("{} psp calls could not be recorded for the console: {}", calls.size(), e.getMessage());
         }

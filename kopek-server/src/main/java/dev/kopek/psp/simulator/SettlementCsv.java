@@ -12,8 +12,7 @@ final class SettlementCsv {
     static final String HEADER = "psp_reference,type,amount,currency,value_date";
     private static final int MAX_ROWS = 1_000_000;
 
-    private SettlementCsv() {
-    }
+    private SettlementCsv() {}
 
     static List<SettlementRow> parse(String csv) {
         String[] lines = csv.split("\r?\n");
@@ -33,8 +32,12 @@ final class SettlementCsv {
                 throw new IllegalArgumentException("settlement line " + (i + 1) + " has " + cells.length + " cells");
             }
             try {
-                rows.add(new SettlementRow(cells[0].trim(), cells[1].trim(), Long.parseLong(cells[2].trim()),
-                        cells[3].trim(), LocalDate.parse(cells[4].trim())));
+                rows.add(new SettlementRow(
+                        cells[0].trim(),
+                        cells[1].trim(),
+                        Long.parseLong(cells[2].trim()),
+                        cells[3].trim(),
+                        LocalDate.parse(cells[4].trim())));
             } catch (NumberFormatException | DateTimeParseException e) {
                 throw new IllegalArgumentException("settlement line " + (i + 1) + " is malformed: " + lines[i], e);
             }

@@ -35,7 +35,8 @@ class SimulatorConfiguration {
     private static final Logger log = LoggerFactory.getLogger(SimulatorConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    @ConditionalOnExpression("'${kopek.psp.simulator-url:}'.isBlank() and '${kopek.psp.provider:simulator}' == 'simulator'")
+    @ConditionalOnExpression(
+            "'${kopek.psp.simulator-url:}'.isBlank() and '${kopek.psp.provider:simulator}' == 'simulator'")
     AcquirerSimulator inProcessSimulator(PspProperties properties) {
         AcquirerSimulator simulator = AcquirerSimulator.start(properties.simulatorPort());
         log.info("acquirer simulator running in-process at {}", simulator.baseUri());
@@ -44,14 +45,22 @@ class SimulatorConfiguration {
 
     @Bean
     @ConditionalOnProperty(name = "kopek.psp.provider", havingValue = "simulator", matchIfMissing = true)
-    PaymentProvider paymentProvider(PspProperties properties, ObjectProvider<AcquirerSimulator> inProcess,
-            Clock clock, OutboundHeaders outboundHeaders, MeterRegistry meters, PspCallLog callLog,
+    PaymentProvider paymentProvider(
+            PspProperties properties,
+            ObjectProvider<AcquirerSimulator> inProcess,
+            Clock clock,
+            OutboundHeaders outboundHeaders,
+            MeterRegistry meters,
+            PspCallLog callLog,
             PspCircuit circuit) {
-        URI base = properties.simulatorUrl() != null && !properties.simulatorUrl().isBlank()
-                ? URI.create(properties.simulatorUrl())
-                : inProcess.getObject().baseUri();
-        return new CircuitBreakingPaymentProvider(new ObservedPaymentProvider(
-                new SimulatorPaymentProvider(base, properties, clock, outboundHeaders), meters, callLog, clock), circuit);
+        URI base =
+                properties.simulatorUrl() != null && !properties.simulatorUrl().isBlank()
+                        ? URI.create(properties.simulatorUrl())
+                        : inProcess.getObject().baseUri();
+        return new CircuitBreakingPaymentProvider(
+                new ObservedPaymentProvider(
+                        new SimulatorPaymentProvider(base, properties, clock, outboundHeaders), meters, callLog, clock),
+                circuit);
     }
 
     /**
@@ -67,7 +76,8 @@ class SimulatorConfiguration {
             if (requestId != null) {
                 header.accept("X-Request-Id", requestId);
             }
-            TraceContext context = tracer == null ? null : tracer.currentTraceContext().context();
+            TraceContext context =
+                    tracer == null ? null : tracer.currentTraceContext().context();
             if (context != null && propagator != null) {
                 propagator.inject(context, header, (carrier, name, value) -> carrier.accept(name, value));
             }

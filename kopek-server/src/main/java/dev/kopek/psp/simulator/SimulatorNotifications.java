@@ -67,8 +67,8 @@ final class SimulatorNotifications {
         }
         Instant signedAt = Instant.ofEpochSecond(Long.parseLong(t));
         if (Duration.between(signedAt, clock.instant()).abs().compareTo(tolerance) > 0) {
-            return new NotificationCheck.Invalid("signature timestamp outside the " + tolerance.toMinutes()
-                    + "-minute tolerance");
+            return new NotificationCheck.Invalid(
+                    "signature timestamp outside the " + tolerance.toMinutes() + "-minute tolerance");
         }
         return read(body);
     }
@@ -80,8 +80,12 @@ final class SimulatorNotifications {
             return new NotificationCheck.Malformed(control.get(), "contains a control character");
         }
         JsonNode created = json.get("created");
-        if (created != null && !created.isNull() && !(created.isIntegralNumber() && created.canConvertToLong()
-                && created.longValue() >= 0 && created.longValue() <= MAX_EPOCH_SECOND)) {
+        if (created != null
+                && !created.isNull()
+                && !(created.isIntegralNumber()
+                        && created.canConvertToLong()
+                        && created.longValue() >= 0
+                        && created.longValue() <= MAX_EPOCH_SECOND)) {
             return new NotificationCheck.Malformed("created", "is not a Unix time in seconds between 1970 and 9999");
         }
         JsonNode data = json.get("data");
@@ -92,9 +96,16 @@ final class SimulatorNotifications {
         }
         String chargeId = type.startsWith("charge.") ? text(data, "id") : text(data, "charge_id");
         JsonNode amount = data.get("amount");
-        return new NotificationCheck.Valid(new PspNotification(id, type, text(data, "id"), chargeId,
-                text(data, "idempotency_key"), amount != null && amount.canConvertToLong() ? amount.longValue() : 0,
-                text(data, "currency"), text(data, "reason"), outcome(type, data),
+        return new NotificationCheck.Valid(new PspNotification(
+                id,
+                type,
+                text(data, "id"),
+                chargeId,
+                text(data, "idempotency_key"),
+                amount != null && amount.canConvertToLong() ? amount.longValue() : 0,
+                text(data, "currency"),
+                text(data, "reason"),
+                outcome(type, data),
                 created != null && created.canConvertToLong() ? Instant.ofEpochSecond(created.longValue()) : null,
                 body));
     }
@@ -102,8 +113,9 @@ final class SimulatorNotifications {
     private static ChargeOutcome outcome(String type, JsonNode data) {
         return switch (type.substring(type.indexOf('.') + 1)) {
             case "succeeded", "authorized" -> SimulatorResponses.fromChargeBody(data, 200);
-            case "declined" -> new ChargeOutcome.Declined(text(data, "decline_code") == null ? "declined"
-                    : text(data, "decline_code"), text(data, "id"));
+            case "declined" ->
+                new ChargeOutcome.Declined(
+                        text(data, "decline_code") == null ? "declined" : text(data, "decline_code"), text(data, "id"));
             default -> new ChargeOutcome.Unknown("notification " + type + " carries no operation outcome");
         };
     }

@@ -40,13 +40,13 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
         this(base, properties, clock, OutboundHeaders.none());
     }
 
-    public SimulatorPaymentProvider(URI base, PspProperties properties, java.time.Clock clock,
-            OutboundHeaders outboundHeaders) {
+    public SimulatorPaymentProvider(
+            URI base, PspProperties properties, java.time.Clock clock, OutboundHeaders outboundHeaders) {
         this.outboundHeaders = outboundHeaders;
         this.base = base;
         this.properties = properties;
-        this.notifications = new SimulatorNotifications(properties.webhookSecret(), properties.webhookTolerance(),
-                clock);
+        this.notifications =
+                new SimulatorNotifications(properties.webhookSecret(), properties.webhookTolerance(), clock);
         this.http = new PspHttp(properties.connectTimeout());
     }
 
@@ -57,8 +57,8 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
 
     @Override
     public IdempotencyContract contract() {
-        return new IdempotencyContract(properties.keyWindow(), "the key string, per simulator account",
-                "409 request_in_progress", true);
+        return new IdempotencyContract(
+                properties.keyWindow(), "the key string, per simulator account", "409 request_in_progress", true);
     }
 
     @Override
@@ -89,7 +89,6 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
         };
         return lookupAt(path, request.providerKey());
     }
-
 
     private ChargeOutcome withOneRetry(OneRetry.Call call) {
         return OneRetry.send(properties, "psp charge", call);
@@ -134,8 +133,12 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
 
     private ChargeOutcome post(String path, String providerKey, Map<String, Object> body, Duration timeout)
             throws IOException {
-        PspHttp.Answer answer = http.post(base.resolve(path), ContentType.APPLICATION_JSON,
-                JSON.writeValueAsString(body), timeout, headers(providerKey));
+        PspHttp.Answer answer = http.post(
+                base.resolve(path),
+                ContentType.APPLICATION_JSON,
+                JSON.writeValueAsString(body),
+                timeout,
+                headers(providerKey));
         return SimulatorResponses.classify(answer.status(), answer.body());
     }
 
@@ -183,10 +186,11 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
     public dev.kopek.psp.PspNotification readVerifiedNotification(String body) {
         return switch (SimulatorNotifications.read(body)) {
             case dev.kopek.psp.NotificationCheck.Valid v -> v.notification();
-            case dev.kopek.psp.NotificationCheck.Invalid i -> throw new IllegalStateException(
-                    "a stored notification no longer reads: " + i.reason());
-            case dev.kopek.psp.NotificationCheck.Malformed m -> throw new IllegalStateException(
-                    "a stored notification no longer reads: " + m.field() + " " + m.reason());
+            case dev.kopek.psp.NotificationCheck.Invalid i ->
+                throw new IllegalStateException("a stored notification no longer reads: " + i.reason());
+            case dev.kopek.psp.NotificationCheck.Malformed m ->
+                throw new IllegalStateException(
+                        "a stored notification no longer reads: " + m.field() + " " + m.reason());
         };
     }
 
@@ -211,7 +215,9 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
                 return java.util.Optional.empty();
             }
             var key = SimulatorResponses.parse(answer.body()).get("idempotency_key");
-            return key != null && key.isString() ? java.util.Optional.of(key.stringValue()) : java.util.Optional.empty();
+            return key != null && key.isString()
+                    ? java.util.Optional.of(key.stringValue())
+                    : java.util.Optional.empty();
         } catch (IOException e) {
             return java.util.Optional.empty();
         }

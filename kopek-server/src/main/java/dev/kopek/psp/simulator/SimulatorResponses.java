@@ -19,30 +19,38 @@ import tools.jackson.databind.json.JsonMapper;
 final class SimulatorResponses {
 
     /** The simulator's refusals of a capture, void or refund for the charge's state: nothing happened. */
-    private static final Set<String> STATE_REFUSALS = Set.of("charge_disputed", "charge_declined",
-            "already_captured", "authorization_voided", "capture_finalized", "authorization_expired",
-            "amount_exceeds_capturable", "amount_exceeds_refundable");
+    private static final Set<String> STATE_REFUSALS = Set.of(
+            "charge_disputed",
+            "charge_declined",
+            "already_captured",
+            "authorization_voided",
+            "capture_finalized",
+            "authorization_expired",
+            "amount_exceeds_capturable",
+            "amount_exceeds_refundable");
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private SimulatorResponses() {
-    }
+    private SimulatorResponses() {}
 
     static ChargeOutcome classify(int status, String body) {
         JsonNode json = parse(body);
         return switch (status) {
             case 200, 201 -> fromChargeBody(json, status);
             case 402 -> new ChargeOutcome.Declined(text(json, "decline_code", "declined"), text(json, "id", null));
-            case 422 -> text(json, "error", "").equals("idempotency_key_reused")
-                    ? new ChargeOutcome.Unknown("psp answered 422 idempotency_key_reused: the key's first use may"
-                            + " have moved money")
-                    : new ChargeOutcome.Failed("psp refused the request (422 " + text(json, "error", "no error code")
-                            + ")");
-            case 400, 401, 403 -> new ChargeOutcome.Failed("psp refused the request (" + status + " "
-                    + text(json, "error", "no error code") + ")");
-            case 409 -> STATE_REFUSALS.contains(text(json, "error", ""))
-                    ? new ChargeOutcome.Failed("psp refused the request (409 " + text(json, "error", "") + ")")
-                    : new ChargeOutcome.Unknown("psp answered 409 " + text(json, "error", ""));
+            case 422 ->
+                text(json, "error", "").equals("idempotency_key_reused")
+                        ? new ChargeOutcome.Unknown("psp answered 422 idempotency_key_reused: the key's first use may"
+                                + " have moved money")
+                        : new ChargeOutcome.Failed(
+                                "psp refused the request (422 " + text(json, "error", "no error code") + ")");
+            case 400, 401, 403 ->
+                new ChargeOutcome.Failed(
+                        "psp refused the request (" + status + " " + text(json, "error", "no error code") + ")");
+            case 409 ->
+                STATE_REFUSALS.contains(text(json, "error", ""))
+                        ? new ChargeOutcome.Failed("psp refused the request (409 " + text(json, "error", "") + ")")
+                        : new ChargeOutcome.Unknown("psp answered 409 " + text(json, "error", ""));
             default -> new ChargeOutcome.Unknown("psp answered " + status + " " + text(json, "error", ""));
         };
     }
@@ -53,11 +61,13 @@ final class SimulatorResponses {
         return switch (outcome) {
             case "succeeded" -> {
                 String id = text(json, "id", null);
-                yield id == null ? new ChargeOutcome.Unknown("psp approval without a charge id")
+                yield id == null
+                        ? new ChargeOutcome.Unknown("psp approval without a charge id")
                         : new ChargeOutcome.Succeeded(id);
             }
             case "authorized" -> authorized(json);
-            case "declined" -> new ChargeOutcome.Declined(text(json, "decline_code", "declined"), text(json, "id", null));
+            case "declined" ->
+                new ChargeOutcome.Declined(text(json, "decline_code", "declined"), text(json, "id", null));
             default -> new ChargeOutcome.Unknown("psp answered " + status + " with status '" + outcome + "'");
         };
     }

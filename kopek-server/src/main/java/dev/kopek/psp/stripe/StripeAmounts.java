@@ -14,12 +14,12 @@ import java.util.Set;
  */
 final class StripeAmounts {
 
-    private static final Set<String> ZERO_DECIMAL = Set.of("BIF", "CLP", "DJF", "GNF", "JPY", "KMF", "KRW", "MGA",
-            "PYG", "RWF", "UGX", "VND", "VUV", "XAF", "XOF", "XPF");
+    private static final Set<String> ZERO_DECIMAL = Set.of(
+            "BIF", "CLP", "DJF", "GNF", "JPY", "KMF", "KRW", "MGA", "PYG", "RWF", "UGX", "VND", "VUV", "XAF", "XOF",
+            "XPF");
     private static final Set<String> THREE_DECIMAL = Set.of("BHD", "JOD", "KWD", "OMR", "TND");
 
-    private StripeAmounts() {
-    }
+    private StripeAmounts() {}
 
     /** Stripe's exponent for a currency (not always ISO's). */
     static int stripeExponent(CurrencyCode currency) {

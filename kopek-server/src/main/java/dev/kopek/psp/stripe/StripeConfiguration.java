@@ -22,14 +22,24 @@ import org.springframework.context.annotation.Configuration;
 class StripeConfiguration {
 
     @Bean
-    PaymentProvider paymentProvider(StripeProperties stripe, PspProperties limits, Clock clock,
-            OutboundHeaders outboundHeaders, MeterRegistry meters, PspCallLog callLog,
-            PspCircuit circuit, PspReferences references) {
+    PaymentProvider paymentProvider(
+            StripeProperties stripe,
+            PspProperties limits,
+            Clock clock,
+            OutboundHeaders outboundHeaders,
+            MeterRegistry meters,
+            PspCallLog callLog,
+            PspCircuit circuit,
+            PspReferences references) {
         if (stripe.secretKey().isBlank()) {
             throw new IllegalStateException("kopek.psp.provider=stripe needs KOPEK_STRIPE_SECRET_KEY");
         }
-        return new CircuitBreakingPaymentProvider(new ObservedPaymentProvider(
-                new StripePaymentProvider(stripe, limits, clock, outboundHeaders, references), meters, callLog, clock),
+        return new CircuitBreakingPaymentProvider(
+                new ObservedPaymentProvider(
+                        new StripePaymentProvider(stripe, limits, clock, outboundHeaders, references),
+                        meters,
+                        callLog,
+                        clock),
                 circuit);
     }
 }

@@ -11,8 +11,7 @@ import tools.jackson.databind.JsonNode;
  */
 final class StripeLookups {
 
-    private StripeLookups() {
-    }
+    private StripeLookups() {}
 
     /** A search for the provider key Kopek put in the metadata; quotes and backslashes escaped. */
     static String metadataQuery(String providerKey) {
@@ -37,7 +36,8 @@ final class StripeLookups {
     /** A charge's PaymentIntent: final states are found; one still waiting (action, processing) is not yet. */
     static LookupResult charge(JsonNode pi) {
         ChargeOutcome outcome = StripeResponses.fromIntent(pi, StripeResponses.Expect.CHARGE);
-        return outcome instanceof ChargeOutcome.Unknown unknown ? new LookupResult.Inconclusive(unknown.reason())
+        return outcome instanceof ChargeOutcome.Unknown unknown
+                ? new LookupResult.Inconclusive(unknown.reason())
                 : new LookupResult.Found(outcome);
     }
 
@@ -52,8 +52,8 @@ final class StripeLookups {
         long received = pi.path("amount_received").asLong(0);
         return switch (status) {
             case "succeeded" -> new LookupResult.Found(new ChargeOutcome.Succeeded(id));
-            case "requires_capture" -> received > 0 ? new LookupResult.Found(new ChargeOutcome.Succeeded(id))
-                    : new LookupResult.NotFound();
+            case "requires_capture" ->
+                received > 0 ? new LookupResult.Found(new ChargeOutcome.Succeeded(id)) : new LookupResult.NotFound();
             case "canceled" -> new LookupResult.Found(new ChargeOutcome.Failed("the PaymentIntent is canceled"));
             default -> new LookupResult.Inconclusive("the PaymentIntent is " + status);
         };

@@ -27,8 +27,14 @@ import org.springframework.context.annotation.Configuration;
 class StripeMerchantConfiguration {
 
     @Bean
-    MerchantAdapters stripeMerchantAdapters(StripeProperties stripe, PspProperties limits, Clock clock,
-            OutboundHeaders outboundHeaders, MeterRegistry meters, PspCallLog callLog, PspCircuits circuits,
+    MerchantAdapters stripeMerchantAdapters(
+            StripeProperties stripe,
+            PspProperties limits,
+            Clock clock,
+            OutboundHeaders outboundHeaders,
+            MeterRegistry meters,
+            PspCallLog callLog,
+            PspCircuits circuits,
             PspReferences references) {
         return new MerchantAdapters() {
             @Override
@@ -38,13 +44,18 @@ class StripeMerchantConfiguration {
 
             @Override
             public PaymentProvider build(MerchantPsp psp) {
-                StripeProperties own = new StripeProperties(stripe.apiBase(), psp.credentials().secretKey(),
-                        psp.credentials().webhookSecrets(), stripe.webhookTolerance(), stripe.apiVersion(),
+                StripeProperties own = new StripeProperties(
+                        stripe.apiBase(),
+                        psp.credentials().secretKey(),
+                        psp.credentials().webhookSecrets(),
+                        stripe.webhookTolerance(),
+                        stripe.apiVersion(),
                         stripe.returnUrl());
-                StripePaymentProvider adapter = new StripePaymentProvider(own, limits, clock, outboundHeaders,
-                        references);
+                StripePaymentProvider adapter =
+                        new StripePaymentProvider(own, limits, clock, outboundHeaders, references);
                 // The merchant's own account has its own circuit: Stripe's limits are per account.
-                return new CircuitBreakingPaymentProvider(new ObservedPaymentProvider(adapter, meters, callLog, clock),
+                return new CircuitBreakingPaymentProvider(
+                        new ObservedPaymentProvider(adapter, meters, callLog, clock),
                         circuits.of("stripe", psp.merchant()));
             }
 

@@ -39,6 +39,7 @@ final class StripeNotifications {
     static final String HEADER = "Stripe-Signature";
     /** The metadata field Kopek sets on every PaymentIntent and refund: the provider key of the operation. */
     static final String KEY_FIELD = "kopek_provider_key";
+
     private static final int MAX_HEADER = 1024;
     private static final int MAX_SIGNATURES = 8;
     private static final long MAX_EPOCH_SECOND = 253_402_300_799L;
@@ -48,7 +49,8 @@ final class StripeNotifications {
     private final Clock clock;
 
     StripeNotifications(List<String> secrets, Duration tolerance, Clock clock) {
-        this.secrets = secrets.stream().map(s -> s.getBytes(StandardCharsets.UTF_8)).toList();
+        this.secrets =
+                secrets.stream().map(s -> s.getBytes(StandardCharsets.UTF_8)).toList();
         this.tolerance = tolerance;
         this.clock = clock;
     }
@@ -79,8 +81,8 @@ final class StripeNotifications {
         }
         Instant signedAt = Instant.ofEpochSecond(Long.parseLong(t));
         if (Duration.between(signedAt, clock.instant()).abs().compareTo(tolerance) > 0) {
-            return new NotificationCheck.Invalid("signature timestamp outside the " + tolerance.toMinutes()
-                    + "-minute tolerance");
+            return new NotificationCheck.Invalid(
+                    "signature timestamp outside the " + tolerance.toMinutes() + "-minute tolerance");
         }
         return read(body);
     }
@@ -109,8 +111,11 @@ final class StripeNotifications {
             return new NotificationCheck.Malformed(control.get(), "contains a control character");
         }
         JsonNode created = json.get("created");
-        if (created == null || !(created.isIntegralNumber() && created.canConvertToLong()
-                && created.longValue() >= 0 && created.longValue() <= MAX_EPOCH_SECOND)) {
+        if (created == null
+                || !(created.isIntegralNumber()
+                        && created.canConvertToLong()
+                        && created.longValue() >= 0
+                        && created.longValue() <= MAX_EPOCH_SECOND)) {
             return new NotificationCheck.Malformed("created", "is not a Unix time in seconds between 1970 and 9999");
         }
         String id = StripeResponses.text(json, "id");
@@ -128,25 +133,41 @@ final class StripeNotifications {
 
     private static PspNotification map(String id, String type, JsonNode object, Instant created, String body) {
         return switch (type) {
-            case "payment_intent.succeeded", "payment_intent.amount_capturable_updated",
-                    "payment_intent.payment_failed", "payment_intent.canceled", "payment_intent.requires_action",
+            case "payment_intent.succeeded",
+                    "payment_intent.amount_capturable_updated",
+                    "payment_intent.payment_failed",
+                    "payment_intent.canceled",
+                    "payment_intent.requires_action",
                     "payment_intent.processing" -> intent(id, type, object, created, body);
             case "charge.refunded" -> chargeRefunded(id, object, created, body);
-            case "refund.created", "refund.updated", "refund.failed" -> refund(id, object,
-                    StripeResponses.text(object, "payment_intent"), created, body);
-            case "charge.dispute.created", "charge.dispute.closed", "charge.dispute.updated",
-                    "charge.dispute.funds_withdrawn", "charge.dispute.funds_reinstated" -> dispute(id, type, object,
-                    created, body);
-            default -> new PspNotification(id, type, StripeResponses.text(object, "id"), null, null, 0, null, null,
-                    new ChargeOutcome.Unknown("stripe event " + type + " carries no operation outcome"), created,
-                    body);
+            case "refund.created", "refund.updated", "refund.failed" ->
+                refund(id, object, StripeResponses.text(object, "payment_intent"), created, body);
+            case "charge.dispute.created",
+                    "charge.dispute.closed",
+                    "charge.dispute.updated",
+                    "charge.dispute.funds_withdrawn",
+                    "charge.dispute.funds_reinstated" -> dispute(id, type, object, created, body);
+            default ->
+                new PspNotification(
+                        id,
+                        type,
+                        StripeResponses.text(object, "id"),
+                        null,
+                        null,
+                        0,
+                        null,
+                        null,
+                        new ChargeOutcome.Unknown("stripe event " + type + " carries no operation outcome"),
+                        created,
+                        body);
         };
     }
 
     private static PspNotification intent(String id, String type, JsonNode pi, Instant created, String body) {
         String piId = StripeResponses.text(pi, "id");
         ChargeOutcome outcome = switch (type) {
-            case "payment_intent.succeeded", "payment_intent.amount_capturable_updated",
+            case "payment_intent.succeeded",
+                    "payment_intent.amount_capturable_updated",
                     "payment_intent.payment_failed" -> StripeResponses.fromIntent(pi, StripeResponses.Expect.CHARGE);
             default -> new ChargeOutcome.Unknown("stripe event " + type + " carries no charge outcome");
         };
@@ -158,10 +179,21 @@ final class StripeNotifications {
             case ChargeOutcome.Unknown u -> "charge." + type.substring(type.indexOf('.') + 1);
         };
         JsonNode received = pi.path("amount_received");
-        long amount = received.isIntegralNumber() && received.longValue() > 0 ? received.longValue()
+        long amount = received.isIntegralNumber() && received.longValue() > 0
+                ? received.longValue()
                 : pi.path("amount").asLong(0);
-        return new PspNotification(id, kopekType, piId, piId, metadataKey(pi), minor(amount, pi),
-                currency(pi), null, outcome, created, body);
+        return new PspNotification(
+                id,
+                kopekType,
+                piId,
+                piId,
+                metadataKey(pi),
+                minor(amount, pi),
+                currency(pi),
+                null,
+                outcome,
+                created,
+                body);
     }
 
     /** {@code charge.refunded} names the charge; its newest refund (first in the list) is the one that moved. */
@@ -169,9 +201,18 @@ final class StripeNotifications {
         JsonNode newest = charge.path("refunds").path("data").path(0);
         String intent = StripeResponses.text(charge, "payment_intent");
         if (!newest.isObject()) {
-            return new PspNotification(id, "charge.refunded", StripeResponses.text(charge, "id"), intent, null, 0,
-                    currency(charge), null, new ChargeOutcome.Unknown("charge.refunded without its refunds"),
-                    created, body);
+            return new PspNotification(
+                    id,
+                    "charge.refunded",
+                    StripeResponses.text(charge, "id"),
+                    intent,
+                    null,
+                    0,
+                    currency(charge),
+                    null,
+                    new ChargeOutcome.Unknown("charge.refunded without its refunds"),
+                    created,
+                    body);
         }
         return refund(id, newest, intent, created, body);
     }
@@ -185,19 +226,35 @@ final class StripeNotifications {
             case ChargeOutcome.Declined d -> "pending";
             case ChargeOutcome.Unknown u -> "pending";
         };
-        return new PspNotification(id, "refund." + status, StripeResponses.text(refund, "id"),
-                intent != null ? intent : StripeResponses.text(refund, "charge"), metadataKey(refund),
-                minor(refund.path("amount").asLong(0), refund), currency(refund), null, outcome, created, body);
+        return new PspNotification(
+                id,
+                "refund." + status,
+                StripeResponses.text(refund, "id"),
+                intent != null ? intent : StripeResponses.text(refund, "charge"),
+                metadataKey(refund),
+                minor(refund.path("amount").asLong(0), refund),
+                currency(refund),
+                null,
+                outcome,
+                created,
+                body);
     }
 
     private static PspNotification dispute(String id, String type, JsonNode dispute, Instant created, String body) {
         String status = StripeResponses.text(dispute, "status");
         String intent = StripeResponses.text(dispute, "payment_intent");
-        return new PspNotification(id, disputeType(type, status), StripeResponses.text(dispute, "id"),
-                intent != null ? intent : StripeResponses.text(dispute, "charge"), null,
-                minor(dispute.path("amount").asLong(0), dispute), currency(dispute),
+        return new PspNotification(
+                id,
+                disputeType(type, status),
+                StripeResponses.text(dispute, "id"),
+                intent != null ? intent : StripeResponses.text(dispute, "charge"),
+                null,
+                minor(dispute.path("amount").asLong(0), dispute),
+                currency(dispute),
                 StripeResponses.text(dispute, "reason"),
-                new ChargeOutcome.Unknown("a dispute carries no operation outcome"), created, body);
+                new ChargeOutcome.Unknown("a dispute carries no operation outcome"),
+                created,
+                body);
     }
 
     /**
@@ -219,17 +276,20 @@ final class StripeNotifications {
                     // An update of an inquiry whose creation was missed records it; a repeated one changes nothing.
                     yield "warning_closed".equals(status) ? "dispute.inquiry_closed" : "dispute.inquiry_opened";
                 }
-                yield "needs_response".equals(status) || "under_review".equals(status) ? "dispute.opened"
+                yield "needs_response".equals(status) || "under_review".equals(status)
+                        ? "dispute.opened"
                         : "dispute." + type.substring("charge.dispute.".length()) + "_" + status;
             }
             case "charge.dispute.funds_withdrawn" -> "dispute.opened";
-            case "charge.dispute.closed" -> switch (String.valueOf(status)) {
-                case "won" -> "dispute.won";
-                case "lost" -> "dispute.lost";
-                // charge_refunded: older API versions' end of an inquiry by a full refund (the refund is its own event).
-                case "warning_closed", "charge_refunded" -> "dispute.inquiry_closed";
-                default -> "dispute.closed_" + status;
-            };
+            case "charge.dispute.closed" ->
+                switch (String.valueOf(status)) {
+                    case "won" -> "dispute.won";
+                    case "lost" -> "dispute.lost";
+                    // charge_refunded: older API versions' end of an inquiry by a full refund (the refund is its own
+                    // event).
+                    case "warning_closed", "charge_refunded" -> "dispute.inquiry_closed";
+                    default -> "dispute.closed_" + status;
+                };
             default -> "dispute." + type.substring("charge.dispute.".length());
         };
     }
@@ -248,8 +308,8 @@ final class StripeNotifications {
         if (code == null || stripeAmount <= 0) {
             return 0;
         }
-        CurrencyCode currency = CurrencyCode.parse(code)
-                .orElseThrow(() -> new IllegalArgumentException("has an unknown currency"));
+        CurrencyCode currency =
+                CurrencyCode.parse(code).orElseThrow(() -> new IllegalArgumentException("has an unknown currency"));
         OptionalLong minor = StripeAmounts.fromStripe(stripeAmount, currency);
         if (minor.isEmpty()) {
             throw new IllegalArgumentException("has an amount that is not a whole number of minor units");

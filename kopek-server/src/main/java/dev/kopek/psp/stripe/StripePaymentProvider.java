@@ -48,21 +48,27 @@ public final class StripePaymentProvider implements PaymentProvider {
     /** PaymentIntent ids of unknown outcomes by provider key: a lookup by id needs no search, even after a restart. */
     private final PspReferences references;
 
-    public StripePaymentProvider(StripeProperties stripe, PspProperties limits, Clock clock,
-            OutboundHeaders outboundHeaders, PspReferences references) {
+    public StripePaymentProvider(
+            StripeProperties stripe,
+            PspProperties limits,
+            Clock clock,
+            OutboundHeaders outboundHeaders,
+            PspReferences references) {
         this.stripe = stripe;
         this.limits = limits;
         this.outboundHeaders = outboundHeaders;
         this.references = references;
         this.notifications = new StripeNotifications(stripe.webhookSecrets(), stripe.webhookTolerance(), clock);
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(limits.connectTimeout())
-                .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+                .executor(Executors.newVirtualThreadPerTaskExecutor())
+                .build();
     }
 
     /** Remembering PaymentIntent ids in this process only (tests of the adapter alone). */
-    public StripePaymentProvider(StripeProperties stripe, PspProperties limits, Clock clock,
-            OutboundHeaders outboundHeaders) {
+    public StripePaymentProvider(
+            StripeProperties stripe, PspProperties limits, Clock clock, OutboundHeaders outboundHeaders) {
         this(stripe, limits, clock, outboundHeaders, PspReferences.inMemory());
     }
 
@@ -73,8 +79,11 @@ public final class StripePaymentProvider implements PaymentProvider {
 
     @Override
     public IdempotencyContract contract() {
-        return new IdempotencyContract(KEY_WINDOW, "Idempotency-Key per Stripe account (kopek_ + provider key)",
-                "409 idempotency_key_in_use", true);
+        return new IdempotencyContract(
+                KEY_WINDOW,
+                "Idempotency-Key per Stripe account (kopek_ + provider key)",
+                "409 idempotency_key_in_use",
+                true);
     }
 
     /** Stripe's key for a Kopek provider key (at most 128 characters, so well inside Stripe's 255). */
@@ -124,8 +133,8 @@ public final class StripePaymentProvider implements PaymentProvider {
             form.add("return_url", stripe.returnUrl());
         }
         HttpResponse<String> response = post("/v1/payment_intents", request.providerKey(), form, timeout);
-        ChargeOutcome outcome = StripeResponses.intent(response.statusCode(), response.body(),
-                StripeResponses.Expect.CHARGE);
+        ChargeOutcome outcome =
+                StripeResponses.intent(response.statusCode(), response.body(), StripeResponses.Expect.CHARGE);
         if (outcome instanceof ChargeOutcome.Unknown) {
             remember(request.providerKey(), response.body());
         }
@@ -152,7 +161,8 @@ public final class StripePaymentProvider implements PaymentProvider {
                 yield StripeResponses.intent(r.statusCode(), r.body(), StripeResponses.Expect.CANCEL);
             }
             case REFUND -> {
-                Form form = new Form().add("payment_intent", request.chargeReference())
+                Form form = new Form()
+                        .add("payment_intent", request.chargeReference())
                         .add("amount", Long.toString(amount.getAsLong()))
                         .add("metadata[" + StripeNotifications.KEY_FIELD + "]", request.providerKey());
                 HttpResponse<String> r = post("/v1/refunds", request.providerKey(), form, timeout);
@@ -172,12 +182,14 @@ public final class StripePaymentProvider implements PaymentProvider {
         try {
             if (known != null) {
                 HttpResponse<String> r = get("/v1/payment_intents/" + Form.encode(known) + "?expand[]=latest_charge");
-                return r.statusCode() == 200 ? StripeLookups.charge(StripeResponses.parse(r.body()))
+                return r.statusCode() == 200
+                        ? StripeLookups.charge(StripeResponses.parse(r.body()))
                         : new LookupResult.Inconclusive("retrieve answered " + r.statusCode());
             }
             HttpResponse<String> r = get("/v1/payment_intents/search?query="
                     + Form.encode(StripeLookups.metadataQuery(providerKey)) + "&expand[]=data.latest_charge");
-            return r.statusCode() == 200 ? StripeLookups.searched(StripeResponses.parse(r.body()))
+            return r.statusCode() == 200
+                    ? StripeLookups.searched(StripeResponses.parse(r.body()))
                     : new LookupResult.Inconclusive("search answered " + r.statusCode());
         } catch (IOException e) {
             return new LookupResult.Inconclusive("lookup transport failure: " + describe(e));
@@ -188,8 +200,8 @@ public final class StripePaymentProvider implements PaymentProvider {
     public LookupResult lookup(OperationRequest request) {
         try {
             if (request.kind() == OperationRequest.Kind.REFUND) {
-                HttpResponse<String> r = get("/v1/refunds?limit=100&payment_intent="
-                        + Form.encode(request.chargeReference()));
+                HttpResponse<String> r =
+                        get("/v1/refunds?limit=100&payment_intent=" + Form.encode(request.chargeReference()));
                 return r.statusCode() == 200
                         ? StripeLookups.refund(StripeResponses.parse(r.body()), request.providerKey())
                         : new LookupResult.Inconclusive("refund list answered " + r.statusCode());
@@ -199,7 +211,8 @@ public final class StripePaymentProvider implements PaymentProvider {
                 return new LookupResult.Inconclusive("retrieve answered " + r.statusCode());
             }
             JsonNode pi = StripeResponses.parse(r.body());
-            return request.kind() == OperationRequest.Kind.CAPTURE ? StripeLookups.capture(pi)
+            return request.kind() == OperationRequest.Kind.CAPTURE
+                    ? StripeLookups.capture(pi)
                     : StripeLookups.cancel(pi);
         } catch (IOException e) {
             return new LookupResult.Inconclusive("lookup transport failure: " + describe(e));
@@ -225,10 +238,11 @@ public final class StripePaymentProvider implements PaymentProvider {
     static PspNotification readStored(String body) {
         return switch (StripeNotifications.read(body)) {
             case NotificationCheck.Valid v -> v.notification();
-            case NotificationCheck.Invalid i -> throw new IllegalStateException(
-                    "a stored notification no longer reads: " + i.reason());
-            case NotificationCheck.Malformed m -> throw new IllegalStateException(
-                    "a stored notification no longer reads: " + m.field() + " " + m.reason());
+            case NotificationCheck.Invalid i ->
+                throw new IllegalStateException("a stored notification no longer reads: " + i.reason());
+            case NotificationCheck.Malformed m ->
+                throw new IllegalStateException(
+                        "a stored notification no longer reads: " + m.field() + " " + m.reason());
         };
     }
 
@@ -242,14 +256,14 @@ public final class StripePaymentProvider implements PaymentProvider {
         String path = pspReference.startsWith("re_") ? "/v1/refunds/" : "/v1/payment_intents/";
         try {
             HttpResponse<String> r = get(path + Form.encode(pspReference));
-            return r.statusCode() == 200 ? Optional.ofNullable(StripeResponses.text(
-                    StripeResponses.parse(r.body()).path("metadata"), StripeNotifications.KEY_FIELD))
+            return r.statusCode() == 200
+                    ? Optional.ofNullable(StripeResponses.text(
+                            StripeResponses.parse(r.body()).path("metadata"), StripeNotifications.KEY_FIELD))
                     : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
         }
     }
-
 
     private ChargeOutcome once(OneRetry.Call call) {
         try {
@@ -265,16 +279,17 @@ public final class StripePaymentProvider implements PaymentProvider {
 
     private void remember(String providerKey, String body) {
         JsonNode json = StripeResponses.parse(body);
-        String id = "payment_intent".equals(StripeResponses.text(json, "object")) ? StripeResponses.text(json, "id")
+        String id = "payment_intent".equals(StripeResponses.text(json, "object"))
+                ? StripeResponses.text(json, "id")
                 : StripeResponses.text(json.path("error").path("payment_intent"), "id");
         if (id != null) {
             references.remember(name(), providerKey, id);
         }
     }
 
-    private HttpResponse<String> post(String path, String providerKey, Form form, Duration timeout)
-            throws IOException {
-        HttpRequest.Builder request = authorized(path).timeout(timeout)
+    private HttpResponse<String> post(String path, String providerKey, Form form, Duration timeout) throws IOException {
+        HttpRequest.Builder request = authorized(path)
+                .timeout(timeout)
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .header("Idempotency-Key", stripeKey(providerKey))
                 .POST(HttpRequest.BodyPublishers.ofString(form.encoded()));
@@ -286,8 +301,9 @@ public final class StripePaymentProvider implements PaymentProvider {
     }
 
     private HttpRequest.Builder authorized(String pathAndQuery) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(stripe.apiBase().toString()
-                .replaceAll("/+$", "") + pathAndQuery)).header("Authorization", "Bearer " + stripe.secretKey());
+        HttpRequest.Builder builder = HttpRequest.newBuilder(
+                        URI.create(stripe.apiBase().toString().replaceAll("/+$", "") + pathAndQuery))
+                .header("Authorization", "Bearer " + stripe.secretKey());
         if (!stripe.apiVersion().isBlank()) {
             builder.header("Stripe-Version", stripe.apiVersion());
         }

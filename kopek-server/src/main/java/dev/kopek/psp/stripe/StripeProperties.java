@@ -31,7 +31,10 @@ public record StripeProperties(
         @DefaultValue("") String returnUrl) {
 
     public StripeProperties {
-        webhookSecrets = webhookSecrets.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
+        webhookSecrets = webhookSecrets.stream()
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .toList();
         returnUrl = returnUrl.strip();
         if (!returnUrl.isEmpty() && !returnUrl.matches("(?i)https?://[^\\s]{1,2000}")) {
             throw new IllegalArgumentException("kopek.psp.stripe.return-url must be an absolute http(s) URL");

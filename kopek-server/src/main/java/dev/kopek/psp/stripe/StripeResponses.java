@@ -36,8 +36,7 @@ final class StripeResponses {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private StripeResponses() {
-    }
+    private StripeResponses() {}
 
     /** What a PaymentIntent call (create+confirm, capture, cancel) did, from its HTTP answer. */
     static ChargeOutcome intent(int status, String body, Expect expect) {
@@ -55,7 +54,11 @@ final class StripeResponses {
     }
 
     /** Which operation the PaymentIntent answer is for: its meaning depends on what was asked. */
-    enum Expect { CHARGE, CAPTURE, CANCEL }
+    enum Expect {
+        CHARGE,
+        CAPTURE,
+        CANCEL
+    }
 
     static ChargeOutcome fromIntent(JsonNode pi, Expect expect) {
         String id = text(pi, "id");
@@ -64,21 +67,28 @@ final class StripeResponses {
         }
         String status = text(pi, "status") == null ? "" : text(pi, "status");
         return switch (status) {
-            case "succeeded" -> expect == Expect.CANCEL
-                    ? new ChargeOutcome.Failed("stripe refused the cancel: the PaymentIntent already succeeded")
-                    : new ChargeOutcome.Succeeded(id);
-            case "requires_capture" -> switch (expect) {
-                case CHARGE -> new ChargeOutcome.Authorized(id, captureBefore(pi));
-                // A non-final capture of a multicapture PaymentIntent leaves it capturable.
-                case CAPTURE -> new ChargeOutcome.Succeeded(id);
-                case CANCEL -> new ChargeOutcome.Unknown("stripe answered a cancel with requires_capture");
-            };
-            case "canceled" -> expect == Expect.CANCEL ? new ChargeOutcome.Succeeded(id)
-                    : new ChargeOutcome.Failed("the PaymentIntent is canceled ("
-                            + orDefault(text(pi, "cancellation_reason"), "no reason") + ")");
+            case "succeeded" ->
+                expect == Expect.CANCEL
+                        ? new ChargeOutcome.Failed("stripe refused the cancel: the PaymentIntent already succeeded")
+                        : new ChargeOutcome.Succeeded(id);
+            case "requires_capture" ->
+                switch (expect) {
+                    case CHARGE -> new ChargeOutcome.Authorized(id, captureBefore(pi));
+                    // A non-final capture of a multicapture PaymentIntent leaves it capturable.
+                    case CAPTURE -> new ChargeOutcome.Succeeded(id);
+                    case CANCEL -> new ChargeOutcome.Unknown("stripe answered a cancel with requires_capture");
+                };
+            case "canceled" ->
+                expect == Expect.CANCEL
+                        ? new ChargeOutcome.Succeeded(id)
+                        : new ChargeOutcome.Failed("the PaymentIntent is canceled ("
+                                + orDefault(text(pi, "cancellation_reason"), "no reason") + ")");
             case "requires_payment_method" -> declinedIntent(pi, id);
-            case "requires_action" -> new ChargeOutcome.Unknown(REQUIRES_ACTION + ": the customer must complete "
-                    + orDefault(text(pi.path("next_action"), "type"), "an action") + " for " + id, nextAction(pi));
+            case "requires_action" ->
+                new ChargeOutcome.Unknown(
+                        REQUIRES_ACTION + ": the customer must complete "
+                                + orDefault(text(pi.path("next_action"), "type"), "an action") + " for " + id,
+                        nextAction(pi));
             case "processing" -> new ChargeOutcome.Unknown("the PaymentIntent " + id + " is still processing");
             default -> new ChargeOutcome.Unknown("stripe answered 200 with status '" + status + "' for " + id);
         };
@@ -88,8 +98,8 @@ final class StripeResponses {
     private static NextAction nextAction(JsonNode pi) {
         JsonNode action = pi.path("next_action");
         String type = orDefault(text(action, "type"), "unknown");
-        return new NextAction(type, "redirect_to_url".equals(type) ? text(action.path("redirect_to_url"), "url")
-                : null);
+        return new NextAction(
+                type, "redirect_to_url".equals(type) ? text(action.path("redirect_to_url"), "url") : null);
     }
 
     /** A PaymentIntent back at requires_payment_method after a confirmation: the payment method was refused. */
@@ -109,8 +119,9 @@ final class StripeResponses {
         String status = text(refund, "status") == null ? "" : text(refund, "status");
         return switch (status) {
             case "succeeded" -> new ChargeOutcome.Succeeded(id);
-            case "failed", "canceled" -> new ChargeOutcome.Failed("stripe refund " + id + " " + status + " ("
-                    + orDefault(text(refund, "failure_reason"), "no reason") + ")");
+            case "failed", "canceled" ->
+                new ChargeOutcome.Failed("stripe refund " + id + " " + status + " ("
+                        + orDefault(text(refund, "failure_reason"), "no reason") + ")");
             default -> new ChargeOutcome.Unknown("stripe refund " + id + " is " + status);
         };
     }
@@ -125,8 +136,10 @@ final class StripeResponses {
         }
         return switch (type) {
             case "card_error" -> new ChargeOutcome.Declined(declineCode(error), intentId(error));
-            case "invalid_request_error" -> code.equals("idempotency_key_in_use")
-                    || code.equals("lock_timeout") ? new ChargeOutcome.Unknown(what) : new ChargeOutcome.Failed(what);
+            case "invalid_request_error" ->
+                code.equals("idempotency_key_in_use") || code.equals("lock_timeout")
+                        ? new ChargeOutcome.Unknown(what)
+                        : new ChargeOutcome.Failed(what);
             default -> new ChargeOutcome.Unknown(what);
         };
     }
@@ -149,7 +162,10 @@ final class StripeResponses {
      * gives it, otherwise Stripe's default 7 days from creation.
      */
     private static Instant captureBefore(JsonNode pi) {
-        JsonNode before = pi.path("latest_charge").path("payment_method_details").path("card").path("capture_before");
+        JsonNode before = pi.path("latest_charge")
+                .path("payment_method_details")
+                .path("card")
+                .path("capture_before");
         if (before.isIntegralNumber()) {
             return Instant.ofEpochSecond(before.longValue());
         }

@@ -62,8 +62,8 @@ final class StripeSettlement {
         try {
             HttpResponse<String> response = http.get(query);
             if (response.statusCode() != 200) {
-                throw new IllegalStateException("balance transactions of " + date + " answered "
-                        + response.statusCode());
+                throw new IllegalStateException(
+                        "balance transactions of " + date + " answered " + response.statusCode());
             }
             return StripeResponses.parse(response.body());
         } catch (IOException e) {
@@ -80,15 +80,18 @@ final class StripeSettlement {
         String kopekType = switch (type) {
             case "charge", "payment" -> "charge";
             case "refund", "payment_refund" -> "refund";
-            case "adjustment" -> sourceId != null && sourceId.startsWith("dp_")
-                    ? amount < 0 ? "chargeback" : "chargeback_reversal" : null;
+            case "adjustment" ->
+                sourceId != null && sourceId.startsWith("dp_")
+                        ? amount < 0 ? "chargeback" : "chargeback_reversal"
+                        : null;
             default -> null;
         };
         if (kopekType == null || sourceId == null) {
             return List.of();
         }
         String reference = kopekType.equals("charge") && StripeResponses.text(source, "payment_intent") != null
-                ? StripeResponses.text(source, "payment_intent") : sourceId;
+                ? StripeResponses.text(source, "payment_intent")
+                : sourceId;
         CurrencyCode code = CurrencyCode.of(currency);
         List<SettlementRow> rows = new ArrayList<>();
         rows.add(new SettlementRow(reference, kopekType, minor(Math.abs(amount), code), currency, date));

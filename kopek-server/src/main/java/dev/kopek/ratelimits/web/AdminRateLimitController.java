@@ -50,7 +50,9 @@ class AdminRateLimitController {
     }
 
     @PutMapping(PATH)
-    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_RATE_LIMIT})
+    @ProblemCodes(
+            jsonBody = true,
+            value = {ProblemCode.INVALID_RATE_LIMIT})
     Map<String, Object> change(Actor actor, @PathVariable String merchantId, HttpServletRequest http) {
         MerchantId merchant = merchant(merchantId);
         ObjectNode body = JsonBodies.readObject(http, 4096);
@@ -77,8 +79,13 @@ class AdminRateLimitController {
         }
         JsonNode rate = node.get("per_second");
         JsonNode burst = node.get("burst");
-        if (!node.isObject() || node.size() != 2 || rate == null || !rate.isNumber() || burst == null
-                || !burst.isIntegralNumber() || !burst.canConvertToInt()) {
+        if (!node.isObject()
+                || node.size() != 2
+                || rate == null
+                || !rate.isNumber()
+                || burst == null
+                || !burst.isIntegralNumber()
+                || !burst.canConvertToInt()) {
             throw invalid(field);
         }
         try {
@@ -89,13 +96,17 @@ class AdminRateLimitController {
     }
 
     private static ApiProblem invalid(String field) {
-        return ApiProblem.badRequest("invalid_rate_limit", field, field + " must be null (the default) or "
-                + "{\"per_second\": 0 < number <= " + (long) Limit.MAX_PER_SECOND + ", \"burst\": 1.."
-                + Limit.MAX_BURST + "}.");
+        return ApiProblem.badRequest(
+                "invalid_rate_limit",
+                field,
+                field + " must be null (the default) or "
+                        + "{\"per_second\": 0 < number <= " + (long) Limit.MAX_PER_SECOND + ", \"burst\": 1.."
+                        + Limit.MAX_BURST + "}.");
     }
 
     private MerchantId merchant(String text) {
-        return MerchantId.parse(text).filter(id -> merchants.find(id).isPresent())
+        return MerchantId.parse(text)
+                .filter(id -> merchants.find(id).isPresent())
                 .orElseThrow(() -> ApiProblem.notFound("merchant " + text));
     }
 

@@ -28,7 +28,9 @@ final class RateLimitInterceptor implements HandlerInterceptor {
         CallingMerchant.of(request).ifPresent(merchant -> {
             Kind kind = Kind.of(request.getMethod());
             if (limiter.take(merchant, kind) instanceof RateLimiter.Decision.Limited limited) {
-                throw ApiProblem.withHeaders(HttpStatus.TOO_MANY_REQUESTS, "rate_limited",
+                throw ApiProblem.withHeaders(
+                        HttpStatus.TOO_MANY_REQUESTS,
+                        "rate_limited",
                         "Too many " + (kind == Kind.WRITE ? "state-changing" : "read") + " requests ("
                                 + limited.scope() + " limit); nothing was done. Retry after "
                                 + limited.retryAfterSeconds() + " s, with the same Idempotency-Key.",

@@ -18,7 +18,8 @@ class RateLimitWebConfiguration implements WebMvcConfigurer {
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(new RateLimitInterceptor(limiter)).addPathPatterns("/v1/**")
+        registry.addInterceptor(new RateLimitInterceptor(limiter))
+                .addPathPatterns("/v1/**")
                 .order(Ordered.LOWEST_PRECEDENCE);
     }
 }

@@ -27,23 +27,38 @@ public class BreakDecisions {
 
     /** Seen and being worked on: the break stays open and later passes still match it. */
     public ReconBreaks.Decision acknowledge(Actor actor, UUID id, String note) {
-        return audit.inTransaction(status -> recorded(actor, "recon_break.acknowledged", id, note,
-                breaks.find(id), breaks.acknowledge(id, actor.name(), note)));
+        return audit.inTransaction(status -> recorded(
+                actor,
+                "recon_break.acknowledged",
+                id,
+                note,
+                breaks.find(id),
+                breaks.acknowledge(id, actor.name(), note)));
     }
 
     /** Settled outside Kopek's automatic paths; the note says how. The break is closed. */
     public ReconBreaks.Decision resolve(Actor actor, UUID id, String note) {
-        return audit.inTransaction(status -> recorded(actor, "recon_break.resolved", id, note, breaks.find(id),
-                breaks.resolve(id, actor.name(), note)));
+        return audit.inTransaction(status -> recorded(
+                actor, "recon_break.resolved", id, note, breaks.find(id), breaks.resolve(id, actor.name(), note)));
     }
 
-    private ReconBreaks.Decision recorded(Actor actor, String action, UUID id, String note,
-            Optional<ReconBreak> before, ReconBreaks.Decision decision) {
+    private ReconBreaks.Decision recorded(
+            Actor actor,
+            String action,
+            UUID id,
+            String note,
+            Optional<ReconBreak> before,
+            ReconBreaks.Decision decision) {
         if (decision instanceof ReconBreaks.Decision.Done done) {
             Map<String, Object> after = summary(done.reconBreak());
             after.put("note", note);
-            audit.record(actor, action, "recon_break", PrefixedId.format("brk", id),
-                    before.map(BreakDecisions::summary).orElse(null), after);
+            audit.record(
+                    actor,
+                    action,
+                    "recon_break",
+                    PrefixedId.format("brk", id),
+                    before.map(BreakDecisions::summary).orElse(null),
+                    after);
         }
         return decision;
     }

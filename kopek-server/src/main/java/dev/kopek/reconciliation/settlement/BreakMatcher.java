@@ -31,8 +31,13 @@ class BreakMatcher {
     private final Clock clock;
     private final PspFees fees;
 
-    BreakMatcher(JdbcClient jdbc, SettlementFiles files, SettlementProperties properties, TransactionTemplate tx,
-            Clock clock, PspFees fees) {
+    BreakMatcher(
+            JdbcClient jdbc,
+            SettlementFiles files,
+            SettlementProperties properties,
+            TransactionTemplate tx,
+            Clock clock,
+            PspFees fees) {
         this.jdbc = jdbc;
         this.files = files;
         this.fees = fees;
@@ -56,15 +61,35 @@ class BreakMatcher {
                 // Fees in a merchant's own account are the merchant's, not Kopek's cost (docs/settlement.md).
                 fees.post(file);
             }
-            int cleared = closeUnseen(provider, date, run, now, "CANDIDATE", "CLEARED",
+            int cleared = closeUnseen(
+                    provider,
+                    date,
+                    run,
+                    now,
+                    "CANDIDATE",
+                    "CLEARED",
                     "not seen by the next pass of its date (on a neighbouring day's file, or fixed in time)");
-            int resolved = closeUnseen(provider, date, run, now, "REPORTED", "RESOLVED",
+            int resolved = closeUnseen(
+                    provider,
+                    date,
+                    run,
+                    now,
+                    "REPORTED",
+                    "RESOLVED",
                     "no longer shown: the PSP's file or Kopek changed after it was reported");
             return finishRun(run, file, recheck, cleared, resolved, now);
         });
-        log.info("settlement pass: provider={} date={} file_version={} seen={} new={} reported={} cleared={} "
-                + "resolved={}", provider, date, summary.file().version(), summary.seen(), summary.newCandidates(),
-                summary.reported(), summary.cleared(), summary.resolved());
+        log.info(
+                "settlement pass: provider={} date={} file_version={} seen={} new={} reported={} cleared={} "
+                        + "resolved={}",
+                provider,
+                date,
+                summary.file().version(),
+                summary.seen(),
+                summary.newCandidates(),
+                summary.reported(),
+                summary.cleared(),
+                summary.resolved());
         if (summary.reported() > 0) {
             log.warn("settlement breaks reported: provider={} date={} count={}", provider, date, summary.reported());
         }
@@ -76,8 +101,12 @@ class BreakMatcher {
                 INSERT INTO settlement_runs (id, provider, settlement_date, file_id, trigger, started_at)
                 VALUES (:id, :provider, :date, :file, :trigger, :now)
                 """)
-                .param("id", run).param("provider", file.provider()).param("date", file.date())
-                .param("file", file.id()).param("trigger", trigger.column()).param("now", Db.at(now))
+                .param("id", run)
+                .param("provider", file.provider())
+                .param("date", file.date())
+                .param("file", file.id())
+                .param("trigger", trigger.column())
+                .param("now", Db.at(now))
                 .update();
     }
 
@@ -91,8 +120,11 @@ class BreakMatcher {
                 SELECT count(DISTINCT settlement_date) FROM settlement_files
                  WHERE provider = :provider AND settlement_date > :date AND settlement_date <= :last
                 """)
-                .param("provider", provider).param("date", date).param("last", date.plusDays(properties.boundaryDays()))
-                .query(Long.class).single();
+                .param("provider", provider)
+                .param("date", date)
+                .param("last", date.plusDays(properties.boundaryDays()))
+                .query(Long.class)
+                .single();
         return loaded == properties.boundaryDays();
     }
 
@@ -223,6 +255,7 @@ class BreakMatcher {
 
     /** The matching statement for Kopek's configured account, and for one merchant's own account. */
     private static final String MATCH_CONFIGURED = scoped("%s.psp_account IS NULL");
+
     private static final String MATCH_MERCHANT = scoped("%1$s.merchant_id = :merchant AND %1$s.psp_account = :account");
 
     private static String scoped(String scope) {
@@ -245,33 +278,44 @@ class BreakMatcher {
      */
     private void match(UUID run, LoadedFile file, SettlementAccount account, boolean promote, Instant now) {
         Instant dayStart = file.date().atStartOfDay(ZoneOffset.UTC).toInstant();
-        var statement = account.merchant().isEmpty() ? jdbc.sql(MATCH_CONFIGURED)
-                : jdbc.sql(MATCH_MERCHANT).param("merchant", account.merchant().get().value())
+        var statement = account.merchant().isEmpty()
+                ? jdbc.sql(MATCH_CONFIGURED)
+                : jdbc.sql(MATCH_MERCHANT)
+                        .param("merchant", account.merchant().get().value())
                         .param("account", account.pspAccount());
         statement
-                .param("file", file.id()).param("provider", file.provider()).param("date", file.date())
-                .param("dayStart", Db.at(dayStart)).param("dayEnd", Db.at(dayStart.plus(Duration.ofDays(1))))
+                .param("file", file.id())
+                .param("provider", file.provider())
+                .param("date", file.date())
+                .param("dayStart", Db.at(dayStart))
+                .param("dayEnd", Db.at(dayStart.plus(Duration.ofDays(1))))
                 .param("from", file.date().minusDays(properties.boundaryDays()))
                 .param("to", file.date().plusDays(properties.boundaryDays()))
-                .param("run", run).param("now", Db.at(now)).param("promote", promote)
+                .param("run", run)
+                .param("now", Db.at(now))
+                .param("promote", promote)
                 .update();
     }
 
-    private int closeUnseen(String provider, LocalDate date, UUID run, Instant now, String from, String to,
-            String resolution) {
+    private int closeUnseen(
+            String provider, LocalDate date, UUID run, Instant now, String from, String to, String resolution) {
         return jdbc.sql("""
                 UPDATE recon_breaks
                    SET status = :to, closed_at = :now, updated_at = :now, resolution = :resolution
                  WHERE provider = :provider AND settlement_date = :date AND status = :from AND last_seen_run <> :run
                 """)
-                .param("to", to).param("now", Db.at(now)).param("resolution", resolution)
-                .param("provider", provider).param("date", date).param("from", from).param("run", run)
+                .param("to", to)
+                .param("now", Db.at(now))
+                .param("resolution", resolution)
+                .param("provider", provider)
+                .param("date", date)
+                .param("from", from)
+                .param("run", run)
                 .update();
     }
 
     private PassSummary finishRun(UUID run, LoadedFile file, boolean recheck, int cleared, int resolved, Instant now) {
-        record Counts(int seen, int fresh, int reported) {
-        }
+        record Counts(int seen, int fresh, int reported) {}
         Counts counts = jdbc.sql("""
                 SELECT count(*) AS seen,
                        count(*) FILTER (WHERE first_seen_run = :run) AS fresh,
@@ -279,7 +323,9 @@ class BreakMatcher {
                   FROM recon_breaks
                  WHERE provider = :provider AND settlement_date = :date AND last_seen_run = :run
                 """)
-                .param("run", run).param("provider", file.provider()).param("date", file.date())
+                .param("run", run)
+                .param("provider", file.provider())
+                .param("date", file.date())
                 .query((rs, n) -> new Counts(rs.getInt("seen"), rs.getInt("fresh"), rs.getInt("reported")))
                 .single();
         jdbc.sql("""
@@ -288,11 +334,15 @@ class BreakMatcher {
                        cleared = :cleared, resolved = :resolved
                  WHERE id = :run
                 """)
-                .param("now", Db.at(now)).param("seen", counts.seen()).param("fresh", counts.fresh())
-                .param("reported", counts.reported()).param("cleared", cleared).param("resolved", resolved)
+                .param("now", Db.at(now))
+                .param("seen", counts.seen())
+                .param("fresh", counts.fresh())
+                .param("reported", counts.reported())
+                .param("cleared", cleared)
+                .param("resolved", resolved)
                 .param("run", run)
                 .update();
-        return new PassSummary(run, file.date(), recheck, file, counts.seen(), counts.fresh(), counts.reported(),
-                cleared, resolved);
+        return new PassSummary(
+                run, file.date(), recheck, file, counts.seen(), counts.fresh(), counts.reported(), cleared, resolved);
     }
 }

@@ -35,8 +35,14 @@ public class DailySettlementRun {
     private final ReconciliationProperties workers;
     private final Clock clock;
 
-    DailySettlementRun(SettlementReconciliation reconciliation, SettlementAudit audit, PaymentProvider psp,
-            JdbcClient jdbc, SettlementProperties properties, ReconciliationProperties workers, Clock clock) {
+    DailySettlementRun(
+            SettlementReconciliation reconciliation,
+            SettlementAudit audit,
+            PaymentProvider psp,
+            JdbcClient jdbc,
+            SettlementProperties properties,
+            ReconciliationProperties workers,
+            Clock clock) {
         this.reconciliation = reconciliation;
         this.audit = audit;
         this.psp = psp;
@@ -61,7 +67,9 @@ public class DailySettlementRun {
                 INSERT INTO settlement_schedule (provider, run_date, claimed_at) VALUES (:provider, :today, :now)
                 ON CONFLICT (provider, run_date) DO NOTHING
                 """)
-                .param("provider", psp.name()).param("today", today).param("now", Db.at(clock.instant()))
+                .param("provider", psp.name())
+                .param("today", today)
+                .param("now", Db.at(clock.instant()))
                 .update();
         if (claimed == 0) {
             log.info("settlement: the daily run of {} was claimed by another instance", today);
@@ -71,15 +79,26 @@ public class DailySettlementRun {
         audit.recordRun(ACTOR, yesterday, result);
         switch (result) {
             case RunResult.Completed completed -> {
-                log.info("settlement: daily run for {} done, {} passes, {} merchants' own accounts", yesterday,
-                        completed.passes().size(), completed.accounts().size());
-                completed.accounts().stream().filter(a -> a.unavailable() != null).forEach(a -> log.error(
-                        "settlement: daily run for {}: {} was not reconciled ({})", yesterday, a.provider(),
-                        a.unavailable()));
+                log.info(
+                        "settlement: daily run for {} done, {} passes, {} merchants' own accounts",
+                        yesterday,
+                        completed.passes().size(),
+                        completed.accounts().size());
+                completed.accounts().stream()
+                        .filter(a -> a.unavailable() != null)
+                        .forEach(a -> log.error(
+                                "settlement: daily run for {}: {} was not reconciled ({})",
+                                yesterday,
+                                a.provider(),
+                                a.unavailable()));
             }
-            case RunResult.FileUnavailable failed -> log.error("settlement: daily run for {} failed: the file of {}"
-                    + " is unavailable ({}); run it from the admin API when the PSP has it", yesterday, failed.date(),
-                    failed.reason());
+            case RunResult.FileUnavailable failed ->
+                log.error(
+                        "settlement: daily run for {} failed: the file of {}"
+                                + " is unavailable ({}); run it from the admin API when the PSP has it",
+                        yesterday,
+                        failed.date(),
+                        failed.reason());
             case RunResult.DateNotClosed notClosed -> throw new IllegalStateException("yesterday is always closed");
         }
         return Optional.of(result);

@@ -9,12 +9,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  */
 final class DateLock {
 
-    private DateLock() {
-    }
+    private DateLock() {}
 
     static void hold(JdbcClient jdbc, String provider, LocalDate date) {
         jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))")
                 .param("key", "kopek.settlement:" + provider + ":" + date)
-                .query((rs, n) -> Boolean.TRUE).single();
+                .query((rs, n) -> Boolean.TRUE)
+                .single();
     }
 }

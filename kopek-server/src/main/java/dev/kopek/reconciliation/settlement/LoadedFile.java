@@ -9,6 +9,12 @@ import java.util.UUID;
  *
  * @param loadedNow false when these exact bytes had been loaded before and the load changed nothing
  */
-public record LoadedFile(UUID id, String provider, LocalDate date, int version, String sha256, int rowCount,
-        Instant loadedAt, boolean loadedNow) {
-}
+public record LoadedFile(
+        UUID id,
+        String provider,
+        LocalDate date,
+        int version,
+        String sha256,
+        int rowCount,
+        Instant loadedAt,
+        boolean loadedNow) {}

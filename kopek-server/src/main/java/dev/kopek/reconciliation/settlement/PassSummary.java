@@ -13,8 +13,16 @@ import java.util.UUID;
  * @param cleared candidates this pass no longer saw, closed without ever being reported
  * @param resolved reported breaks this pass no longer saw, and breaks whose cause it fixed (an unknown attempt settled)
  */
-public record PassSummary(UUID runId, LocalDate date, boolean recheck, LoadedFile file, int seen, int newCandidates,
-        int reported, int cleared, int resolved) {
+public record PassSummary(
+        UUID runId,
+        LocalDate date,
+        boolean recheck,
+        LoadedFile file,
+        int seen,
+        int newCandidates,
+        int reported,
+        int cleared,
+        int resolved) {
 
     PassSummary withResolved(int more) {
         return new PassSummary(runId, date, recheck, file, seen, newCandidates, reported, cleared, resolved + more);

@@ -37,9 +37,8 @@ class PspFees {
     }
 
     /** A fee whose posted amount differs from what the date's current file says; its row is locked. */
-    private record Change(String pspReference, String currency, long wantedMinor, long postedMinor, int revision,
-            UUID paymentId) {
-    }
+    private record Change(
+            String pspReference, String currency, long wantedMinor, long postedMinor, int revision, UUID paymentId) {}
 
     /** Posts every fee change of the file; the caller's transaction holds the date's lock. Answers how many. */
     int post(LoadedFile file) {
@@ -54,17 +53,30 @@ class PspFees {
                                         file_id = :file, payment_id = :payment, updated_at = :now
                      WHERE provider = :provider AND psp_reference = :reference AND currency = :currency
                     """)
-                    .param("wanted", change.wantedMinor()).param("revision", revision).param("date", file.date())
-                    .param("file", file.id()).param("payment", change.paymentId(), Types.OTHER)
-                    .param("now", Db.at(now)).param("provider", file.provider())
-                    .param("reference", change.pspReference()).param("currency", change.currency())
+                    .param("wanted", change.wantedMinor())
+                    .param("revision", revision)
+                    .param("date", file.date())
+                    .param("file", file.id())
+                    .param("payment", change.paymentId(), Types.OTHER)
+                    .param("now", Db.at(now))
+                    .param("provider", file.provider())
+                    .param("reference", change.pspReference())
+                    .param("currency", change.currency())
                     .update();
-            ledger.postPspFee(new PspFee(sourceId(file.provider(), change, revision), change.paymentId(),
-                    Math.subtractExact(change.wantedMinor(), change.postedMinor()), change.currency(), valueDay));
+            ledger.postPspFee(new PspFee(
+                    sourceId(file.provider(), change, revision),
+                    change.paymentId(),
+                    Math.subtractExact(change.wantedMinor(), change.postedMinor()),
+                    change.currency(),
+                    valueDay));
         }
         if (!changes.isEmpty()) {
-            log.info("settlement: {} PSP fee change(s) journaled: provider={} date={} file_version={}",
-                    changes.size(), file.provider(), file.date(), file.version());
+            log.info(
+                    "settlement: {} PSP fee change(s) journaled: provider={} date={} file_version={}",
+                    changes.size(),
+                    file.provider(),
+                    file.date(),
+                    file.version());
         }
         return changes.size();
     }
@@ -79,7 +91,9 @@ class PspFees {
                  ORDER BY psp_reference, currency
                 ON CONFLICT (provider, psp_reference, currency) DO NOTHING
                 """)
-                .param("provider", file.provider()).param("date", file.date()).param("file", file.id())
+                .param("provider", file.provider())
+                .param("date", file.date())
+                .param("file", file.id())
                 .param("now", Db.at(now))
                 .update();
     }
@@ -109,17 +123,23 @@ class PspFees {
                  ORDER BY f.psp_reference, f.currency
                    FOR UPDATE OF f
                 """)
-                .param("file", file.id()).param("provider", file.provider()).param("date", file.date())
-                .query((rs, n) -> new Change(rs.getString("psp_reference"), rs.getString("currency"),
-                        rs.getLong("wanted"), rs.getLong("amount_minor"), rs.getInt("revision"),
+                .param("file", file.id())
+                .param("provider", file.provider())
+                .param("date", file.date())
+                .query((rs, n) -> new Change(
+                        rs.getString("psp_reference"),
+                        rs.getString("currency"),
+                        rs.getLong("wanted"),
+                        rs.getLong("amount_minor"),
+                        rs.getInt("revision"),
                         rs.getObject("payment_id", UUID.class)))
                 .list();
     }
 
     /** The n-th change of one fee has one source id, whichever instance posts it. */
     private static UUID sourceId(String provider, Change change, int revision) {
-        String name = "kopek.psp-fee:" + provider + ":" + change.pspReference() + ":" + change.currency() + ":"
-                + revision;
+        String name =
+                "kopek.psp-fee:" + provider + ":" + change.pspReference() + ":" + change.currency() + ":" + revision;
         return UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8));
     }
 }

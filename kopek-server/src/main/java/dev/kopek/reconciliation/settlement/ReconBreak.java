@@ -10,9 +10,28 @@ import java.util.UUID;
  * @param movement the PSP row's type, or Kopek's type when the PSP has no row
  * @param internalKind payment, capture, void or refund; null when Kopek has nothing under the reference
  */
-public record ReconBreak(UUID id, String provider, LocalDate settlementDate, BreakType type, BreakStatus status,
-        String pspReference, String movement, String pspType, Long pspAmount, String pspCurrency,
-        String internalKind, UUID internalId, UUID paymentId, UUID merchantId, String internalType,
-        String internalStatus, Long internalAmount, String internalCurrency, int seenCount, Instant createdAt,
-        Instant updatedAt, Instant reportedAt, Instant closedAt, String resolution) {
-}
+public record ReconBreak(
+        UUID id,
+        String provider,
+        LocalDate settlementDate,
+        BreakType type,
+        BreakStatus status,
+        String pspReference,
+        String movement,
+        String pspType,
+        Long pspAmount,
+        String pspCurrency,
+        String internalKind,
+        UUID internalId,
+        UUID paymentId,
+        UUID merchantId,
+        String internalType,
+        String internalStatus,
+        Long internalAmount,
+        String internalCurrency,
+        int seenCount,
+        Instant createdAt,
+        Instant updatedAt,
+        Instant reportedAt,
+        Instant closedAt,
+        String resolution) {}

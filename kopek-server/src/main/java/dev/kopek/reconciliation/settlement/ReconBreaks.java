@@ -46,36 +46,46 @@ public class ReconBreaks {
                  LIMIT :limit
                 """)
                 .param("statuses", statuses.stream().map(Enum::name).toList())
-                .param("type", type == null ? null : type.name()).param("date", date).param("limit", limit)
-                .query(ReconBreaks::map).list();
+                .param("type", type == null ? null : type.name())
+                .param("date", date)
+                .param("limit", limit)
+                .query(ReconBreaks::map)
+                .list();
     }
 
     /** What became of a person's decision on a break. */
     public sealed interface Decision {
-        record Done(ReconBreak reconBreak) implements Decision {
-        }
+        record Done(ReconBreak reconBreak) implements Decision {}
 
-        record NotOpen(ReconBreak reconBreak) implements Decision {
-        }
+        record NotOpen(ReconBreak reconBreak) implements Decision {}
 
-        record NotFound() implements Decision {
-        }
+        record NotFound() implements Decision {}
     }
 
     public Optional<ReconBreak> find(UUID id) {
-        return jdbc.sql("SELECT * FROM recon_breaks WHERE id = :id").param("id", id).query(ReconBreaks::map)
+        return jdbc.sql("SELECT * FROM recon_breaks WHERE id = :id")
+                .param("id", id)
+                .query(ReconBreaks::map)
                 .optional();
     }
 
     /** Marks an open break as seen by {@code actor}; it stays open and later passes still match it. */
     public Decision acknowledge(UUID id, String actor, String note) {
-        return decide(id, jdbc.sql("""
+        return decide(
+                id,
+                jdbc.sql("""
                 UPDATE recon_breaks
                    SET acknowledged_at = :now, acknowledged_by = :actor, acknowledged_note = :note, updated_at = :now
                  WHERE id = :id AND status IN (:open)
                 RETURNING *
-                """).param("id", id).param("actor", actor).param("note", note).param("open", OPEN)
-                .param("now", Db.at(clock.instant())).query(ReconBreaks::map).optional());
+                """)
+                        .param("id", id)
+                        .param("actor", actor)
+                        .param("note", note)
+                        .param("open", OPEN)
+                        .param("now", Db.at(clock.instant()))
+                        .query(ReconBreaks::map)
+                        .optional());
     }
 
     /**
@@ -83,14 +93,22 @@ public class ReconBreaks {
      * Kopek's automatic paths (a correcting entry, a PSP ticket) and says what was done.
      */
     public Decision resolve(UUID id, String actor, String note) {
-        return decide(id, jdbc.sql("""
+        return decide(
+                id,
+                jdbc.sql("""
                 UPDATE recon_breaks
                    SET status = 'RESOLVED', closed_at = :now, resolution = :note, resolved_by = :actor,
                        updated_at = :now
                  WHERE id = :id AND status IN (:open)
                 RETURNING *
-                """).param("id", id).param("actor", actor).param("note", note).param("open", OPEN)
-                .param("now", Db.at(clock.instant())).query(ReconBreaks::map).optional());
+                """)
+                        .param("id", id)
+                        .param("actor", actor)
+                        .param("note", note)
+                        .param("open", OPEN)
+                        .param("now", Db.at(clock.instant()))
+                        .query(ReconBreaks::map)
+                        .optional());
     }
 
     private Decision decide(UUID id, Optional<ReconBreak> changed) {
@@ -102,8 +120,10 @@ public class ReconBreaks {
 
     public long count(BreakType type, BreakStatus status) {
         return jdbc.sql("SELECT count(*) FROM recon_breaks WHERE type = :type AND status = :status")
-                .param("type", type.name()).param("status", status.name())
-                .query(Long.class).single();
+                .param("type", type.name())
+                .param("status", status.name())
+                .query(Long.class)
+                .single();
     }
 
     /** Open charges of that date the PSP settled and Kopek has no object for: each may be an unknown attempt. */
@@ -115,8 +135,12 @@ public class ReconBreaks {
                  ORDER BY created_at, id
                  LIMIT :limit
                 """)
-                .param("provider", provider).param("date", date).param("open", OPEN).param("limit", limit)
-                .query(ReconBreaks::map).list();
+                .param("provider", provider)
+                .param("date", date)
+                .param("open", OPEN)
+                .param("limit", limit)
+                .query(ReconBreaks::map)
+                .list();
     }
 
     /**
@@ -130,8 +154,12 @@ public class ReconBreaks {
                        merchant_id = :merchant, internal_status = :status, updated_at = :now
                  WHERE id = :id AND status IN (:open)
                 """)
-                .param("payment", paymentId).param("merchant", merchantId).param("status", status)
-                .param("now", Db.at(clock.instant())).param("id", breakId).param("open", OPEN)
+                .param("payment", paymentId)
+                .param("merchant", merchantId)
+                .param("status", status)
+                .param("now", Db.at(clock.instant()))
+                .param("id", breakId)
+                .param("open", OPEN)
                 .update();
     }
 
@@ -142,27 +170,46 @@ public class ReconBreaks {
                    SET status = 'RESOLVED', closed_at = :now, updated_at = :now, resolution = :resolution
                  WHERE id = :id AND status IN (:open)
                 """)
-                .param("now", Db.at(clock.instant())).param("resolution", resolution).param("id", breakId)
-                .param("open", OPEN)
-                .update() == 1;
+                        .param("now", Db.at(clock.instant()))
+                        .param("resolution", resolution)
+                        .param("id", breakId)
+                        .param("open", OPEN)
+                        .update()
+                == 1;
     }
 
     void countResolved(UUID runId, int resolved) {
         jdbc.sql("UPDATE settlement_runs SET resolved = resolved + :resolved WHERE id = :run")
-                .param("resolved", resolved).param("run", runId)
+                .param("resolved", resolved)
+                .param("run", runId)
                 .update();
     }
 
     private static ReconBreak map(ResultSet rs, int row) throws SQLException {
-        return new ReconBreak(rs.getObject("id", UUID.class), rs.getString("provider"),
-                rs.getObject("settlement_date", LocalDate.class), BreakType.valueOf(rs.getString("type")),
-                BreakStatus.valueOf(rs.getString("status")), rs.getString("psp_reference"), rs.getString("movement"),
-                rs.getString("psp_type"), rs.getObject("psp_amount", Long.class), rs.getString("psp_currency"),
-                rs.getString("internal_kind"), rs.getObject("internal_id", UUID.class),
-                rs.getObject("payment_id", UUID.class), rs.getObject("merchant_id", UUID.class),
-                rs.getString("internal_type"), rs.getString("internal_status"),
-                rs.getObject("internal_amount", Long.class), rs.getString("internal_currency"),
-                rs.getInt("seen_count"), Db.instant(rs, "created_at"), Db.instant(rs, "updated_at"),
-                Db.instant(rs, "reported_at"), Db.instant(rs, "closed_at"), rs.getString("resolution"));
+        return new ReconBreak(
+                rs.getObject("id", UUID.class),
+                rs.getString("provider"),
+                rs.getObject("settlement_date", LocalDate.class),
+                BreakType.valueOf(rs.getString("type")),
+                BreakStatus.valueOf(rs.getString("status")),
+                rs.getString("psp_reference"),
+                rs.getString("movement"),
+                rs.getString("psp_type"),
+                rs.getObject("psp_amount", Long.class),
+                rs.getString("psp_currency"),
+                rs.getString("internal_kind"),
+                rs.getObject("internal_id", UUID.class),
+                rs.getObject("payment_id", UUID.class),
+                rs.getObject("merchant_id", UUID.class),
+                rs.getString("internal_type"),
+                rs.getString("internal_status"),
+                rs.getObject("internal_amount", Long.class),
+                rs.getString("internal_currency"),
+                rs.getInt("seen_count"),
+                Db.instant(rs, "created_at"),
+                Db.instant(rs, "updated_at"),
+                Db.instant(rs, "reported_at"),
+                Db.instant(rs, "closed_at"),
+                rs.getString("resolution"));
     }
 }

@@ -29,13 +29,11 @@ public sealed interface RunResult {
     }
 
     /** The date has not ended yet (UTC, on Kopek's clock): its file would be partial. */
-    record DateNotClosed(LocalDate date, LocalDate latestClosed) implements RunResult {
-    }
+    record DateNotClosed(LocalDate date, LocalDate latestClosed) implements RunResult {}
 
     /**
      * A file could not be fetched, read or stored; nothing was matched. Files loaded before the failure stay loaded:
      * loading is idempotent, so the next run simply finds them.
      */
-    record FileUnavailable(LocalDate date, String reason) implements RunResult {
-    }
+    record FileUnavailable(LocalDate date, String reason) implements RunResult {}
 }

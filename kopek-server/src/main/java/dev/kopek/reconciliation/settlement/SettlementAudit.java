@@ -28,8 +28,14 @@ public class SettlementAudit {
         switch (result) {
             case RunResult.Completed completed -> {
                 after.put("outcome", "completed");
-                after.put("passes", completed.passes().stream().map(SettlementAudit::pass).toList());
-                after.put("accounts", completed.accounts().stream().map(SettlementAudit::account).toList());
+                after.put(
+                        "passes",
+                        completed.passes().stream().map(SettlementAudit::pass).toList());
+                after.put(
+                        "accounts",
+                        completed.accounts().stream()
+                                .map(SettlementAudit::account)
+                                .toList());
             }
             case RunResult.FileUnavailable failed -> after.put("outcome", "file_unavailable");
             case RunResult.DateNotClosed notClosed -> {

@@ -31,6 +31,7 @@ public class SettlementFiles {
     private static final Logger log = LoggerFactory.getLogger(SettlementFiles.class);
     /** Rows per INSERT … SELECT FROM unnest(…): bounds one statement's parameters, not the file. */
     private static final int ROWS_PER_STATEMENT = 5_000;
+
     private static final int MAX_REFERENCE_LENGTH = 128;
     private static final int MAX_TYPE_LENGTH = 32;
 
@@ -56,8 +57,13 @@ public class SettlementFiles {
             }
             LoadedFile stored = insertFile(report, sha256);
             insertRows(stored.id(), report.rows());
-            log.info("settlement file loaded: provider={} date={} version={} rows={} sha256={}", stored.provider(),
-                    stored.date(), stored.version(), stored.rowCount(), sha256);
+            log.info(
+                    "settlement file loaded: provider={} date={} version={} rows={} sha256={}",
+                    stored.provider(),
+                    stored.date(),
+                    stored.version(),
+                    stored.rowCount(),
+                    sha256);
             return stored;
         });
     }
@@ -68,16 +74,21 @@ public class SettlementFiles {
                 SELECT * FROM settlement_files WHERE provider = :provider AND settlement_date = :date
                  ORDER BY version DESC LIMIT 1
                 """)
-                .param("provider", provider).param("date", date)
-                .query((rs, n) -> map(rs, false)).optional();
+                .param("provider", provider)
+                .param("date", date)
+                .query((rs, n) -> map(rs, false))
+                .optional();
     }
 
     private Optional<LoadedFile> find(String provider, LocalDate date, String sha256) {
         return jdbc.sql("""
                 SELECT * FROM settlement_files WHERE provider = :provider AND settlement_date = :date AND sha256 = :sha
                 """)
-                .param("provider", provider).param("date", date).param("sha", sha256)
-                .query((rs, n) -> map(rs, false)).optional();
+                .param("provider", provider)
+                .param("date", date)
+                .param("sha", sha256)
+                .query((rs, n) -> map(rs, false))
+                .optional();
     }
 
     private LoadedFile insertFile(SettlementReport report, String sha256) {
@@ -88,11 +99,15 @@ public class SettlementFiles {
                   FROM settlement_files WHERE provider = :provider AND settlement_date = :date
                 RETURNING *
                 """)
-                .param("id", TimeOrderedIds.next(clock)).param("provider", report.provider())
+                .param("id", TimeOrderedIds.next(clock))
+                .param("provider", report.provider())
                 .param("date", report.date())
-                .param("sha", sha256).param("raw", report.raw()).param("rows", report.rows().size())
+                .param("sha", sha256)
+                .param("raw", report.raw())
+                .param("rows", report.rows().size())
                 .param("now", Db.at(clock.instant()))
-                .query((rs, n) -> map(rs, true)).single();
+                .query((rs, n) -> map(rs, true))
+                .single();
     }
 
     private void insertRows(UUID fileId, List<SettlementRow> rows) {
@@ -120,8 +135,12 @@ public class SettlementFiles {
                                   CAST(:amounts AS BIGINT[]), CAST(:currencies AS TEXT[]), CAST(:valueDates AS DATE[]))
                            AS r (line_no, psp_reference, type, amount, currency, value_date)
                     """)
-                    .param("file", fileId).param("lines", lines).param("references", references)
-                    .param("types", types).param("amounts", amounts).param("currencies", currencies)
+                    .param("file", fileId)
+                    .param("lines", lines)
+                    .param("references", references)
+                    .param("types", types)
+                    .param("amounts", amounts)
+                    .param("currencies", currencies)
                     .param("valueDates", valueDates)
                     .update();
             if (inserted != chunk.size()) {
@@ -132,8 +151,10 @@ public class SettlementFiles {
 
     /** A row the table cannot hold makes the whole file unloadable, loudly, rather than half-stored. */
     private static void checkFits(SettlementRow row) {
-        if (row.pspReference().isEmpty() || row.pspReference().length() > MAX_REFERENCE_LENGTH
-                || row.type().isEmpty() || row.type().length() > MAX_TYPE_LENGTH
+        if (row.pspReference().isEmpty()
+                || row.pspReference().length() > MAX_REFERENCE_LENGTH
+                || row.type().isEmpty()
+                || row.type().length() > MAX_TYPE_LENGTH
                 || !row.currency().matches("[A-Z]{3}")) {
             throw new IllegalArgumentException("settlement row cannot be stored: " + row);
         }
@@ -141,16 +162,22 @@ public class SettlementFiles {
 
     static String sha256(String raw) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(raw.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(raw.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }
     }
 
     private static LoadedFile map(ResultSet rs, boolean loadedNow) throws SQLException {
-        return new LoadedFile(rs.getObject("id", UUID.class), rs.getString("provider"),
-                rs.getObject("settlement_date", LocalDate.class), rs.getInt("version"), rs.getString("sha256"),
-                rs.getInt("row_count"), Db.instant(rs, "loaded_at"), loadedNow);
+        return new LoadedFile(
+                rs.getObject("id", UUID.class),
+                rs.getString("provider"),
+                rs.getObject("settlement_date", LocalDate.class),
+                rs.getInt("version"),
+                rs.getString("sha256"),
+                rs.getInt("row_count"),
+                Db.instant(rs, "loaded_at"),
+                loadedNow);
     }
 }

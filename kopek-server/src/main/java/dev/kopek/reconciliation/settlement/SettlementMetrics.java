@@ -15,7 +15,8 @@ class SettlementMetrics {
         for (BreakType type : BreakType.values()) {
             for (BreakStatus status : new BreakStatus[] {BreakStatus.CANDIDATE, BreakStatus.REPORTED}) {
                 Gauge.builder("kopek.settlement.breaks.open", breaks, b -> b.count(type, status))
-                        .tag("type", type.apiName()).tag("status", status.apiName())
+                        .tag("type", type.apiName())
+                        .tag("status", status.apiName())
                         .description("settlement breaks not yet closed, by type and status")
                         .register(registry);
             }

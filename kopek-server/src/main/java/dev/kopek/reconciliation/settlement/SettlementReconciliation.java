@@ -40,9 +40,16 @@ public class SettlementReconciliation {
     private final SettlementProperties properties;
     private final Clock clock;
 
-    SettlementReconciliation(PaymentProvider psp, PaymentProviders psps, MerchantPspStore merchantPsps,
-            SettlementFiles files, BreakMatcher matcher, UnknownChargeResolver resolver, ReconBreaks breaks,
-            SettlementProperties properties, Clock clock) {
+    SettlementReconciliation(
+            PaymentProvider psp,
+            PaymentProviders psps,
+            MerchantPspStore merchantPsps,
+            SettlementFiles files,
+            BreakMatcher matcher,
+            UnknownChargeResolver resolver,
+            ReconBreaks breaks,
+            SettlementProperties properties,
+            Clock clock) {
         this.psp = psp;
         this.psps = psps;
         this.merchantPsps = merchantPsps;
@@ -71,8 +78,10 @@ public class SettlementReconciliation {
         List<RunResult.AccountRun> accounts = new ArrayList<>();
         List<MerchantId> merchants = merchantPsps.withOwnAccountPayments(MAX_ACCOUNTS + 1);
         if (merchants.size() > MAX_ACCOUNTS) {
-            log.error("settlement: more than {} merchants' own PSP accounts; the first {} are reconciled this run",
-                    MAX_ACCOUNTS, MAX_ACCOUNTS);
+            log.error(
+                    "settlement: more than {} merchants' own PSP accounts; the first {} are reconciled this run",
+                    MAX_ACCOUNTS,
+                    MAX_ACCOUNTS);
         }
         for (MerchantId merchant : merchants.subList(0, Math.min(MAX_ACCOUNTS, merchants.size()))) {
             accounts.add(runMerchant(merchant, date, trigger));
@@ -85,7 +94,9 @@ public class SettlementReconciliation {
         try {
             PaymentProvider own = psps.forMerchant(merchant);
             if (own == psp) {
-                return new RunResult.AccountRun(psp.name() + ":" + merchant, List.of(),
+                return new RunResult.AccountRun(
+                        psp.name() + ":" + merchant,
+                        List.of(),
                         "the merchant's setting names no account of its own any more");
             }
             account = SettlementAccount.merchants(merchant, own);
@@ -95,12 +106,15 @@ public class SettlementReconciliation {
         }
         List<PassSummary> passes = new ArrayList<>();
         RunResult.FileUnavailable unavailable = runAccount(account, date, trigger, passes);
-        return new RunResult.AccountRun(account.provider(), unavailable == null ? passes : List.of(),
+        return new RunResult.AccountRun(
+                account.provider(),
+                unavailable == null ? passes : List.of(),
                 unavailable == null ? null : "the file of " + unavailable.date() + ": " + unavailable.reason());
     }
 
     /** Loads and matches one account's files; answers which file could not be had and why, or null when all ran. */
-    private RunResult.FileUnavailable runAccount(SettlementAccount account, LocalDate date, Trigger trigger, List<PassSummary> passes) {
+    private RunResult.FileUnavailable runAccount(
+            SettlementAccount account, LocalDate date, Trigger trigger, List<PassSummary> passes) {
         List<LocalDate> dates = new ArrayList<>();
         for (int back = properties.boundaryDays(); back >= 0; back--) {
             dates.add(date.minusDays(back));
@@ -109,15 +123,16 @@ public class SettlementReconciliation {
         for (LocalDate day : dates) {
             try {
                 SettlementReport report = account.psp().settlementReport(day);
-                if (!report.date().equals(day) || !report.provider().equals(account.psp().name())) {
+                if (!report.date().equals(day)
+                        || !report.provider().equals(account.psp().name())) {
                     throw new IllegalStateException("asked " + account.psp().name() + " for " + day + ", got "
                             + report.provider() + " " + report.date());
                 }
                 files.load(new SettlementReport(account.provider(), day, report.raw(), report.rows()));
             } catch (RuntimeException e) {
                 log.error("settlement: the {} file for {} could not be fetched or stored", account.provider(), day, e);
-                return new RunResult.FileUnavailable(day, e.getMessage() == null ? e.getClass().getSimpleName()
-                        : e.getMessage());
+                return new RunResult.FileUnavailable(
+                        day, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
             }
         }
         for (LocalDate day : dates) {

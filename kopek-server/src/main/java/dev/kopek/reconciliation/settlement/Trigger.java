@@ -4,7 +4,8 @@ import java.util.Locale;
 
 /** Who started a run: the daily schedule or an operator through the admin API. */
 public enum Trigger {
-    SCHEDULED, ADMIN;
+    SCHEDULED,
+    ADMIN;
 
     String column() {
         return name().toLowerCase(Locale.ROOT);

@@ -34,7 +34,11 @@ class UnknownChargeResolver {
     private final JdbcClient jdbc;
     private final SettlementProperties properties;
 
-    UnknownChargeResolver(ReconBreaks breaks, PaymentService payments, IdempotencyKeys keys, JdbcClient jdbc,
+    UnknownChargeResolver(
+            ReconBreaks breaks,
+            PaymentService payments,
+            IdempotencyKeys keys,
+            JdbcClient jdbc,
             SettlementProperties properties) {
         this.breaks = breaks;
         this.payments = payments;
@@ -60,27 +64,39 @@ class UnknownChargeResolver {
     }
 
     private boolean resolve(SettlementAccount account, ReconBreak open) {
-        Optional<Attempt> attempt = account.psp().providerKeyOf(open.pspReference())
-                .flatMap(key -> attemptByProviderKey(account, key));
+        Optional<Attempt> attempt =
+                account.psp().providerKeyOf(open.pspReference()).flatMap(key -> attemptByProviderKey(account, key));
         if (attempt.isEmpty()) {
             return false;
         }
-        breaks.attribute(open.id(), attempt.get().id(), attempt.get().merchant(), attempt.get().status());
+        breaks.attribute(
+                open.id(),
+                attempt.get().id(),
+                attempt.get().merchant(),
+                attempt.get().status());
         if (!attempt.get().settledAs(open.pspReference()) && attempt.get().unfinished()) {
             keys.findByResource(PaymentService.OPERATION, attempt.get().id()).ifPresent(payments::recover);
             attempt = attemptById(attempt.get().id());
         }
         if (attempt.isEmpty() || !attempt.get().settledAs(open.pspReference())) {
-            log.info("settlement: charge {} belongs to payment {} ({}), not settled yet; the break stays open",
-                    open.pspReference(), attempt.map(Attempt::id).orElse(null),
+            log.info(
+                    "settlement: charge {} belongs to payment {} ({}), not settled yet; the break stays open",
+                    open.pspReference(),
+                    attempt.map(Attempt::id).orElse(null),
                     attempt.map(Attempt::status).orElse(null));
             return false;
         }
-        boolean closed = breaks.resolve(open.id(), "the charge belonged to an unknown attempt of payment "
-                + new PaymentId(attempt.get().id()) + ", now settled as " + attempt.get().status()
-                + " through the fenced take-over");
+        boolean closed = breaks.resolve(
+                open.id(),
+                "the charge belonged to an unknown attempt of payment "
+                        + new PaymentId(attempt.get().id()) + ", now settled as "
+                        + attempt.get().status()
+                        + " through the fenced take-over");
         if (closed) {
-            log.info("settlement: charge {} resolved payment {} as {}", open.pspReference(), attempt.get().id(),
+            log.info(
+                    "settlement: charge {} resolved payment {} as {}",
+                    open.pspReference(),
+                    attempt.get().id(),
                     attempt.get().status());
         }
         return closed;
@@ -106,20 +122,26 @@ class UnknownChargeResolver {
                    AND (CAST(:merchant AS UUID) IS NULL AND psp_account IS NULL
                         OR merchant_id = CAST(:merchant AS UUID) AND psp_account = :account)
                 """)
-                .param("key", providerKey).param("merchant", account.merchant().map(m -> m.value()).orElse(null),
-                        java.sql.Types.OTHER)
+                .param("key", providerKey)
+                .param("merchant", account.merchant().map(m -> m.value()).orElse(null), java.sql.Types.OTHER)
                 .param("account", account.pspAccount(), java.sql.Types.VARCHAR)
-                .query(UnknownChargeResolver::attempt).optional();
+                .query(UnknownChargeResolver::attempt)
+                .optional();
     }
 
     private Optional<Attempt> attemptById(UUID id) {
         return jdbc.sql("SELECT id, merchant_id, status, psp_reference, amount_captured FROM payments WHERE id = :id")
                 .param("id", id)
-                .query(UnknownChargeResolver::attempt).optional();
+                .query(UnknownChargeResolver::attempt)
+                .optional();
     }
 
     private static Attempt attempt(ResultSet rs, int row) throws SQLException {
-        return new Attempt(rs.getObject("id", UUID.class), rs.getObject("merchant_id", UUID.class),
-                rs.getString("status"), rs.getString("psp_reference"), rs.getLong("amount_captured"));
+        return new Attempt(
+                rs.getObject("id", UUID.class),
+                rs.getObject("merchant_id", UUID.class),
+                rs.getString("status"),
+                rs.getString("psp_reference"),
+                rs.getLong("amount_captured"));
     }
 }

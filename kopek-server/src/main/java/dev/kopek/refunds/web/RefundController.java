@@ -44,17 +44,34 @@ class RefundController {
     }
 
     @PostMapping("/v1/payments/{id}/refunds")
-    @ProblemCodes(jsonBody = true, value = {ProblemCode.MISSING_FIELD, ProblemCode.INVALID_AMOUNT, ProblemCode.AMOUNT_TOO_LARGE, ProblemCode.INVALID_REASON, ProblemCode.PAYMENT_NOT_CAPTURED, ProblemCode.AMOUNT_EXCEEDS_REFUNDABLE})
-    ResponseEntity<String> create(MerchantId merchant, @PathVariable String id,
-            @RequestHeader(name = "Idempotency-Key", required = false) String key, HttpServletRequest http) {
+    @ProblemCodes(
+            jsonBody = true,
+            value = {
+                ProblemCode.MISSING_FIELD,
+                ProblemCode.INVALID_AMOUNT,
+                ProblemCode.AMOUNT_TOO_LARGE,
+                ProblemCode.INVALID_REASON,
+                ProblemCode.PAYMENT_NOT_CAPTURED,
+                ProblemCode.AMOUNT_EXCEEDS_REFUNDABLE
+            })
+    ResponseEntity<String> create(
+            MerchantId merchant,
+            @PathVariable String id,
+            @RequestHeader(name = "Idempotency-Key", required = false) String key,
+            HttpServletRequest http) {
         if (key == null || !ClientKey.isWellFormed(key)) {
-            throw ApiProblem.badRequest(key == null ? "missing_idempotency_key" : "invalid_idempotency_key",
-                    "Idempotency-Key", "Every POST needs an Idempotency-Key of 1–255 printable ASCII characters.");
+            throw ApiProblem.badRequest(
+                    key == null ? "missing_idempotency_key" : "invalid_idempotency_key",
+                    "Idempotency-Key",
+                    "Every POST needs an Idempotency-Key of 1–255 printable ASCII characters.");
         }
         ObjectNode body = JsonBodies.readObject(http, 4096);
-        body.propertyNames().stream().filter(name -> !FIELDS.contains(name)).findFirst().ifPresent(name -> {
-            throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
-        });
+        body.propertyNames().stream()
+                .filter(name -> !FIELDS.contains(name))
+                .findFirst()
+                .ifPresent(name -> {
+                    throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
+                });
         long amount = Amounts.parse(body.get("amount"), "amount", maxAmountMinor, true);
         String reason = reason(body.get("reason"));
         PaymentId payment = PaymentId.parse(id).orElseThrow(() -> ApiProblem.notFound("payment " + id));
@@ -67,25 +84,35 @@ class RefundController {
                 yield response.body(a.body());
             }
             case RefundAnswer.Refused r -> throw ApiProblem.of(HttpStatus.valueOf(r.status()), r.code(), r.detail());
-            case RefundAnswer.KeyReused k -> throw ApiProblem.of(HttpStatus.UNPROCESSABLE_CONTENT,
-                    "idempotency_key_reused", "This Idempotency-Key was already used with different parameters.");
-            case RefundAnswer.InFlight i -> throw ApiProblem.withHeaders(HttpStatus.CONFLICT, "request_in_progress",
-                    "A request with this Idempotency-Key is still being processed; retry with the same key.",
-                    Map.of("Retry-After", Long.toString(i.retryAfter().toSeconds())));
+            case RefundAnswer.KeyReused k ->
+                throw ApiProblem.of(
+                        HttpStatus.UNPROCESSABLE_CONTENT,
+                        "idempotency_key_reused",
+                        "This Idempotency-Key was already used with different parameters.");
+            case RefundAnswer.InFlight i ->
+                throw ApiProblem.withHeaders(
+                        HttpStatus.CONFLICT,
+                        "request_in_progress",
+                        "A request with this Idempotency-Key is still being processed; retry with the same key.",
+                        Map.of("Retry-After", Long.toString(i.retryAfter().toSeconds())));
         };
     }
 
     @GetMapping("/v1/refunds/{id}")
     ResponseEntity<String> get(MerchantId merchant, @PathVariable String id) {
-        return RefundId.parse(id).flatMap(refundId -> refunds.find(merchant, refundId))
-                .map(r -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(RefundJson.render(r)))
+        return RefundId.parse(id)
+                .flatMap(refundId -> refunds.find(merchant, refundId))
+                .map(r -> ResponseEntity.ok()
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .body(RefundJson.render(r)))
                 .orElseThrow(() -> ApiProblem.notFound("refund " + id));
     }
 
     @GetMapping("/v1/payments/{id}/refunds")
     ResponseEntity<String> forPayment(MerchantId merchant, @PathVariable String id) {
         PaymentId payment = PaymentId.parse(id).orElseThrow(() -> ApiProblem.notFound("payment " + id));
-        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
+        return ResponseEntity.ok()
+                .contentType(MediaType.APPLICATION_JSON)
                 .body(RefundJson.renderList(refunds.forPayment(merchant, payment)));
     }
 
@@ -94,8 +121,8 @@ class RefundController {
             return null;
         }
         if (!node.isString() || node.stringValue().length() > MAX_REASON) {
-            throw ApiProblem.badRequest("invalid_reason", "reason", "reason is a string of at most " + MAX_REASON
-                    + " characters.");
+            throw ApiProblem.badRequest(
+                    "invalid_reason", "reason", "reason is a string of at most " + MAX_REASON + " characters.");
         }
         return node.stringValue();
     }

@@ -1,8 +1,8 @@
 package dev.kopek.webhooks.web;
 
+import dev.kopek.money.MerchantId;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
-import dev.kopek.money.MerchantId;
 import dev.kopek.platform.ProblemCode;
 import dev.kopek.platform.ProblemCodes;
 import dev.kopek.psp.MerchantPspStore;
@@ -43,7 +43,12 @@ class PspWebhookController {
     }
 
     @PostMapping("/v1/psp/{provider}/webhooks")
-    @ProblemCodes({ProblemCode.INVALID_SIGNATURE, ProblemCode.INVALID_NOTIFICATION, ProblemCode.BODY_TOO_LARGE, ProblemCode.UNREADABLE_BODY})
+    @ProblemCodes({
+        ProblemCode.INVALID_SIGNATURE,
+        ProblemCode.INVALID_NOTIFICATION,
+        ProblemCode.BODY_TOO_LARGE,
+        ProblemCode.UNREADABLE_BODY
+    })
     Map<String, Object> receive(@PathVariable String provider, HttpServletRequest http) {
         PaymentProvider psp = psps.configured();
         if (!provider.equals(psp.name())) {
@@ -56,10 +61,16 @@ class PspWebhookController {
      * Only for a merchant on its own account at this PSP: anything else is unknown here (404, nothing read).
      */
     @PostMapping("/v1/psp/{provider}/webhooks/{merchantId}")
-    @ProblemCodes({ProblemCode.INVALID_SIGNATURE, ProblemCode.INVALID_NOTIFICATION, ProblemCode.BODY_TOO_LARGE, ProblemCode.UNREADABLE_BODY})
-    Map<String, Object> receiveForMerchant(@PathVariable String provider, @PathVariable String merchantId,
-            HttpServletRequest http) {
-        MerchantId merchant = MerchantId.parse(merchantId).filter(m -> merchantPsps.version(m).isPresent())
+    @ProblemCodes({
+        ProblemCode.INVALID_SIGNATURE,
+        ProblemCode.INVALID_NOTIFICATION,
+        ProblemCode.BODY_TOO_LARGE,
+        ProblemCode.UNREADABLE_BODY
+    })
+    Map<String, Object> receiveForMerchant(
+            @PathVariable String provider, @PathVariable String merchantId, HttpServletRequest http) {
+        MerchantId merchant = MerchantId.parse(merchantId)
+                .filter(m -> merchantPsps.version(m).isPresent())
                 .orElseThrow(() -> ApiProblem.notFound("webhook endpoint " + provider + "/" + merchantId));
         PaymentProvider psp = psps.forMerchant(merchant);
         // A merchant on Kopek's configured PSP has no route of its own: that PSP's events come on the global one.
@@ -73,14 +84,18 @@ class PspWebhookController {
     private Map<String, Object> receive(PaymentProvider psp, NotificationSource source, HttpServletRequest http) {
         String body = read(http);
         return switch (inbox.receive(psp, source, http.getHeader(psp.notificationSignatureHeader()), body)) {
-            case NotificationInbox.Receipt.Plain.INVALID -> throw ApiProblem.of(HttpStatus.UNAUTHORIZED,
-                    "invalid_signature", "The notification's signature is missing, wrong or outside the time"
-                            + " tolerance.");
+            case NotificationInbox.Receipt.Plain.INVALID ->
+                throw ApiProblem.of(
+                        HttpStatus.UNAUTHORIZED,
+                        "invalid_signature",
+                        "The notification's signature is missing, wrong or outside the time" + " tolerance.");
             case NotificationInbox.Receipt.Plain.DUPLICATE -> Map.of("received", true, "duplicate", true);
             case NotificationInbox.Receipt.Plain.ACCEPTED -> Map.of("received", true, "duplicate", false);
-            case NotificationInbox.Receipt.Malformed m -> throw ApiProblem.badRequest("invalid_notification",
-                    m.field(), "The notification is signed, but " + m.field() + " " + m.reason()
-                            + "; nothing was stored.");
+            case NotificationInbox.Receipt.Malformed m ->
+                throw ApiProblem.badRequest(
+                        "invalid_notification",
+                        m.field(),
+                        "The notification is signed, but " + m.field() + " " + m.reason() + "; nothing was stored.");
         };
     }
 

@@ -25,15 +25,14 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 class AdminRouteSpellingsTest extends IntegrationTest {
 
     private static final Set<Integer> REFUSALS = Set.of(400, 401, 403, 404);
-    private static final List<String> METHODS = List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
-            "TRACE");
+    private static final List<String> METHODS =
+            List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE");
 
     @Autowired
     @Qualifier("requestMappingHandlerMapping")
     RequestMappingHandlerMapping mappings;
 
-    record Route(String method, String path) {
-    }
+    record Route(String method, String path) {}
 
     @Test
     void noAdminOrOpsRouteAnswersAMerchantOrAStrangerUnderAnySpelling() {
@@ -50,16 +49,17 @@ class AdminRouteSpellingsTest extends IntegrationTest {
                 for (RawRequest request : requests(route, bearer)) {
                     RawRequest.Answer answer = request.send(port);
                     sent++;
-                    String what = request.method() + " " + request.target() + (bearer == null ? " (no key)"
-                            : " (merchant key)") + " -> " + answer;
+                    String what = request.method() + " " + request.target()
+                            + (bearer == null ? " (no key)" : " (merchant key)") + " -> " + answer;
                     softly.assertThat(answer.status()).as(what).isIn(REFUSALS);
                     softly.assertThat(answer.header("content-type")).as(what).startsWith("application/problem+json");
                     if (!request.method().equals("HEAD")) {
                         softly.assertThat(answer.body()).as(what).contains("\"code\"");
                     }
                 }
-                softly.assertThat(rowCounts()).as("row counts after " + route + " with "
-                        + (bearer == null ? "no key" : "a merchant key")).isEqualTo(before);
+                softly.assertThat(rowCounts())
+                        .as("row counts after " + route + " with " + (bearer == null ? "no key" : "a merchant key"))
+                        .isEqualTo(before);
             }
         }
         softly.assertAll();
@@ -78,7 +78,8 @@ class AdminRouteSpellingsTest extends IntegrationTest {
             }
         }
         String origin = "http://127.0.0.1:" + port;
-        for (String target : List.of(route.path(), semicolon(route.path(), 1, ";x"), encodeFirstLetter(route.path(), 2))) {
+        for (String target :
+                List.of(route.path(), semicolon(route.path(), 1, ";x"), encodeFirstLetter(route.path(), 2))) {
             requests.add(new RawRequest(route.method(), origin + target, bearer, body));
         }
         return requests;
@@ -126,15 +127,18 @@ class AdminRouteSpellingsTest extends IntegrationTest {
         return "/" + String.join("/", parts);
     }
 
-    record Fixtures(String merchantId, String keyId, String ledgerTransaction) {
-    }
+    record Fixtures(String merchantId, String keyId, String ledgerTransaction) {}
 
     /** Real ids, so a request that got through would succeed (201/200) rather than hide behind a 404. */
     private Fixtures fixtures() {
         Api owner = newMerchant();
         Api.Response payment = owner.pay(Api.newKey(), Api.payment(newReference(), 10_000, "RUB", "pm_ok"));
-        String transaction = owner.get("/v1/ledger/transactions?payment_id=" + payment.text("id")).json()
-                .get("data").get(0).get("id").asString();
+        String transaction = owner.get("/v1/ledger/transactions?payment_id=" + payment.text("id"))
+                .json()
+                .get("data")
+                .get(0)
+                .get("id")
+                .asString();
         var created = merchants.create("Spelling target");
         var key = merchants.issueKey(created.id());
         return new Fixtures(created.id().toString(), dev.kopek.money.PrefixedId.format("key", key.id()), transaction);
@@ -148,10 +152,12 @@ class AdminRouteSpellingsTest extends IntegrationTest {
             }
             for (String pattern : info.getPatternValues()) {
                 for (var method : info.getMethodsCondition().getMethods()) {
-                    routes.add(new Route(method.name(), pattern.replace("{merchantId}", fixtures.merchantId())
-                            .replace("{keyId}", fixtures.keyId())
-                            .replace("/transactions/{id}", "/transactions/" + fixtures.ledgerTransaction())
-                            .replace("{id}", "mrv_0190f3a1b2c3d4e5f60718293a4b5c6d")));
+                    routes.add(new Route(
+                            method.name(),
+                            pattern.replace("{merchantId}", fixtures.merchantId())
+                                    .replace("{keyId}", fixtures.keyId())
+                                    .replace("/transactions/{id}", "/transactions/" + fixtures.ledgerTransaction())
+                                    .replace("{id}", "mrv_0190f3a1b2c3d4e5f60718293a4b5c6d")));
                 }
             }
         });
@@ -184,6 +190,11 @@ class AdminRouteSpellingsTest extends IntegrationTest {
     }
 
     private static String bearerOf(Api api) {
-        return api.request("/").build().headers().firstValue("Authorization").orElseThrow().substring(7);
+        return api.request("/")
+                .build()
+                .headers()
+                .firstValue("Authorization")
+                .orElseThrow()
+                .substring(7);
     }
 }

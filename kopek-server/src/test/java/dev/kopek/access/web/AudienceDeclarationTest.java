@@ -53,8 +53,10 @@ class AudienceDeclarationTest extends IntegrationTest {
             for (String pattern : info.getPatternValues()) {
                 if (pattern.equals("/console") || pattern.startsWith("/console/")) {
                     seen.add(pattern);
-                    assertThat(Routes.declaredBy(handler)).as(pattern).containsExactly(
-                            pattern.equals("/console/login") ? Audience.Kind.PUBLIC : Audience.Kind.CONSOLE);
+                    assertThat(Routes.declaredBy(handler))
+                            .as(pattern)
+                            .containsExactly(
+                                    pattern.equals("/console/login") ? Audience.Kind.PUBLIC : Audience.Kind.CONSOLE);
                 }
             }
         });

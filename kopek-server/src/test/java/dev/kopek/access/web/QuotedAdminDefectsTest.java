@@ -46,16 +46,16 @@ class QuotedAdminDefectsTest extends IntegrationTest {
 
     @Test
     void merchantCannotListEveryMerchantsReviewItemsThroughASemicolon() {
-        RawRequest.Answer answer = new RawRequest("GET", "/v1/ops;x/manual-review?status=all", merchantKey(), null)
-                .send(port);
+        RawRequest.Answer answer =
+                new RawRequest("GET", "/v1/ops;x/manual-review?status=all", merchantKey(), null).send(port);
         assertThat(answer.status()).isEqualTo(400);
         assertThat(answer.body()).contains("\"code\":\"request_rejected\"").doesNotContain("manual_review\"");
     }
 
     @Test
     void merchantCannotReachTheReviewListThroughAnEncodedLetter() {
-        RawRequest.Answer answer = new RawRequest("GET", "/v1/%6fps/manual-review?status=all", merchantKey(), null)
-                .send(port);
+        RawRequest.Answer answer =
+                new RawRequest("GET", "/v1/%6fps/manual-review?status=all", merchantKey(), null).send(port);
         assertThat(answer.status()).isEqualTo(401);
         assertThat(answer.body()).contains("\"code\":\"invalid_admin_token\"");
     }
@@ -91,10 +91,12 @@ class QuotedAdminDefectsTest extends IntegrationTest {
 
     @Test
     void theAdminStillReachesItsRoutes() {
-        RawRequest.Answer answer = new RawRequest("POST", "/v1/admin/merchants", ADMIN_TOKEN, "{\"name\":\"ok\"}")
-                .send(port);
+        RawRequest.Answer answer =
+                new RawRequest("POST", "/v1/admin/merchants", ADMIN_TOKEN, "{\"name\":\"ok\"}").send(port);
         assertThat(answer.status()).isEqualTo(201);
-        assertThat(new RawRequest("HEAD", "/v1/ops/manual-review", ADMIN_TOKEN, null).send(port).status())
+        assertThat(new RawRequest("HEAD", "/v1/ops/manual-review", ADMIN_TOKEN, null)
+                        .send(port)
+                        .status())
                 .isEqualTo(200);
     }
 
@@ -111,6 +113,11 @@ class QuotedAdminDefectsTest extends IntegrationTest {
 
     private String merchantKey() {
         Api merchant = newMerchant();
-        return merchant.request("/").build().headers().firstValue("Authorization").orElseThrow().substring(7);
+        return merchant.request("/")
+                .build()
+                .headers()
+                .firstValue("Authorization")
+                .orElseThrow()
+                .substring(7);
     }
 }

@@ -34,14 +34,24 @@ record RawRequest(String method, String target, String bearer, String body) {
             socket.setSoTimeout(15_000);
             OutputStream out = socket.getOutputStream();
             byte[] payload = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
-            StringBuilder head = new StringBuilder().append(method).append(' ').append(target).append(" HTTP/1.1\r\n")
-                    .append("Host: 127.0.0.1:").append(port).append("\r\nConnection: close\r\n")
-                    .append("Idempotency-Key: ").append(java.util.UUID.randomUUID()).append("\r\n");
+            StringBuilder head = new StringBuilder()
+                    .append(method)
+                    .append(' ')
+                    .append(target)
+                    .append(" HTTP/1.1\r\n")
+                    .append("Host: 127.0.0.1:")
+                    .append(port)
+                    .append("\r\nConnection: close\r\n")
+                    .append("Idempotency-Key: ")
+                    .append(java.util.UUID.randomUUID())
+                    .append("\r\n");
             if (bearer != null) {
                 head.append("Authorization: Bearer ").append(bearer).append("\r\n");
             }
             if (body != null) {
-                head.append("Content-Type: application/json\r\nContent-Length: ").append(payload.length).append("\r\n");
+                head.append("Content-Type: application/json\r\nContent-Length: ")
+                        .append(payload.length)
+                        .append("\r\n");
             }
             out.write(head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
             out.write(payload);
@@ -67,7 +77,9 @@ record RawRequest(String method, String target, String bearer, String body) {
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
             if (colon > 0) {
-                headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
+                headers.put(
+                        lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                        lines[i].substring(colon + 1).trim());
             }
         }
         String body = end < 0 ? "" : new String(raw, end + 4, raw.length - end - 4, StandardCharsets.UTF_8);

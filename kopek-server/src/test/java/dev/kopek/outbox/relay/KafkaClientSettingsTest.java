@@ -16,24 +16,33 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 /** The relay's clients take a secured cluster's settings from the standard spring.kafka.* properties. */
 class KafkaClientSettingsTest {
 
-    private static final KafkaSettings KOPEK = new KafkaSettings("broker-1:9093,broker-2:9093", "kopek.events", 6, true);
+    private static final KafkaSettings KOPEK =
+            new KafkaSettings("broker-1:9093,broker-2:9093", "kopek.events", 6, true);
 
     @Test
     void producerTakesTlsAndSaslFromSpringKafkaSettings() {
         KafkaProperties spring = bind(Map.of(
-                "spring.kafka.security.protocol", "SASL_SSL",
-                "spring.kafka.ssl.trust-store-location", "file:/etc/kopek/kafka-truststore.p12",
-                "spring.kafka.ssl.trust-store-password", "changeit",
-                "spring.kafka.ssl.trust-store-type", "PKCS12",
-                "spring.kafka.properties.sasl.mechanism", "SCRAM-SHA-512",
+                "spring.kafka.security.protocol",
+                "SASL_SSL",
+                "spring.kafka.ssl.trust-store-location",
+                "file:/etc/kopek/kafka-truststore.p12",
+                "spring.kafka.ssl.trust-store-password",
+                "changeit",
+                "spring.kafka.ssl.trust-store-type",
+                "PKCS12",
+                "spring.kafka.properties.sasl.mechanism",
+                "SCRAM-SHA-512",
                 "spring.kafka.properties.sasl.jaas.config",
                 "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"kopek\" password=\"p\";",
-                "spring.kafka.producer.compression-type", "zstd",
-                "spring.kafka.client-id", "kopek-eu-1"));
+                "spring.kafka.producer.compression-type",
+                "zstd",
+                "spring.kafka.client-id",
+                "kopek-eu-1"));
 
         Map<String, Object> producer = KafkaClientSettings.producer(spring, KOPEK);
 
-        assertThat(producer).containsEntry(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_SSL")
+        assertThat(producer)
+                .containsEntry(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_SSL")
                 .containsEntry(SaslConfigs.SASL_MECHANISM, "SCRAM-SHA-512")
                 .containsEntry(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PKCS12")
                 .containsEntry(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, "/etc/kopek/kafka-truststore.p12")
@@ -57,9 +66,11 @@ class KafkaClientSettingsTest {
 
         Map<String, Object> producer = KafkaClientSettings.producer(spring, KOPEK);
 
-        assertThat(producer).containsEntry(ProducerConfig.ACKS_CONFIG, "all")
+        assertThat(producer)
+                .containsEntry(ProducerConfig.ACKS_CONFIG, "all")
                 .containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)
-                .containsEntry(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) KOPEK.deliveryTimeout().toMillis())
+                .containsEntry(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int)
+                        KOPEK.deliveryTimeout().toMillis())
                 .containsEntry(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "broker-1:9093,broker-2:9093")
                 .containsEntry(ProducerConfig.CLIENT_ID_CONFIG, "kopek-outbox");
     }

@@ -16,7 +16,9 @@ class EndpointRequestTest {
 
     @Test
     void httpsToAPublicNameOrAddressIsAccepted() {
-        for (String url : List.of("https://hooks.example.com/kopek", "https://93.184.216.34/h",
+        for (String url : List.of(
+                "https://hooks.example.com/kopek",
+                "https://93.184.216.34/h",
                 "https://[2606:2800:220:1:248:1893:25c8:1946]:8443/h")) {
             assertThat(EndpointRequest.parse(body(url), false).url()).isEqualTo(url);
         }
@@ -24,8 +26,8 @@ class EndpointRequestTest {
 
     @Test
     void plainHttpIsRefusedOutsideDemoModeAndToAnythingButLoopbackInIt() {
-        for (String url : List.of("http://hooks.example.com/h", "http://127.0.0.1:9000/h", "http://localhost/h",
-                "http://[::1]/h")) {
+        for (String url : List.of(
+                "http://hooks.example.com/h", "http://127.0.0.1:9000/h", "http://localhost/h", "http://[::1]/h")) {
             assertThat(code(url, false)).as(url).isEqualTo("insecure_url");
         }
         for (String url : List.of("http://hooks.example.com/h", "http://10.0.0.1/h", "http://169.254.169.254/")) {
@@ -38,16 +40,27 @@ class EndpointRequestTest {
 
     @Test
     void anInternalAddressLiteralIsRefusedAtOnce() {
-        for (String url : List.of("https://169.254.169.254/latest/meta-data", "https://10.1.2.3/h",
-                "https://192.168.0.10/h", "https://100.64.0.1/h", "https://[fd00:ec2::254]/h", "https://[::1]/h",
-                "https://127.0.0.1/h", "https://localhost/h", "https://0.0.0.0/h",
-                "https://[::ffff:169.254.169.254]/h", "https://224.0.0.1/h")) {
+        for (String url : List.of(
+                "https://169.254.169.254/latest/meta-data",
+                "https://10.1.2.3/h",
+                "https://192.168.0.10/h",
+                "https://100.64.0.1/h",
+                "https://[fd00:ec2::254]/h",
+                "https://[::1]/h",
+                "https://127.0.0.1/h",
+                "https://localhost/h",
+                "https://0.0.0.0/h",
+                "https://[::ffff:169.254.169.254]/h",
+                "https://224.0.0.1/h")) {
             assertThat(code(url, false)).as(url).isEqualTo("url_not_allowed");
         }
-        assertThat(code("https://10.1.2.3/h", true)).as("demo mode opens loopback only").isEqualTo("url_not_allowed");
+        assertThat(code("https://10.1.2.3/h", true))
+                .as("demo mode opens loopback only")
+                .isEqualTo("url_not_allowed");
         assertThat(code("https://999.1.1.1/h", false)).isEqualTo("invalid_url");
-        assertThat(code("https://2130706433/h", false)).as("127.0.0.1 as one number").isIn("url_not_allowed",
-                "invalid_url");
+        assertThat(code("https://2130706433/h", false))
+                .as("127.0.0.1 as one number")
+                .isIn("url_not_allowed", "invalid_url");
         assertThat(code("ftp://hooks.example.com/h", false)).isEqualTo("invalid_url");
     }
 

@@ -31,7 +31,9 @@ class BackoffTest {
     void seventyTwoHoursHoldTwentyOneAttemptsAtTheNominalSchedule() {
         Duration elapsed = Duration.ZERO;
         int attempts = 1;
-        while (!elapsed.plus(Backoff.nominal(attempts)).minus(Duration.ofHours(72)).isPositive()) {
+        while (!elapsed.plus(Backoff.nominal(attempts))
+                .minus(Duration.ofHours(72))
+                .isPositive()) {
             elapsed = elapsed.plus(Backoff.nominal(attempts));
             attempts++;
         }

@@ -30,8 +30,8 @@ class WebhookSenderTest {
     @Test
     void aNameResolvingToAnInternalAddressIsRefusedBeforeAnyConnection() throws Exception {
         try (CountingListener listener = new CountingListener()) {
-            InetAddress mappedLoopback = Inet6Address.getByAddress(null,
-                    HexFormat.of().parseHex("00000000000000000000ffff7f000001"), -1);
+            InetAddress mappedLoopback =
+                    Inet6Address.getByAddress(null, HexFormat.of().parseHex("00000000000000000000ffff7f000001"), -1);
             Map<String, List<InetAddress>> dns = Map.of(
                     "loopback.test", List.of(InetAddress.getByName("127.0.0.1")),
                     "mapped.test", List.of(mappedLoopback),
@@ -44,18 +44,20 @@ class WebhookSenderTest {
                     "mixed.test", List.of(InetAddress.getByName("93.184.216.34"), InetAddress.getByName("127.0.0.1")));
             try (WebhookSender sender = new WebhookSender(TIMEOUT, TIMEOUT, false, fixed(dns))) {
                 for (String host : dns.keySet()) {
-                    WebhookSender.Result result = sender.post("https://" + host + ":" + listener.port() + "/h", "{}",
-                            HEADERS);
+                    WebhookSender.Result result =
+                            sender.post("https://" + host + ":" + listener.port() + "/h", "{}", HEADERS);
                     assertThat(result.responseCode()).as(host).isNull();
                     assertThat(result.error()).as(host).startsWith("refused: " + host + " resolves to ");
                 }
-                WebhookSender.Result literal = sender.post("https://127.0.0.1:" + listener.port() + "/h", "{}",
-                        HEADERS);
+                WebhookSender.Result literal =
+                        sender.post("https://127.0.0.1:" + listener.port() + "/h", "{}", HEADERS);
                 assertThat(literal.error()).startsWith("refused:");
                 WebhookSender.Result plain = sender.post("http://127.0.0.1:" + listener.port() + "/h", "{}", HEADERS);
                 assertThat(plain.error()).contains("https only");
             }
-            assertThat(listener.accepted()).as("connections made to the listener").isZero();
+            assertThat(listener.accepted())
+                    .as("connections made to the listener")
+                    .isZero();
         }
     }
 
@@ -66,15 +68,20 @@ class WebhookSenderTest {
                     "receiver.test", List.of(InetAddress.getByName("127.0.0.1")),
                     "private.test", List.of(InetAddress.getByName("192.168.1.20")));
             try (WebhookSender sender = new WebhookSender(TIMEOUT, TIMEOUT, true, fixed(dns))) {
-                WebhookSender.Result delivered = sender.post("http://receiver.test:" + receiver.port() + "/h",
-                        "{\"a\":1}", HEADERS);
-                assertThat(delivered.succeeded()).as(String.valueOf(delivered.error())).isTrue();
+                WebhookSender.Result delivered =
+                        sender.post("http://receiver.test:" + receiver.port() + "/h", "{\"a\":1}", HEADERS);
+                assertThat(delivered.succeeded())
+                        .as(String.valueOf(delivered.error()))
+                        .isTrue();
                 assertThat(receiver.hosts()).containsExactly("receiver.test:" + receiver.port());
 
-                assertThat(sender.post("http://private.test:" + receiver.port() + "/h", "{}", HEADERS).error())
+                assertThat(sender.post("http://private.test:" + receiver.port() + "/h", "{}", HEADERS)
+                                .error())
                         .startsWith("refused: private.test resolves to");
-                assertThat(sender.post("https://private.test:" + receiver.port() + "/h", "{}", HEADERS).error())
-                        .as("demo mode opens loopback, nothing else").startsWith("refused:");
+                assertThat(sender.post("https://private.test:" + receiver.port() + "/h", "{}", HEADERS)
+                                .error())
+                        .as("demo mode opens loopback, nothing else")
+                        .startsWith("refused:");
             }
             assertThat(receiver.hosts()).hasSize(1);
         }
@@ -85,12 +92,15 @@ class WebhookSenderTest {
         try (Receiver receiver = new Receiver(200)) {
             AtomicInteger lookups = new AtomicInteger();
             WebhookSender.HostResolver rebinding = host -> new InetAddress[] {
-                    InetAddress.getByName(lookups.incrementAndGet() == 1 ? "127.0.0.1" : "169.254.169.254")};
+                InetAddress.getByName(lookups.incrementAndGet() == 1 ? "127.0.0.1" : "169.254.169.254")
+            };
             Map<String, String> closeEach = Map.of("Connection", "close");
             try (WebhookSender sender = new WebhookSender(TIMEOUT, TIMEOUT, true, rebinding)) {
                 String url = "http://rebind.test:" + receiver.port() + "/h";
                 assertThat(sender.post(url, "{}", closeEach).succeeded()).isTrue();
-                assertThat(lookups).as("resolved once for the connection it used").hasValue(1);
+                assertThat(lookups)
+                        .as("resolved once for the connection it used")
+                        .hasValue(1);
 
                 WebhookSender.Result second = sender.post(url, "{}", closeEach);
                 assertThat(lookups).hasValue(2);
@@ -102,10 +112,11 @@ class WebhookSenderTest {
 
     @Test
     void aRedirectIsNotFollowed() throws Exception {
-        try (Receiver target = new Receiver(200); Receiver mover = new Receiver(302)) {
+        try (Receiver target = new Receiver(200);
+                Receiver mover = new Receiver(302)) {
             mover.location("http://127.0.0.1:" + target.port() + "/elsewhere");
-            try (WebhookSender sender = new WebhookSender(TIMEOUT, TIMEOUT, true,
-                    fixed(Map.of("mover.test", List.of(InetAddress.getByName("127.0.0.1")))))) {
+            try (WebhookSender sender = new WebhookSender(
+                    TIMEOUT, TIMEOUT, true, fixed(Map.of("mover.test", List.of(InetAddress.getByName("127.0.0.1")))))) {
                 WebhookSender.Result result = sender.post("http://mover.test:" + mover.port() + "/h", "{}", HEADERS);
                 assertThat(result.responseCode()).isEqualTo(302);
                 assertThat(result.succeeded()).isFalse();

@@ -36,9 +36,22 @@ class TransitionPropertyTest {
     @Property(tries = 500)
     void anOperationNeverLeavesAFinalStateAndCountsEachChangeOnce(
             @ForAll("operationMoves") List<OperationStatus> moves) {
-        PaymentOperation op = new PaymentOperation(UUID.randomUUID(), new PaymentId(UUID.randomUUID()),
-                new MerchantId(UUID.randomUUID()), OperationKind.REFUND, 100, EUR, false, null,
-                OperationStatus.PENDING, 0, "kpk_x", null, null, T, T);
+        PaymentOperation op = new PaymentOperation(
+                UUID.randomUUID(),
+                new PaymentId(UUID.randomUUID()),
+                new MerchantId(UUID.randomUUID()),
+                OperationKind.REFUND,
+                100,
+                EUR,
+                false,
+                null,
+                OperationStatus.PENDING,
+                0,
+                "kpk_x",
+                null,
+                null,
+                T,
+                T);
         int changes = 0;
         for (OperationStatus next : moves) {
             OperationStatus before = op.status();
@@ -60,8 +73,12 @@ class TransitionPropertyTest {
     @net.jqwik.api.Example
     void finalStatesAreExactlyTheseAndHaveNoWayOut() {
         assertThat(java.util.Arrays.stream(PaymentStatus.values()).filter(PaymentStatus::isFinal))
-                .containsExactlyInAnyOrder(PaymentStatus.CHARGED_BACK, PaymentStatus.DECLINED, PaymentStatus.FAILED,
-                        PaymentStatus.VOIDED, PaymentStatus.EXPIRED);
+                .containsExactlyInAnyOrder(
+                        PaymentStatus.CHARGED_BACK,
+                        PaymentStatus.DECLINED,
+                        PaymentStatus.FAILED,
+                        PaymentStatus.VOIDED,
+                        PaymentStatus.EXPIRED);
         assertThat(java.util.Arrays.stream(OperationStatus.values()).filter(OperationStatus::isFinal))
                 .containsExactlyInAnyOrder(OperationStatus.SUCCEEDED, OperationStatus.FAILED);
     }
@@ -72,35 +89,70 @@ class TransitionPropertyTest {
      */
     @net.jqwik.api.Example
     void theReservationGuardsAgreeWithTheTable() {
-        assertThat(PaymentStatus.CAPTURABLE).allSatisfy(s -> assertThat(s.isFinal()).isFalse())
-                .allSatisfy(s -> assertThat(s == PaymentStatus.CAPTURED || s.canMoveTo(PaymentStatus.CAPTURED)
-                        || s.isPaid()).as("%s", s).isTrue());
-        assertThat(PaymentStatus.VOIDABLE).allSatisfy(s -> assertThat(s.canMoveTo(PaymentStatus.VOIDED)).isTrue());
-        assertThat(PaymentStatus.REFUNDABLE).allSatisfy(s -> assertThat(s.isPaid()).isTrue())
-                .allSatisfy(s -> assertThat(s.canMoveTo(PaymentStatus.REFUNDED)).as("%s", s).isTrue());
-        assertThat(PaymentStatus.HOLDING).containsAll(PaymentStatus.CAPTURABLE).containsAll(PaymentStatus.VOIDABLE)
+        assertThat(PaymentStatus.CAPTURABLE)
+                .allSatisfy(s -> assertThat(s.isFinal()).isFalse())
+                .allSatisfy(s -> assertThat(
+                                s == PaymentStatus.CAPTURED || s.canMoveTo(PaymentStatus.CAPTURED) || s.isPaid())
+                        .as("%s", s)
+                        .isTrue());
+        assertThat(PaymentStatus.VOIDABLE)
+                .allSatisfy(s -> assertThat(s.canMoveTo(PaymentStatus.VOIDED)).isTrue());
+        assertThat(PaymentStatus.REFUNDABLE)
+                .allSatisfy(s -> assertThat(s.isPaid()).isTrue())
+                .allSatisfy(s -> assertThat(s.canMoveTo(PaymentStatus.REFUNDED))
+                        .as("%s", s)
+                        .isTrue());
+        assertThat(PaymentStatus.HOLDING)
+                .containsAll(PaymentStatus.CAPTURABLE)
+                .containsAll(PaymentStatus.VOIDABLE)
                 .as("every paid state: a partial capture's rest may be held in any of them")
-                .containsAll(java.util.Arrays.stream(PaymentStatus.values()).filter(PaymentStatus::isPaid).toList());
+                .containsAll(java.util.Arrays.stream(PaymentStatus.values())
+                        .filter(PaymentStatus::isPaid)
+                        .toList());
     }
 
     @Provide
     Arbitrary<List<OperationStatus>> operationMoves() {
         return Arbitraries.of(OperationStatus.UNKNOWN, OperationStatus.SUCCEEDED, OperationStatus.FAILED)
-                .list().ofMinSize(1).ofMaxSize(8);
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(8);
     }
 
     // ---- payments
 
-    enum Move { UNKNOWN, AUTHORIZE, CHARGE, DECLINE, RESERVE_CAPTURE, FINAL_CAPTURE, CONFIRM_CAPTURE, RELEASE_CAPTURE,
-        VOID, EXPIRE, RESERVE_REFUND, CONFIRM_REFUND, RELEASE_REFUND, DISPUTE, DISPUTE_WON, DISPUTE_LOST, ANY_STATUS }
-
-    record Step(Move move, int percent, PaymentStatus target) {
+    enum Move {
+        UNKNOWN,
+        AUTHORIZE,
+        CHARGE,
+        DECLINE,
+        RESERVE_CAPTURE,
+        FINAL_CAPTURE,
+        CONFIRM_CAPTURE,
+        RELEASE_CAPTURE,
+        VOID,
+        EXPIRE,
+        RESERVE_REFUND,
+        CONFIRM_REFUND,
+        RELEASE_REFUND,
+        DISPUTE,
+        DISPUTE_WON,
+        DISPUTE_LOST,
+        ANY_STATUS
     }
+
+    record Step(Move move, int percent, PaymentStatus target) {}
 
     @Provide
     Arbitrary<List<Step>> paymentLives() {
-        return Combinators.combine(Arbitraries.of(Move.class), Arbitraries.integers().between(1, 100),
-                Arbitraries.of(PaymentStatus.class)).as(Step::new).list().ofMinSize(1).ofMaxSize(40);
+        return Combinators.combine(
+                        Arbitraries.of(Move.class),
+                        Arbitraries.integers().between(1, 100),
+                        Arbitraries.of(PaymentStatus.class))
+                .as(Step::new)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(40);
     }
 
     /** The in-flight reservations a life has open, so that confirm and release act on what was reserved. */
@@ -145,38 +197,94 @@ class TransitionPropertyTest {
         try {
             return switch (step.move()) {
                 case UNKNOWN -> open(p) && move(life, p.moveTo(PaymentStatus.UNKNOWN));
-                case AUTHORIZE -> open(p) && move(life, with(p, new Payment.Amounts(total, 0, 0, 0, 0, 0, 0))
-                        .moveTo(PaymentStatus.AUTHORIZED));
-                case CHARGE -> open(p) && move(life, with(p, new Payment.Amounts(total, total, 0, 0, 0, 0, 0))
-                        .moveTo(PaymentStatus.CAPTURED));
+                case AUTHORIZE ->
+                    open(p)
+                            && move(
+                                    life,
+                                    with(p, new Payment.Amounts(total, 0, 0, 0, 0, 0, 0))
+                                            .moveTo(PaymentStatus.AUTHORIZED));
+                case CHARGE ->
+                    open(p)
+                            && move(
+                                    life,
+                                    with(p, new Payment.Amounts(total, total, 0, 0, 0, 0, 0))
+                                            .moveTo(PaymentStatus.CAPTURED));
                 case DECLINE -> open(p) && move(life, p.moveTo(PaymentStatus.DECLINED));
-                case RESERVE_CAPTURE, FINAL_CAPTURE -> reserveCapture(life, share(a.capturable(), step.percent()),
-                        step.move() == Move.FINAL_CAPTURE);
-                case CONFIRM_CAPTURE -> life.pendingCapture > 0 && settle(life, new Payment.Amounts(a.authorized(),
-                        a.captured() + life.pendingCapture, a.capturePending() - life.pendingCapture, a.released(),
-                        a.refunded(), a.refundPending(), a.disputed()), p.captureFinalized(),
-                        () -> life.pendingCapture = 0);
-                case RELEASE_CAPTURE -> life.pendingCapture > 0 && settle(life, new Payment.Amounts(a.authorized(),
-                        a.captured(), a.capturePending() - life.pendingCapture, life.pendingFinal ? 0 : a.released(),
-                        a.refunded(), a.refundPending(), a.disputed()), p.captureFinalized() && !life.pendingFinal,
-                        () -> life.pendingCapture = 0);
-                case VOID, EXPIRE -> PaymentStatus.VOIDABLE.contains(p.status()) && !p.captureFinalized()
-                        && a.captured() == 0 && a.capturePending() == 0
-                        && move(life, with(p, new Payment.Amounts(a.authorized(), 0, 0, a.authorized(), 0, 0, 0))
-                                .moveTo(step.move() == Move.VOID ? PaymentStatus.VOIDED : PaymentStatus.EXPIRED));
+                case RESERVE_CAPTURE, FINAL_CAPTURE ->
+                    reserveCapture(life, share(a.capturable(), step.percent()), step.move() == Move.FINAL_CAPTURE);
+                case CONFIRM_CAPTURE ->
+                    life.pendingCapture > 0
+                            && settle(
+                                    life,
+                                    new Payment.Amounts(
+                                            a.authorized(),
+                                            a.captured() + life.pendingCapture,
+                                            a.capturePending() - life.pendingCapture,
+                                            a.released(),
+                                            a.refunded(),
+                                            a.refundPending(),
+                                            a.disputed()),
+                                    p.captureFinalized(),
+                                    () -> life.pendingCapture = 0);
+                case RELEASE_CAPTURE ->
+                    life.pendingCapture > 0
+                            && settle(
+                                    life,
+                                    new Payment.Amounts(
+                                            a.authorized(),
+                                            a.captured(),
+                                            a.capturePending() - life.pendingCapture,
+                                            life.pendingFinal ? 0 : a.released(),
+                                            a.refunded(),
+                                            a.refundPending(),
+                                            a.disputed()),
+                                    p.captureFinalized() && !life.pendingFinal,
+                                    () -> life.pendingCapture = 0);
+                case VOID, EXPIRE ->
+                    PaymentStatus.VOIDABLE.contains(p.status())
+                            && !p.captureFinalized()
+                            && a.captured() == 0
+                            && a.capturePending() == 0
+                            && move(
+                                    life,
+                                    with(p, new Payment.Amounts(a.authorized(), 0, 0, a.authorized(), 0, 0, 0))
+                                            .moveTo(
+                                                    step.move() == Move.VOID
+                                                            ? PaymentStatus.VOIDED
+                                                            : PaymentStatus.EXPIRED));
                 case RESERVE_REFUND -> reserveRefund(life, share(a.refundable(), step.percent()));
-                case CONFIRM_REFUND -> life.pendingRefund > 0 && settle(life, new Payment.Amounts(a.authorized(),
-                        a.captured(), a.capturePending(), a.released(), a.refunded() + life.pendingRefund,
-                        a.refundPending() - life.pendingRefund, a.disputed()), p.captureFinalized(),
-                        () -> life.pendingRefund = 0);
-                case RELEASE_REFUND -> life.pendingRefund > 0 && settle(life, new Payment.Amounts(a.authorized(),
-                        a.captured(), a.capturePending(), a.released(), a.refunded(),
-                        a.refundPending() - life.pendingRefund, a.disputed()), p.captureFinalized(),
-                        () -> life.pendingRefund = 0);
-                case DISPUTE -> life.openDispute == 0 && a.captured() > 0 && dispute(life, share(a.captured(),
-                        step.percent()));
-                case DISPUTE_WON, DISPUTE_LOST -> life.openDispute > 0 && closeDispute(life,
-                        step.move() == Move.DISPUTE_LOST);
+                case CONFIRM_REFUND ->
+                    life.pendingRefund > 0
+                            && settle(
+                                    life,
+                                    new Payment.Amounts(
+                                            a.authorized(),
+                                            a.captured(),
+                                            a.capturePending(),
+                                            a.released(),
+                                            a.refunded() + life.pendingRefund,
+                                            a.refundPending() - life.pendingRefund,
+                                            a.disputed()),
+                                    p.captureFinalized(),
+                                    () -> life.pendingRefund = 0);
+                case RELEASE_REFUND ->
+                    life.pendingRefund > 0
+                            && settle(
+                                    life,
+                                    new Payment.Amounts(
+                                            a.authorized(),
+                                            a.captured(),
+                                            a.capturePending(),
+                                            a.released(),
+                                            a.refunded(),
+                                            a.refundPending() - life.pendingRefund,
+                                            a.disputed()),
+                                    p.captureFinalized(),
+                                    () -> life.pendingRefund = 0);
+                case DISPUTE ->
+                    life.openDispute == 0 && a.captured() > 0 && dispute(life, share(a.captured(), step.percent()));
+                case DISPUTE_WON, DISPUTE_LOST ->
+                    life.openDispute > 0 && closeDispute(life, step.move() == Move.DISPUTE_LOST);
                 case ANY_STATUS -> refused(p, step.target());
             };
         } catch (IllegalTransition refused) {
@@ -188,15 +296,28 @@ class TransitionPropertyTest {
         Payment p = life.payment;
         Payment.Amounts a = p.amounts();
         boolean capturable = PaymentStatus.CAPTURABLE.contains(p.status());
-        if (!capturable || p.captureFinalized() || life.pendingCapture > 0 || amount <= 0 || amount > a.capturable()
+        if (!capturable
+                || p.captureFinalized()
+                || life.pendingCapture > 0
+                || amount <= 0
+                || amount > a.capturable()
                 || (finalCapture && a.capturePending() > 0)) {
             return false;
         }
         long released = finalCapture ? a.authorized() - a.captured() - a.capturePending() - amount : a.released();
         life.pendingCapture = amount;
         life.pendingFinal = finalCapture;
-        life.payment = payment(p.status(), new Payment.Amounts(a.authorized(), a.captured(),
-                a.capturePending() + amount, released, a.refunded(), a.refundPending(), a.disputed()), p.version(),
+        life.payment = payment(
+                p.status(),
+                new Payment.Amounts(
+                        a.authorized(),
+                        a.captured(),
+                        a.capturePending() + amount,
+                        released,
+                        a.refunded(),
+                        a.refundPending(),
+                        a.disputed()),
+                p.version(),
                 finalCapture);
         return true;
     }
@@ -209,8 +330,17 @@ class TransitionPropertyTest {
             return false;
         }
         life.pendingRefund = amount;
-        life.payment = payment(p.status(), new Payment.Amounts(a.authorized(), a.captured(), a.capturePending(),
-                a.released(), a.refunded(), a.refundPending() + amount, a.disputed()), p.version(),
+        life.payment = payment(
+                p.status(),
+                new Payment.Amounts(
+                        a.authorized(),
+                        a.captured(),
+                        a.capturePending(),
+                        a.released(),
+                        a.refunded(),
+                        a.refundPending() + amount,
+                        a.disputed()),
+                p.version(),
                 p.captureFinalized());
         return true;
     }
@@ -218,8 +348,17 @@ class TransitionPropertyTest {
     private static boolean dispute(Life life, long amount) {
         Payment p = life.payment;
         Payment.Amounts a = p.amounts();
-        Payment withAmount = payment(p.status(), new Payment.Amounts(a.authorized(), a.captured(), a.capturePending(),
-                a.released(), a.refunded(), a.refundPending(), a.disputed() + amount), p.version(),
+        Payment withAmount = payment(
+                p.status(),
+                new Payment.Amounts(
+                        a.authorized(),
+                        a.captured(),
+                        a.capturePending(),
+                        a.released(),
+                        a.refunded(),
+                        a.refundPending(),
+                        a.disputed() + amount),
+                p.version(),
                 p.captureFinalized());
         life.openDispute = amount;
         return move(life, withAmount.moveTo(withAmount.statusAfterDisputeOpened()));
@@ -231,8 +370,17 @@ class TransitionPropertyTest {
         long back = lost ? 0 : life.openDispute;
         life.lost |= lost;
         life.openDispute = 0;
-        Payment withAmount = payment(p.status(), new Payment.Amounts(a.authorized(), a.captured(), a.capturePending(),
-                a.released(), a.refunded(), a.refundPending(), a.disputed() - back), p.version(),
+        Payment withAmount = payment(
+                p.status(),
+                new Payment.Amounts(
+                        a.authorized(),
+                        a.captured(),
+                        a.capturePending(),
+                        a.released(),
+                        a.refunded(),
+                        a.refundPending(),
+                        a.disputed() - back),
+                p.version(),
                 p.captureFinalized());
         return move(life, withAmount.moveTo(withAmount.statusAfterDisputeClosed(false, life.lost)));
     }
@@ -275,8 +423,28 @@ class TransitionPropertyTest {
     }
 
     private static Payment payment(PaymentStatus status, Payment.Amounts amounts, int version, boolean finalized) {
-        return new Payment(new PaymentId(new UUID(0, 1)), new MerchantId(new UUID(0, 2)), "ref", "key", "kpk_1",
-                new Money(10_000, EUR), amounts, "pm_ok", "manual", null, null, status, version, null, null, null,
-                T.plusSeconds(3600), finalized, T, T, null, null);
+        return new Payment(
+                new PaymentId(new UUID(0, 1)),
+                new MerchantId(new UUID(0, 2)),
+                "ref",
+                "key",
+                "kpk_1",
+                new Money(10_000, EUR),
+                amounts,
+                "pm_ok",
+                "manual",
+                null,
+                null,
+                status,
+                version,
+                null,
+                null,
+                null,
+                T.plusSeconds(3600),
+                finalized,
+                T,
+                T,
+                null,
+                null);
     }
 }

@@ -27,20 +27,37 @@ class FingerprintTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final PaymentRequestParser PARSER = new PaymentRequestParser(100_000_000_000L);
 
-    record Body(String reference, long amount, String currency, String method, String description,
-            Map<String, String> metadata) {
-    }
+    record Body(
+            String reference,
+            long amount,
+            String currency,
+            String method,
+            String description,
+            Map<String, String> metadata) {}
 
     @Provide
     Arbitrary<Body> bodies() {
         return Combinators.combine(
-                Arbitraries.strings().withCharRange('!', '~').ofMinLength(1).ofMaxLength(64),
-                Arbitraries.longs().between(1, 100_000_000_000L),
-                Arbitraries.of("EUR", "RUB", "JPY", "USD", "KWD"),
-                Arbitraries.strings().withCharRange('a', 'z').ofMinLength(1).ofMaxLength(20).map(s -> "pm_" + s),
-                Arbitraries.strings().alpha().ofMaxLength(40).injectNull(0.3),
-                Arbitraries.maps(Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(8),
-                        Arbitraries.strings().alpha().ofMaxLength(12)).ofMaxSize(5).injectNull(0.3))
+                        Arbitraries.strings()
+                                .withCharRange('!', '~')
+                                .ofMinLength(1)
+                                .ofMaxLength(64),
+                        Arbitraries.longs().between(1, 100_000_000_000L),
+                        Arbitraries.of("EUR", "RUB", "JPY", "USD", "KWD"),
+                        Arbitraries.strings()
+                                .withCharRange('a', 'z')
+                                .ofMinLength(1)
+                                .ofMaxLength(20)
+                                .map(s -> "pm_" + s),
+                        Arbitraries.strings().alpha().ofMaxLength(40).injectNull(0.3),
+                        Arbitraries.maps(
+                                        Arbitraries.strings()
+                                                .alpha()
+                                                .ofMinLength(1)
+                                                .ofMaxLength(8),
+                                        Arbitraries.strings().alpha().ofMaxLength(12))
+                                .ofMaxSize(5)
+                                .injectNull(0.3))
                 .as(Body::new);
     }
 
@@ -54,16 +71,46 @@ class FingerprintTest {
     @Property(tries = 300)
     void changingAnyBusinessFieldChangesTheFingerprint(@ForAll("bodies") Body body, @ForAll("bodies") Body other) {
         Body changed = switch ((int) Math.floorMod(other.amount(), 5L)) {
-            case 0 -> new Body(mutate(body.reference()), body.amount(), body.currency(), body.method(),
-                    body.description(), body.metadata());
-            case 1 -> new Body(body.reference(), body.amount() == 1 ? 2 : body.amount() - 1, body.currency(),
-                    body.method(), body.description(), body.metadata());
-            case 2 -> new Body(body.reference(), body.amount(), body.currency().equals("EUR") ? "USD" : "EUR",
-                    body.method(), body.description(), body.metadata());
-            case 3 -> new Body(body.reference(), body.amount(), body.currency(), body.method() + "z",
-                    body.description(), body.metadata());
-            default -> new Body(body.reference(), body.amount(), body.currency(), body.method(),
-                    body.description() == null ? "" : body.description() + "!", body.metadata());
+            case 0 ->
+                new Body(
+                        mutate(body.reference()),
+                        body.amount(),
+                        body.currency(),
+                        body.method(),
+                        body.description(),
+                        body.metadata());
+            case 1 ->
+                new Body(
+                        body.reference(),
+                        body.amount() == 1 ? 2 : body.amount() - 1,
+                        body.currency(),
+                        body.method(),
+                        body.description(),
+                        body.metadata());
+            case 2 ->
+                new Body(
+                        body.reference(),
+                        body.amount(),
+                        body.currency().equals("EUR") ? "USD" : "EUR",
+                        body.method(),
+                        body.description(),
+                        body.metadata());
+            case 3 ->
+                new Body(
+                        body.reference(),
+                        body.amount(),
+                        body.currency(),
+                        body.method() + "z",
+                        body.description(),
+                        body.metadata());
+            default ->
+                new Body(
+                        body.reference(),
+                        body.amount(),
+                        body.currency(),
+                        body.method(),
+                        body.description() == null ? "" : body.description() + "!",
+                        body.metadata());
         };
         Random random = new Random(1);
         assertThat(fingerprint(render(changed, random, false))).isNotEqualTo(fingerprint(render(body, random, false)));

@@ -1,7 +1,6 @@
 package dev.kopek.psp.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.kopek.money.CurrencyCode;
@@ -54,8 +53,17 @@ class AdapterContractTest {
     }
 
     private static PspProperties limits(Duration budget) {
-        return new PspProperties(null, 0, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofMillis(20),
-                Duration.ofMillis(40), budget, Duration.ofHours(24), "unused", TOLERANCE);
+        return new PspProperties(
+                null,
+                0,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(1),
+                Duration.ofMillis(20),
+                Duration.ofMillis(40),
+                budget,
+                Duration.ofHours(24),
+                "unused",
+                TOLERANCE);
     }
 
     private PaymentProvider adapter(AdapterHarness harness) {
@@ -63,8 +71,12 @@ class AdapterContractTest {
     }
 
     private static ChargeRequest charge(AdapterHarness harness, Answer answer, boolean capture) {
-        return new ChargeRequest("kit_" + UUID.randomUUID(), Money.of(1_000, "EUR"), harness.paymentMethod(answer),
-                "order-" + UUID.randomUUID(), capture);
+        return new ChargeRequest(
+                "kit_" + UUID.randomUUID(),
+                Money.of(1_000, "EUR"),
+                harness.paymentMethod(answer),
+                "order-" + UUID.randomUUID(),
+                capture);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -73,16 +85,22 @@ class AdapterContractTest {
         PaymentProvider psp = adapter(harness);
 
         ChargeRequest approved = charge(harness, Answer.APPROVE, true);
-        assertThat(psp.charge(approved)).isInstanceOfSatisfying(ChargeOutcome.Succeeded.class,
-                s -> assertThat(s.pspReference()).isNotBlank());
+        assertThat(psp.charge(approved))
+                .isInstanceOfSatisfying(
+                        ChargeOutcome.Succeeded.class,
+                        s -> assertThat(s.pspReference()).isNotBlank());
         assertThat(harness.chargesUnder(approved.providerKey())).isEqualTo(1);
 
-        assertThat(psp.charge(charge(harness, Answer.APPROVE, false))).isInstanceOfSatisfying(
-                ChargeOutcome.Authorized.class, a -> assertThat(a.captureBefore()).isAfter(Instant.now()));
+        assertThat(psp.charge(charge(harness, Answer.APPROVE, false)))
+                .isInstanceOfSatisfying(
+                        ChargeOutcome.Authorized.class,
+                        a -> assertThat(a.captureBefore()).isAfter(Instant.now()));
 
         ChargeRequest declined = charge(harness, Answer.DECLINE, true);
-        assertThat(psp.charge(declined)).isInstanceOfSatisfying(ChargeOutcome.Declined.class,
-                d -> assertThat(d.declineCode()).isNotBlank());
+        assertThat(psp.charge(declined))
+                .isInstanceOfSatisfying(
+                        ChargeOutcome.Declined.class,
+                        d -> assertThat(d.declineCode()).isNotBlank());
         assertThat(harness.chargesUnder(declined.providerKey())).isZero();
 
         ChargeRequest refused = charge(harness, Answer.REFUSE, true);
@@ -119,8 +137,8 @@ class AdapterContractTest {
     }
 
     private static OperationRequest operation(OperationRequest.Kind kind, String charge, long amount, boolean last) {
-        return new OperationRequest(kind, "kit_" + kind + "_" + UUID.randomUUID(), charge, Money.of(amount, "EUR"),
-                last);
+        return new OperationRequest(
+                kind, "kit_" + kind + "_" + UUID.randomUUID(), charge, Money.of(amount, "EUR"), last);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -133,10 +151,16 @@ class AdapterContractTest {
         harness.releaseHeld();
 
         assertThat(outcome).isInstanceOfAny(ChargeOutcome.Succeeded.class, ChargeOutcome.Unknown.class);
-        assertThat(harness.chargeRequestsUnder(lost.providerKey())).as("one retry, with the same key").isEqualTo(2);
-        assertThat(harness.chargesUnder(lost.providerKey())).as("money moved once").isEqualTo(1);
-        assertThat(psp.lookup(lost.providerKey())).isInstanceOfSatisfying(LookupResult.Found.class,
-                f -> assertThat(f.outcome()).isInstanceOf(ChargeOutcome.Succeeded.class));
+        assertThat(harness.chargeRequestsUnder(lost.providerKey()))
+                .as("one retry, with the same key")
+                .isEqualTo(2);
+        assertThat(harness.chargesUnder(lost.providerKey()))
+                .as("money moved once")
+                .isEqualTo(1);
+        assertThat(psp.lookup(lost.providerKey()))
+                .isInstanceOfSatisfying(
+                        LookupResult.Found.class,
+                        f -> assertThat(f.outcome()).isInstanceOf(ChargeOutcome.Succeeded.class));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -164,8 +188,8 @@ class AdapterContractTest {
         harness.releaseHeld();
 
         assertThat(duplicate).as("'in progress' proves nothing").isInstanceOf(ChargeOutcome.Unknown.class);
-        assertThat(first.get(30, TimeUnit.SECONDS)).isInstanceOfAny(ChargeOutcome.Succeeded.class,
-                ChargeOutcome.Unknown.class);
+        assertThat(first.get(30, TimeUnit.SECONDS))
+                .isInstanceOfAny(ChargeOutcome.Succeeded.class, ChargeOutcome.Unknown.class);
         assertThat(harness.chargeRequestsUnder(request.providerKey())).isEqualTo(2);
         // The first request still runs at the PSP after its answer timed out here (the simulator charges at the end
         // of its pause): wait for it, so money is seen to move exactly once and nothing lands in a later test.
@@ -173,7 +197,9 @@ class AdapterContractTest {
         while (harness.chargesUnder(request.providerKey()) == 0 && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        assertThat(harness.chargesUnder(request.providerKey())).as("once, never twice").isEqualTo(1);
+        assertThat(harness.chargesUnder(request.providerKey()))
+                .as("once, never twice")
+                .isEqualTo(1);
     }
 
     /**
@@ -188,15 +214,20 @@ class AdapterContractTest {
         PaymentProvider psp = adapter(harness);
         ChargeRequest first = charge(harness, Answer.APPROVE, true);
         assertThat(psp.charge(first)).isInstanceOf(ChargeOutcome.Succeeded.class);
-        ChargeRequest other = new ChargeRequest(first.providerKey(), Money.of(2_000, "EUR"), first.paymentMethod(),
-                first.reference(), true);
+        ChargeRequest other = new ChargeRequest(
+                first.providerKey(), Money.of(2_000, "EUR"), first.paymentMethod(), first.reference(), true);
 
-        assertThat(psp.chargeOnce(other)).as("the key's first use may have moved money")
+        assertThat(psp.chargeOnce(other))
+                .as("the key's first use may have moved money")
                 .isInstanceOf(ChargeOutcome.Unknown.class);
         assertThat(psp.charge(other)).as("with its retry too").isInstanceOf(ChargeOutcome.Unknown.class);
-        assertThat(harness.chargesUnder(first.providerKey())).as("money moved once").isEqualTo(1);
-        assertThat(psp.lookup(first.providerKey())).isInstanceOfSatisfying(LookupResult.Found.class,
-                f -> assertThat(f.outcome()).isInstanceOf(ChargeOutcome.Succeeded.class));
+        assertThat(harness.chargesUnder(first.providerKey()))
+                .as("money moved once")
+                .isEqualTo(1);
+        assertThat(psp.lookup(first.providerKey()))
+                .isInstanceOfSatisfying(
+                        LookupResult.Found.class,
+                        f -> assertThat(f.outcome()).isInstanceOf(ChargeOutcome.Succeeded.class));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -206,9 +237,10 @@ class AdapterContractTest {
         ChargeRequest request = charge(harness, Answer.REFUSED_CONNECTION, true);
 
         assertThat(psp.charge(request)).isInstanceOf(ChargeOutcome.Unknown.class);
-        assertThat(psp.execute(operation(OperationRequest.Kind.REFUND, "ch_kit_unreachable", 100,
-                false))).isInstanceOf(ChargeOutcome.Unknown.class);
-        assertThat(psp.lookup(request.providerKey())).as("no answer is no proof")
+        assertThat(psp.execute(operation(OperationRequest.Kind.REFUND, "ch_kit_unreachable", 100, false)))
+                .isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(psp.lookup(request.providerKey()))
+                .as("no answer is no proof")
                 .isInstanceOf(LookupResult.Inconclusive.class);
         assertThat(harness.chargeRequestsUnder(request.providerKey())).isZero();
     }
@@ -216,14 +248,20 @@ class AdapterContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("harnesses")
     void aPaymentWaitingForTheCustomerIsUnknownWithItsNextAction(AdapterHarness harness) {
-        assumeTrue(harness.answers(Answer.REQUIRES_ACTION), harness.name() + " has no answer that waits for the customer");
+        assumeTrue(
+                harness.answers(Answer.REQUIRES_ACTION), harness.name() + " has no answer that waits for the customer");
         PaymentProvider psp = adapter(harness);
         ChargeRequest request = charge(harness, Answer.REQUIRES_ACTION, true);
 
-        assertThat(psp.charge(request)).isInstanceOfSatisfying(ChargeOutcome.Unknown.class,
-                u -> assertThat(u.nextAction()).as("what the customer must do").isNotNull()
-                        .satisfies(a -> assertThat(a.type()).isNotBlank()));
-        assertThat(psp.lookup(request.providerKey())).as("still waiting: not found, not failed")
+        assertThat(psp.charge(request))
+                .isInstanceOfSatisfying(
+                        ChargeOutcome.Unknown.class,
+                        u -> assertThat(u.nextAction())
+                                .as("what the customer must do")
+                                .isNotNull()
+                                .satisfies(a -> assertThat(a.type()).isNotBlank()));
+        assertThat(psp.lookup(request.providerKey()))
+                .as("still waiting: not found, not failed")
                 .isInstanceOf(LookupResult.Inconclusive.class);
         assertThat(harness.chargesUnder(request.providerKey())).isZero();
     }
@@ -244,18 +282,22 @@ class AdapterContractTest {
         Duration closesAfter = psp.contract().keyWindow().minus(limits.budget());
 
         clock.advance(closesAfter.minusSeconds(2));
-        KeyWindowRule.Decision inside = KeyWindowRule.resume(psp, limits, clock, firstSentAt,
-                request.providerKey(), () -> psp.chargeOnce(request));
-        assertThat(inside.reviewReason()).as("inside the window nobody is asked yet").isNull();
+        KeyWindowRule.Decision inside = KeyWindowRule.resume(
+                psp, limits, clock, firstSentAt, request.providerKey(), () -> psp.chargeOnce(request));
+        assertThat(inside.reviewReason())
+                .as("inside the window nobody is asked yet")
+                .isNull();
 
         clock.advance(Duration.ofSeconds(2));
         long sent = harness.chargeRequestsUnder(request.providerKey());
-        KeyWindowRule.Decision past = KeyWindowRule.resume(psp, limits, clock, firstSentAt, request.providerKey(),
-                () -> psp.chargeOnce(request));
+        KeyWindowRule.Decision past = KeyWindowRule.resume(
+                psp, limits, clock, firstSentAt, request.providerKey(), () -> psp.chargeOnce(request));
 
         assertThat(past.outcome()).isInstanceOf(ChargeOutcome.Unknown.class);
         assertThat(past.reviewReason()).as("a person decides").isNotBlank();
-        assertThat(harness.chargeRequestsUnder(request.providerKey())).as("never sent again").isEqualTo(sent);
+        assertThat(harness.chargeRequestsUnder(request.providerKey()))
+                .as("never sent again")
+                .isEqualTo(sent);
         assertThat(harness.chargesUnder(request.providerKey())).isZero();
     }
 
@@ -282,8 +324,8 @@ class AdapterContractTest {
     void notificationsAreVerifiedBeforeAnythingIsRead(AdapterHarness harness) {
         PaymentProvider psp = adapter(harness);
         String key = "kit_" + UUID.randomUUID();
-        String body = harness.chargeSucceeded("evt_kit_" + UUID.randomUUID(), key, "ref_kit", Money.of(1_000, "EUR"),
-                clock.instant());
+        String body = harness.chargeSucceeded(
+                "evt_kit_" + UUID.randomUUID(), key, "ref_kit", Money.of(1_000, "EUR"), clock.instant());
         String good = harness.sign(body, clock.instant(), true);
 
         assertThat(psp.verifyNotification(good, body)).isInstanceOfSatisfying(NotificationCheck.Valid.class, v -> {
@@ -291,21 +333,27 @@ class AdapterContractTest {
             assertThat(v.notification().outcome()).isInstanceOf(ChargeOutcome.Succeeded.class);
         });
         assertThat(psp.verifyNotification(harness.sign(body, clock.instant(), false), body))
-                .as("bad secret").isInstanceOf(NotificationCheck.Invalid.class);
+                .as("bad secret")
+                .isInstanceOf(NotificationCheck.Invalid.class);
         assertThat(psp.verifyNotification(good, body.replace("1000", "1001").replace("10.00", "10.01")))
-                .as("tampered body").isInstanceOf(NotificationCheck.Invalid.class);
+                .as("tampered body")
+                .isInstanceOf(NotificationCheck.Invalid.class);
         assertThat(psp.verifyNotification(null, body)).as("no signature").isInstanceOf(NotificationCheck.Invalid.class);
         assertThat(psp.verifyNotification(harness.sign(body, clock.instant().minus(Duration.ofMinutes(6)), true), body))
-                .as("stale").isInstanceOf(NotificationCheck.Invalid.class);
+                .as("stale")
+                .isInstanceOf(NotificationCheck.Invalid.class);
         assertThat(psp.verifyNotification(harness.sign(body, clock.instant().plus(Duration.ofMinutes(6)), true), body))
-                .as("from the future").isInstanceOf(NotificationCheck.Invalid.class);
+                .as("from the future")
+                .isInstanceOf(NotificationCheck.Invalid.class);
 
         var first = (NotificationCheck.Valid) psp.verifyNotification(good, body);
         var replayed = (NotificationCheck.Valid) psp.verifyNotification(good, body);
-        assertThat(replayed.notification().eventId()).as("a replay inside the tolerance is the same event, which the"
-                + " inbox deduplicates").isEqualTo(first.notification().eventId());
+        assertThat(replayed.notification().eventId())
+                .as("a replay inside the tolerance is the same event, which the" + " inbox deduplicates")
+                .isEqualTo(first.notification().eventId());
         clock.advance(TOLERANCE.plusSeconds(1));
-        assertThat(psp.verifyNotification(good, body)).as("a replay after the tolerance")
+        assertThat(psp.verifyNotification(good, body))
+                .as("a replay after the tolerance")
                 .isInstanceOf(NotificationCheck.Invalid.class);
     }
 
@@ -313,25 +361,42 @@ class AdapterContractTest {
     @MethodSource("harnesses")
     void amountsAreConvertedExactlyAtTheEdgeOrRefusedBeforeAnyCall(AdapterHarness harness) {
         PaymentProvider psp = adapter(harness);
-        for (Money money : List.of(Money.of(1_099, "EUR"), Money.of(5_000, "JPY"), Money.of(12_000, "KRW"),
-                Money.of(1_230, "KWD"), Money.of(1_235, "KWD"), Money.of(50, "ISK"), Money.of(1_500, "BHD"))) {
-            ChargeRequest request = new ChargeRequest("kit_" + UUID.randomUUID(), money,
-                    harness.paymentMethod(Answer.APPROVE), "order-" + UUID.randomUUID(), true);
+        for (Money money : List.of(
+                Money.of(1_099, "EUR"),
+                Money.of(5_000, "JPY"),
+                Money.of(12_000, "KRW"),
+                Money.of(1_230, "KWD"),
+                Money.of(1_235, "KWD"),
+                Money.of(50, "ISK"),
+                Money.of(1_500, "BHD"))) {
+            ChargeRequest request = new ChargeRequest(
+                    "kit_" + UUID.randomUUID(),
+                    money,
+                    harness.paymentMethod(Answer.APPROVE),
+                    "order-" + UUID.randomUUID(),
+                    true);
             ChargeOutcome outcome = psp.charge(request);
             OptionalLong units = harness.pspUnits(money);
             if (units.isEmpty()) {
                 assertThat(outcome).as("%s", money).isInstanceOf(ChargeOutcome.Failed.class);
-                assertThat(harness.chargeRequestsUnder(request.providerKey())).as("%s", money).isZero();
+                assertThat(harness.chargeRequestsUnder(request.providerKey()))
+                        .as("%s", money)
+                        .isZero();
                 continue;
             }
             assertThat(outcome).as("%s", money).isInstanceOf(ChargeOutcome.Succeeded.class);
-            assertThat(harness.amountAtPsp(request.providerKey())).as("%s", money).isEqualTo(units.getAsLong());
-            String body = harness.chargeSucceeded("evt_kit_" + UUID.randomUUID(), request.providerKey(), "ref_kit",
-                    money, clock.instant());
+            assertThat(harness.amountAtPsp(request.providerKey()))
+                    .as("%s", money)
+                    .isEqualTo(units.getAsLong());
+            String body = harness.chargeSucceeded(
+                    "evt_kit_" + UUID.randomUUID(), request.providerKey(), "ref_kit", money, clock.instant());
             assertThat(psp.verifyNotification(harness.sign(body, clock.instant(), true), body))
                     .isInstanceOfSatisfying(NotificationCheck.Valid.class, v -> {
-                        assertThat(v.notification().amountMinor()).as("%s", money).isEqualTo(money.minor());
-                        assertThat(v.notification().currency()).isEqualTo(money.currency().code());
+                        assertThat(v.notification().amountMinor())
+                                .as("%s", money)
+                                .isEqualTo(money.minor());
+                        assertThat(v.notification().currency())
+                                .isEqualTo(money.currency().code());
                     });
         }
     }

@@ -9,8 +9,7 @@ import java.net.URI;
 /** A loopback address where nothing listens: a port the system handed out and that was closed at once. */
 public final class ClosedPort {
 
-    private ClosedPort() {
-    }
+    private ClosedPort() {}
 
     public static URI uri() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -32,8 +32,17 @@ final class SimulatorHarness implements AdapterHarness {
     }
 
     private static PspProperties withSecret(PspProperties p) {
-        return new PspProperties(p.simulatorUrl(), p.simulatorPort(), p.connectTimeout(), p.readTimeout(),
-                p.retryPauseMin(), p.retryPauseMax(), p.budget(), p.keyWindow(), SECRET, p.webhookTolerance());
+        return new PspProperties(
+                p.simulatorUrl(),
+                p.simulatorPort(),
+                p.connectTimeout(),
+                p.readTimeout(),
+                p.retryPauseMin(),
+                p.retryPauseMax(),
+                p.budget(),
+                p.keyWindow(),
+                SECRET,
+                p.webhookTolerance());
     }
 
     @Override
@@ -69,14 +78,19 @@ final class SimulatorHarness implements AdapterHarness {
 
     @Override
     public long chargesUnder(String providerKey) {
-        return simulator.charges().stream().filter(c -> providerKey.equals(c.idempotencyKey()))
-                .filter(c -> !c.status().equals("declined")).count();
+        return simulator.charges().stream()
+                .filter(c -> providerKey.equals(c.idempotencyKey()))
+                .filter(c -> !c.status().equals("declined"))
+                .count();
     }
 
     @Override
     public long amountAtPsp(String providerKey) {
-        return simulator.charges().stream().filter(c -> providerKey.equals(c.idempotencyKey())).findFirst()
-                .orElseThrow().amount();
+        return simulator.charges().stream()
+                .filter(c -> providerKey.equals(c.idempotencyKey()))
+                .findFirst()
+                .orElseThrow()
+                .amount();
     }
 
     @Override
@@ -95,8 +109,8 @@ final class SimulatorHarness implements AdapterHarness {
     }
 
     @Override
-    public String chargeSucceeded(String eventId, String providerKey, String pspReference, Money amount,
-            Instant created) {
+    public String chargeSucceeded(
+            String eventId, String providerKey, String pspReference, Money amount, Instant created) {
         return "{\"id\":\"" + eventId + "\",\"type\":\"charge.succeeded\",\"created\":" + created.getEpochSecond()
                 + ",\"data\":{\"id\":\"" + pspReference + "\",\"status\":\"succeeded\",\"amount\":" + amount.minor()
                 + ",\"currency\":\"" + amount.currency().code() + "\",\"idempotency_key\":\"" + providerKey + "\"}}";
@@ -106,11 +120,12 @@ final class SimulatorHarness implements AdapterHarness {
     public String sign(String body, Instant signedAt, boolean withTheRightSecret) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec((withTheRightSecret ? SECRET : "whsec_someone_else")
-                    .getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            mac.init(new SecretKeySpec(
+                    (withTheRightSecret ? SECRET : "whsec_someone_else").getBytes(StandardCharsets.UTF_8),
+                    "HmacSHA256"));
             String t = Long.toString(signedAt.getEpochSecond());
-            return "t=" + t + ",v1=" + HexFormat.of().formatHex(mac.doFinal((t + "." + body)
-                    .getBytes(StandardCharsets.UTF_8)));
+            return "t=" + t + ",v1="
+                    + HexFormat.of().formatHex(mac.doFinal((t + "." + body).getBytes(StandardCharsets.UTF_8)));
         } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }

@@ -54,8 +54,9 @@ class RetryPairClassificationTest {
         });
         psp.start();
 
-        ChargeOutcome outcome = provider().charge(new ChargeRequest("kpk_pair", new Money(1_000, CurrencyCode.of("EUR")),
-                "pm_ok", "order-1", true));
+        ChargeOutcome outcome = provider()
+                .charge(new ChargeRequest(
+                        "kpk_pair", new Money(1_000, CurrencyCode.of("EUR")), "pm_ok", "order-1", true));
 
         assertThat(tries.get()).isEqualTo(2);
         assertThat(outcome).isInstanceOf(ChargeOutcome.Unknown.class);
@@ -72,17 +73,26 @@ class RetryPairClassificationTest {
         });
         psp.start();
 
-        ChargeOutcome outcome = provider().charge(new ChargeRequest("kpk_once", new Money(1_000, CurrencyCode.of("EUR")),
-                "pm_ok", "order-2", true));
+        ChargeOutcome outcome = provider()
+                .charge(new ChargeRequest(
+                        "kpk_once", new Money(1_000, CurrencyCode.of("EUR")), "pm_ok", "order-2", true));
 
         assertThat(outcome).isInstanceOf(ChargeOutcome.Failed.class);
     }
 
     private SimulatorPaymentProvider provider() {
-        var properties = new PspProperties(null, 0, Duration.ofMillis(500), Duration.ofMillis(300),
-                Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofSeconds(3), Duration.ofHours(24), "whsec_x",
+        var properties = new PspProperties(
+                null,
+                0,
+                Duration.ofMillis(500),
+                Duration.ofMillis(300),
+                Duration.ofMillis(10),
+                Duration.ofMillis(20),
+                Duration.ofSeconds(3),
+                Duration.ofHours(24),
+                "whsec_x",
                 Duration.ofMinutes(5));
-        return new SimulatorPaymentProvider(URI.create("http://127.0.0.1:" + psp.getAddress().getPort() + "/"),
-                properties, Clock.systemUTC());
+        return new SimulatorPaymentProvider(
+                URI.create("http://127.0.0.1:" + psp.getAddress().getPort() + "/"), properties, Clock.systemUTC());
     }
 }

@@ -34,7 +34,10 @@ class AccountCircuitsTest extends MerchantsOnStripe {
     MeterRegistry meters;
 
     private double state(String account) {
-        return meters.get("kopek.psp.circuit.state").tag("adapter", "stripe").tag("account", account).gauge()
+        return meters.get("kopek.psp.circuit.state")
+                .tag("adapter", "stripe")
+                .tag("account", account)
+                .gauge()
                 .value();
     }
 
@@ -44,7 +47,8 @@ class AccountCircuitsTest extends MerchantsOnStripe {
 
     private static long requestsAtStripe(String reference) {
         return STRIPE.requests().stream()
-                .filter(r -> reference.equals(r.form().get("metadata[kopek_reference]"))).count();
+                .filter(r -> reference.equals(r.form().get("metadata[kopek_reference]")))
+                .count();
     }
 
     @Test
@@ -53,12 +57,17 @@ class AccountCircuitsTest extends MerchantsOnStripe {
         Merchant busy = onAccount(BUSY_ACCOUNT);
         Merchant quiet = onAccount(QUIET_ACCOUNT);
         Merchant onSimulator = merchant();
-        assertThat(quiet.api().pay(Api.newKey(), payment(newReference(), 1_000, StripeStub.OK, "automatic"))
-                .status()).isEqualTo(201);
+        assertThat(quiet.api()
+                        .pay(Api.newKey(), payment(newReference(), 1_000, StripeStub.OK, "automatic"))
+                        .status())
+                .isEqualTo(201);
 
         for (int i = 0; i < 4; i++) {
-            assertThat(busy.api().pay(Api.newKey(), payment(newReference(), 1_000, StripeStub.RATE_LIMITED,
-                    "automatic")).status()).as("429 proves nothing: the payment is processing").isEqualTo(202);
+            assertThat(busy.api()
+                            .pay(Api.newKey(), payment(newReference(), 1_000, StripeStub.RATE_LIMITED, "automatic"))
+                            .status())
+                    .as("429 proves nothing: the payment is processing")
+                    .isEqualTo(202);
         }
         assertThat(circuits().path("stripe:" + busy.id()).asString()).isEqualTo("open");
         assertThat(circuits().path("stripe:" + quiet.id()).asString()).isEqualTo("closed");
@@ -76,26 +85,42 @@ class AccountCircuitsTest extends MerchantsOnStripe {
         assertThat(refused.text("code")).isEqualTo("psp_unavailable");
         assertThat(refused.header("Retry-After")).isEqualTo("600");
         assertThat(jdbc.sql("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = :key")
-                .param("key", key).query(Long.class).single()).as("no key claimed").isZero();
+                        .param("key", key)
+                        .query(Long.class)
+                        .single())
+                .as("no key claimed")
+                .isZero();
         assertThat(requestsAtStripe(reference)).as("Stripe was not called").isZero();
-        assertThat(meters.get("kopek.psp.circuit.refused").tag("adapter", "stripe").tag("account", busy.id())
-                .counter().count()).isEqualTo(1);
+        assertThat(meters.get("kopek.psp.circuit.refused")
+                        .tag("adapter", "stripe")
+                        .tag("account", busy.id())
+                        .counter()
+                        .count())
+                .isEqualTo(1);
 
         String quietReference = newReference();
-        Api.Response quietPaid = quiet.api().pay(Api.newKey(), payment(quietReference, 1_000, StripeStub.OK,
-                "automatic"));
-        assertThat(quietPaid.status()).as("another merchant's Stripe account is not refused").isEqualTo(201);
+        Api.Response quietPaid =
+                quiet.api().pay(Api.newKey(), payment(quietReference, 1_000, StripeStub.OK, "automatic"));
+        assertThat(quietPaid.status())
+                .as("another merchant's Stripe account is not refused")
+                .isEqualTo(201);
         assertThat(STRIPE.chargedIntents(quietReference)).isEqualTo(1);
         String simulatorReference = newReference();
-        assertThat(onSimulator.api().pay(Api.newKey(), payment(simulatorReference, 1_000, "pm_ok", "automatic"))
-                .status()).as("nor a merchant on Kopek's configured PSP").isEqualTo(201);
+        assertThat(onSimulator
+                        .api()
+                        .pay(Api.newKey(), payment(simulatorReference, 1_000, "pm_ok", "automatic"))
+                        .status())
+                .as("nor a merchant on Kopek's configured PSP")
+                .isEqualTo(201);
         assertThat(chargesAtPsp(simulatorReference)).isEqualTo(1);
 
         clock.advance(Duration.ofMinutes(10));
         Api.Response retried = busy.api().pay(key, payment(reference, 1_000, StripeStub.OK, "automatic"));
         assertThat(retried.status()).as("the same key, after the wait").isEqualTo(201);
-        assertThat(busy.api().pay(Api.newKey(), payment(newReference(), 1_000, StripeStub.OK, "automatic"))
-                .status()).isEqualTo(201);
+        assertThat(busy.api()
+                        .pay(Api.newKey(), payment(newReference(), 1_000, StripeStub.OK, "automatic"))
+                        .status())
+                .isEqualTo(201);
         assertThat(STRIPE.chargedIntents(reference)).isEqualTo(1);
         assertThat(circuits().path("stripe:" + busy.id()).asString()).isEqualTo("closed");
         assertThat(state(busy.id())).isZero();

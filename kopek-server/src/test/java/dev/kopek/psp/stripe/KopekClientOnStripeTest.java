@@ -24,7 +24,8 @@ class KopekClientOnStripeTest extends MerchantsOnStripe {
         KopekClient kopek = KopekClient.builder(baseUri(), merchant.apiKey()).build();
         String reference = newReference();
 
-        Result<Payment> created = kopek.createPayment(OperationKey.of(reference + "/pay"),
+        Result<Payment> created = kopek.createPayment(
+                OperationKey.of(reference + "/pay"),
                 NewPayment.of(reference, 3_000, "EUR", StripeStub.THREE_D_SECURE_REDIRECT));
         Awaited waiting = kopek.awaitPayment(created.value().id(), Duration.ofSeconds(30));
 
@@ -35,14 +36,18 @@ class KopekClientOnStripeTest extends MerchantsOnStripe {
             assertThat(action.nextAction().redirectUrl()).startsWith("https://hooks.stripe.com/3d_secure_2/");
         });
 
-        String event = STRIPE.event("payment_intent.succeeded",
+        String event = STRIPE.event(
+                "payment_intent.succeeded",
                 STRIPE.completeAction(intentOf(reference).path("id").asString()));
-        assertThat(deliver("/v1/psp/stripe/webhooks/" + merchant.id(), event,
-                signed(StripeStub.WEBHOOK_SECRET, event)).status()).isEqualTo(200);
+        assertThat(deliver("/v1/psp/stripe/webhooks/" + merchant.id(), event, signed(StripeStub.WEBHOOK_SECRET, event))
+                        .status())
+                .isEqualTo(200);
         Awaited settled = kopek.awaitPayment(created.value().id(), Duration.ofSeconds(30));
 
-        assertThat(settled).isInstanceOfSatisfying(Awaited.Known.class,
-                known -> assertThat(known.payment().status()).isEqualTo("captured"));
+        assertThat(settled)
+                .isInstanceOfSatisfying(
+                        Awaited.Known.class,
+                        known -> assertThat(known.payment().status()).isEqualTo("captured"));
         assertThat(settled.payment().nextAction()).isNull();
         assertThat(STRIPE.chargedIntents(reference)).isEqualTo(1);
     }

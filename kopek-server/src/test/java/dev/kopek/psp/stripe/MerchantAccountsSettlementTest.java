@@ -54,18 +54,28 @@ class MerchantAccountsSettlementTest extends MerchantsOnStripe {
         JsonNode firstRun = account(ran.json(), "stripe:" + first.id());
         JsonNode secondRun = account(ran.json(), "stripe:" + second.id());
         assertThat(firstRun.get("unavailable").isNull()).as(firstRun.toString()).isTrue();
-        assertThat(secondRun.get("unavailable").isNull()).as(secondRun.toString()).isTrue();
+        assertThat(secondRun.get("unavailable").isNull())
+                .as(secondRun.toString())
+                .isTrue();
         assertThat(firstRun.get("passes")).hasSize(2);
         assertThat(secondRun.get("passes").get(1).get("file").get("rows").asInt())
-                .as("the second account's file: its two charges and their fees").isEqualTo(4);
+                .as("the second account's file: its two charges and their fees")
+                .isEqualTo(4);
 
-        assertThat(breaks("stripe:" + first.id(), day)).as("the other account's PaymentIntent is not this"
-                + " account's money, though Kopek holds it").containsExactly(alsoSecond + " MISSING_INTERNAL");
-        assertThat(breaks("stripe:" + second.id(), day)).as("each of its payments is in its own file").isEmpty();
+        assertThat(breaks("stripe:" + first.id(), day))
+                .as("the other account's PaymentIntent is not this" + " account's money, though Kopek holds it")
+                .containsExactly(alsoSecond + " MISSING_INTERNAL");
+        assertThat(breaks("stripe:" + second.id(), day))
+                .as("each of its payments is in its own file")
+                .isEmpty();
         assertThat(jdbc.sql("""
                 SELECT count(*) FROM recon_breaks WHERE provider NOT LIKE 'stripe:%' AND psp_reference IN (:refs)
-                """).param("refs", List.of(firstIntent, secondIntent, alsoSecond)).query(Long.class).single())
-                .as("nor are they breaks of Kopek's configured PSP").isZero();
+                """)
+                        .param("refs", List.of(firstIntent, secondIntent, alsoSecond))
+                        .query(Long.class)
+                        .single())
+                .as("nor are they breaks of Kopek's configured PSP")
+                .isZero();
     }
 
     /**
@@ -87,8 +97,8 @@ class MerchantAccountsSettlementTest extends MerchantsOnStripe {
         STRIPE.addAccount(LOST_ANSWER_ACCOUNT);
         Merchant merchant = onAccount(LOST_ANSWER_ACCOUNT);
         String reference = newReference();
-        Api.Response processing = merchant.api().pay(Api.newKey(), payment(reference, 1_700,
-                StripeStub.HELD_AFTER_CHARGE, "automatic"));
+        Api.Response processing =
+                merchant.api().pay(Api.newKey(), payment(reference, 1_700, StripeStub.HELD_AFTER_CHARGE, "automatic"));
         STRIPE.releaseHeld();
         assertThat(processing.status()).isEqualTo(202);
         String intent = intentOf(reference).path("id").asString();
@@ -100,26 +110,33 @@ class MerchantAccountsSettlementTest extends MerchantsOnStripe {
         Api.Response ran = admin().post("/v1/ops/settlements/runs", null, "{\"date\":\"" + day + "\"}");
 
         assertThat(ran.status()).as(ran.body()).isEqualTo(200);
-        JsonNode after = merchant.api().get("/v1/payments/" + processing.text("id")).json();
+        JsonNode after =
+                merchant.api().get("/v1/payments/" + processing.text("id")).json();
         assertThat(after.get("status").asString()).isEqualTo("captured");
         assertThat(after.get("psp_reference").asString()).isEqualTo(intent);
         assertThat(STRIPE.chargedIntents(reference)).isEqualTo(1);
         assertThat(jdbc.sql("""
                 SELECT status FROM recon_breaks WHERE provider = :provider AND psp_reference = :intent
-                """).param("provider", "stripe:" + merchant.id()).param("intent", intent).query(String.class).list())
-                .as("found missing, then resolved by the take-over").containsExactly("RESOLVED");
+                """)
+                        .param("provider", "stripe:" + merchant.id())
+                        .param("intent", intent)
+                        .query(String.class)
+                        .list())
+                .as("found missing, then resolved by the take-over")
+                .containsExactly("RESOLVED");
     }
 
     private String captured(Merchant merchant, long amount) {
-        Api.Response paid = merchant.api().pay(Api.newKey(), payment(newReference(), amount, StripeStub.OK,
-                "automatic"));
+        Api.Response paid =
+                merchant.api().pay(Api.newKey(), payment(newReference(), amount, StripeStub.OK, "automatic"));
         assertThat(paid.status()).as(paid.body()).isEqualTo(201);
         return paid.text("psp_reference");
     }
 
     private static JsonNode account(JsonNode run, String provider) {
         return StreamSupport.stream(run.get("accounts").spliterator(), false)
-                .filter(a -> a.get("provider").asString().equals(provider)).findFirst()
+                .filter(a -> a.get("provider").asString().equals(provider))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no account " + provider + " in " + run));
     }
 
@@ -128,6 +145,10 @@ class MerchantAccountsSettlementTest extends MerchantsOnStripe {
         return jdbc.sql("""
                 SELECT psp_reference || ' ' || type FROM recon_breaks
                  WHERE provider = :provider AND settlement_date = :day AND status IN ('CANDIDATE', 'REPORTED')
-                """).param("provider", provider).param("day", day).query(String.class).list();
+                """)
+                .param("provider", provider)
+                .param("day", day)
+                .query(String.class)
+                .list();
     }
 }

@@ -50,10 +50,11 @@ class MerchantPspResealingTest extends MerchantsOnStripe {
         assertThat(sealedBy(merchant)).isEqualTo(box.currentKeyId());
         assertThat(store.find(id).orElseThrow().credentials())
                 .isEqualTo(new MerchantPsp.Credentials(StripeStub.SECRET_KEY, List.of(SECRET)));
-        assertThat(sealedBy(unopenable)).as("nothing here opens it: left alone")
-                .isNotEqualTo(box.currentKeyId());
+        assertThat(sealedBy(unopenable)).as("nothing here opens it: left alone").isNotEqualTo(box.currentKeyId());
         // The database outlives this context: later contexts must not start beside a row none of them can open.
-        jdbc.sql("DELETE FROM merchant_psp WHERE merchant_id = :m").param("m", unopenable.uuid()).update();
+        jdbc.sql("DELETE FROM merchant_psp WHERE merchant_id = :m")
+                .param("m", unopenable.uuid())
+                .update();
         psps.forget(id);
         String reference = newReference();
         Api.Response paid = merchant.api().pay(Api.newKey(), payment(reference, 900, StripeStub.OK, "automatic"));
@@ -68,12 +69,17 @@ class MerchantPspResealingTest extends MerchantsOnStripe {
         jdbc.sql("""
                 UPDATE merchant_psp SET credentials_key_id = :keyId, credentials_sealed = :sealed
                  WHERE merchant_id = :m
-                """).param("keyId", sealed.keyId()).param("sealed", sealed.bytes()).param("m", merchant.uuid())
+                """)
+                .param("keyId", sealed.keyId())
+                .param("sealed", sealed.bytes())
+                .param("m", merchant.uuid())
                 .update();
     }
 
     private String sealedBy(Merchant merchant) {
         return jdbc.sql("SELECT credentials_key_id FROM merchant_psp WHERE merchant_id = :m")
-                .param("m", merchant.uuid()).query(String.class).single();
+                .param("m", merchant.uuid())
+                .query(String.class)
+                .single();
     }
 }

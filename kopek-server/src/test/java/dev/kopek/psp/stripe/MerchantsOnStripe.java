@@ -3,8 +3,8 @@ package dev.kopek.psp.stripe;
 import dev.kopek.money.MerchantId;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
-import java.net.http.HttpRequest;
 import dev.kopek.support.MutableClock;
+import java.net.http.HttpRequest;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -19,6 +19,7 @@ abstract class MerchantsOnStripe extends IntegrationTest {
 
     /** Stripe's time: real time, unless a test sets it back to make Stripe's movements land on a closed day. */
     static final MutableClock STRIPE_TIME = new MutableClock();
+
     static final StripeStub STRIPE = new StripeStub(STRIPE_TIME);
     /** A retired KOPEK_SECRETS_KEY this Kopek still opens with (KOPEK_SECRETS_OLD_KEYS); base64 of 32 bytes. */
     static final String OLD_SECRETS_KEY = "b2xkLWtvcGVrLXRlc3Qtc2VjcmV0cy1rZXktMDEyMzQ=";
@@ -71,7 +72,9 @@ abstract class MerchantsOnStripe extends IntegrationTest {
     Api.Response putPsp(String merchantId, String body) {
         Api admin = admin();
         return admin.send(admin.request("/v1/admin/merchants/" + merchantId + "/psp")
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)).build());
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body))
+                .build());
     }
 
     static String onStripe(String... webhookSecrets) {
@@ -86,8 +89,12 @@ abstract class MerchantsOnStripe extends IntegrationTest {
 
     Api.Response deliver(String path, String event, String signature) {
         Api anonymous = new Api(baseUri(), null);
-        return anonymous.send(anonymous.request(path).header("Content-Type", "application/json")
-                .header("Stripe-Signature", signature).POST(HttpRequest.BodyPublishers.ofString(event)).build());
+        return anonymous.send(anonymous
+                .request(path)
+                .header("Content-Type", "application/json")
+                .header("Stripe-Signature", signature)
+                .POST(HttpRequest.BodyPublishers.ofString(event))
+                .build());
     }
 
     /** Signed as Stripe signs, with {@code secret}, at Kopek's current time. */
@@ -98,7 +105,9 @@ abstract class MerchantsOnStripe extends IntegrationTest {
     /** The PaymentIntent the stub holds for a Kopek payment intent (reference). */
     static JsonNode intentOf(String reference) {
         return STRIPE.intents().values().stream()
-                .filter(pi -> reference.equals(pi.path("metadata").path("kopek_reference").asString(null)))
-                .findFirst().orElseThrow();
+                .filter(pi -> reference.equals(
+                        pi.path("metadata").path("kopek_reference").asString(null)))
+                .findFirst()
+                .orElseThrow();
     }
 }

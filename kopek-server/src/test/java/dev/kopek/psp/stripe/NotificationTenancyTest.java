@@ -31,24 +31,32 @@ class NotificationTenancyTest extends MerchantsOnStripe {
         Merchant a = merchantOnStripe(SECRET_A);
         Merchant b = merchantOnStripe(StripeStub.WEBHOOK_SECRET);
         String reference = newReference();
-        Api.Response processing = b.api().pay(Api.newKey(), payment(reference, 1_200, StripeStub.HELD_AFTER_CHARGE,
-                "automatic"));
+        Api.Response processing =
+                b.api().pay(Api.newKey(), payment(reference, 1_200, StripeStub.HELD_AFTER_CHARGE, "automatic"));
         STRIPE.releaseHeld();
         String event = STRIPE.event("payment_intent.succeeded", intentOf(reference));
 
         Api.Response fromA = deliver(path(a), event, signed(SECRET_A, event));
 
         assertThat(fromA.status()).as("authentic for A's account, so received").isEqualTo(200);
-        assertThat(b.api().get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("processing");
-        assertThat(notification(eventId(event), a)).containsEntry("outcome", "foreign")
+        assertThat(b.api().get("/v1/payments/" + processing.text("id")).text("status"))
+                .isEqualTo("processing");
+        assertThat(notification(eventId(event), a))
+                .containsEntry("outcome", "foreign")
                 .containsEntry("next_try_at", null);
-        assertThat(inbox.retryWaiting()).as("a foreign notification is done with, never retried").isZero();
-        assertThat(b.api().get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("processing");
+        assertThat(inbox.retryWaiting())
+                .as("a foreign notification is done with, never retried")
+                .isZero();
+        assertThat(b.api().get("/v1/payments/" + processing.text("id")).text("status"))
+                .isEqualTo("processing");
 
         Api.Response fromB = deliver(path(b), event, signed(StripeStub.WEBHOOK_SECRET, event));
 
-        assertThat(fromB.text("duplicate")).as("A's copy does not deduplicate B's own event away").isEqualTo("false");
-        assertThat(b.api().get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("captured");
+        assertThat(fromB.text("duplicate"))
+                .as("A's copy does not deduplicate B's own event away")
+                .isEqualTo("false");
+        assertThat(b.api().get("/v1/payments/" + processing.text("id")).text("status"))
+                .isEqualTo("captured");
         assertThat(STRIPE.chargedIntents(reference)).isEqualTo(1);
     }
 
@@ -57,8 +65,8 @@ class NotificationTenancyTest extends MerchantsOnStripe {
         Merchant a = merchantOnStripe(SECRET_A);
         Merchant b = merchantOnStripe(StripeStub.WEBHOOK_SECRET);
         String reference = newReference();
-        Api.Response processing = b.api().pay(Api.newKey(), payment(reference, 1_500, StripeStub.HELD_AFTER_CHARGE,
-                "automatic"));
+        Api.Response processing =
+                b.api().pay(Api.newKey(), payment(reference, 1_500, StripeStub.HELD_AFTER_CHARGE, "automatic"));
         STRIPE.releaseHeld();
         String event = STRIPE.event("payment_intent.succeeded", intentOf(reference));
         storeUnapplied(event, a);
@@ -66,13 +74,15 @@ class NotificationTenancyTest extends MerchantsOnStripe {
         inbox.retryWaiting();
 
         assertThat(notification(eventId(event), a)).containsEntry("outcome", "foreign");
-        assertThat(b.api().get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("processing");
+        assertThat(b.api().get("/v1/payments/" + processing.text("id")).text("status"))
+                .isEqualTo("processing");
 
         storeUnapplied(event, b);
         inbox.retryWaiting();
 
         assertThat(notification(eventId(event), b)).containsEntry("outcome", "applied");
-        assertThat(b.api().get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("captured");
+        assertThat(b.api().get("/v1/payments/" + processing.text("id")).text("status"))
+                .isEqualTo("captured");
     }
 
     @Test
@@ -84,15 +94,23 @@ class NotificationTenancyTest extends MerchantsOnStripe {
         String intent = paid.text("psp_reference");
         String dispute = STRIPE.event("charge.dispute.created", STRIPE.dispute(intent, "needs_response"));
 
-        assertThat(deliver(path(a), dispute, signed(SECRET_A, dispute)).status()).isEqualTo(200);
+        assertThat(deliver(path(a), dispute, signed(SECRET_A, dispute)).status())
+                .isEqualTo(200);
 
         assertThat(notification(eventId(dispute), a)).containsEntry("outcome", "foreign");
-        assertThat(b.api().get("/v1/payments/" + paid.text("id")).text("status")).isEqualTo("captured");
-        assertThat(jdbc.sql("SELECT count(*) FROM disputes WHERE merchant_id = :m").param("m", b.uuid())
-                .query(Long.class).single()).isZero();
+        assertThat(b.api().get("/v1/payments/" + paid.text("id")).text("status"))
+                .isEqualTo("captured");
+        assertThat(jdbc.sql("SELECT count(*) FROM disputes WHERE merchant_id = :m")
+                        .param("m", b.uuid())
+                        .query(Long.class)
+                        .single())
+                .isZero();
 
-        assertThat(deliver(path(b), dispute, signed(StripeStub.WEBHOOK_SECRET, dispute)).status()).isEqualTo(200);
-        assertThat(b.api().get("/v1/payments/" + paid.text("id")).text("status")).isEqualTo("disputed");
+        assertThat(deliver(path(b), dispute, signed(StripeStub.WEBHOOK_SECRET, dispute))
+                        .status())
+                .isEqualTo(200);
+        assertThat(b.api().get("/v1/payments/" + paid.text("id")).text("status"))
+                .isEqualTo("disputed");
     }
 
     /** Kopek's own account (here the simulator's secret, on the global route) does not hold B's Stripe payment. */
@@ -100,22 +118,31 @@ class NotificationTenancyTest extends MerchantsOnStripe {
     void kopeksOwnAccountCannotSettleAPaymentHeldInAMerchantsOwnAccount() {
         Merchant b = merchantOnStripe(StripeStub.WEBHOOK_SECRET);
         String reference = newReference();
-        Api.Response processing = b.api().pay(Api.newKey(), payment(reference, 1_300, StripeStub.HELD_AFTER_CHARGE,
-                "automatic"));
+        Api.Response processing =
+                b.api().pay(Api.newKey(), payment(reference, 1_300, StripeStub.HELD_AFTER_CHARGE, "automatic"));
         STRIPE.releaseHeld();
         String providerKey = jdbc.sql("SELECT provider_key FROM payments WHERE reference = :r")
-                .param("r", reference).query(String.class).single();
+                .param("r", reference)
+                .query(String.class)
+                .single();
         String body = "{\"id\":\"evt_" + UUID.randomUUID() + "\",\"type\":\"charge.succeeded\",\"created\":"
                 + clock.instant().getEpochSecond() + ",\"data\":{\"id\":\"ch_" + UUID.randomUUID()
                 + "\",\"object\":\"charge\",\"status\":\"succeeded\",\"amount\":1300,\"currency\":\"EUR\","
                 + "\"idempotency_key\":\"" + providerKey + "\"}}";
 
-        assertThat(inbox.receive(WebhookSignature.header("whsec_simulator", clock.instant().getEpochSecond(),
-                body), body)).isEqualTo(NotificationInbox.Receipt.ACCEPTED);
+        assertThat(inbox.receive(
+                        WebhookSignature.header(
+                                "whsec_simulator", clock.instant().getEpochSecond(), body),
+                        body))
+                .isEqualTo(NotificationInbox.Receipt.ACCEPTED);
 
-        assertThat(b.api().get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("processing");
+        assertThat(b.api().get("/v1/payments/" + processing.text("id")).text("status"))
+                .isEqualTo("processing");
         assertThat(jdbc.sql("SELECT outcome FROM psp_notifications WHERE event_id = :e")
-                .param("e", eventId(body)).query(String.class).single()).isEqualTo("foreign");
+                        .param("e", eventId(body))
+                        .query(String.class)
+                        .single())
+                .isEqualTo("foreign");
     }
 
     private static String path(Merchant merchant) {
@@ -140,8 +167,11 @@ class NotificationTenancyTest extends MerchantsOnStripe {
                                                next_try_at)
                 VALUES (:id, 'stripe', :merchant, :event, 'charge.succeeded', :payload, :now, 1, :now)
                 """)
-                .param("id", TimeOrderedIds.next(clock)).param("merchant", from.uuid())
-                .param("event", json.path("id").asString()).param("payload", event)
-                .param("now", Db.at(clock.instant())).update();
+                .param("id", TimeOrderedIds.next(clock))
+                .param("merchant", from.uuid())
+                .param("event", json.path("id").asString())
+                .param("payload", event)
+                .param("now", Db.at(clock.instant()))
+                .update();
     }
 }

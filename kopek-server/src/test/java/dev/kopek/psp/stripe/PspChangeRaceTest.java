@@ -32,6 +32,7 @@ class PspChangeRaceTest extends MerchantsOnStripe {
 
     @Autowired
     MerchantPspStore store;
+
     @Autowired
     PlatformTransactionManager transactions;
 
@@ -44,24 +45,34 @@ class PspChangeRaceTest extends MerchantsOnStripe {
                 references.add(newReference());
             }
 
-            List<Api.Response> answers = Race.of(PAYMENTS + 1, i -> i == PAYMENTS
-                    ? putPsp(merchant.id(), onStripe(StripeStub.WEBHOOK_SECRET))
-                    : merchant.api().pay(Api.newKey(), payment(references.get(i), 1_000 + i, "pm_ok", "automatic")));
+            List<Api.Response> answers = Race.of(
+                    PAYMENTS + 1,
+                    i -> i == PAYMENTS
+                            ? putPsp(merchant.id(), onStripe(StripeStub.WEBHOOK_SECRET))
+                            : merchant.api()
+                                    .pay(Api.newKey(), payment(references.get(i), 1_000 + i, "pm_ok", "automatic")));
 
             int change = answers.get(PAYMENTS).status();
-            assertThat(change).as("round %d: the change is made or refused", round).isIn(200, 409);
+            assertThat(change)
+                    .as("round %d: the change is made or refused", round)
+                    .isIn(200, 409);
             // Made: it was wholly before every payment, which all went to Stripe. Refused: a payment came first,
             // and the merchant stayed on the simulator with all of them.
             String expected = change == 200 ? "stripe" : "configured";
             for (int i = 0; i < PAYMENTS; i++) {
                 String reference = references.get(i);
-                assertThat(answers.get(i).text("status")).as("round %d payment %d", round, i).isEqualTo("captured");
-                assertThat(account(reference)).as("round %d payment %d: recorded account", round, i)
+                assertThat(answers.get(i).text("status"))
+                        .as("round %d payment %d", round, i)
+                        .isEqualTo("captured");
+                assertThat(account(reference))
+                        .as("round %d payment %d: recorded account", round, i)
                         .isEqualTo(expected);
-                assertThat(chargesAtPsp(reference) + STRIPE.chargedIntents(reference)).as("charged once in all")
+                assertThat(chargesAtPsp(reference) + STRIPE.chargedIntents(reference))
+                        .as("charged once in all")
                         .isEqualTo(1);
                 assertThat(change == 409 ? chargesAtPsp(reference) : STRIPE.chargedIntents(reference))
-                        .as("round %d payment %d: charged where it says", round, i).isEqualTo(1);
+                        .as("round %d payment %d: charged where it says", round, i)
+                        .isEqualTo(1);
             }
         }
     }
@@ -81,14 +92,19 @@ class PspChangeRaceTest extends MerchantsOnStripe {
         TransactionTemplate tx = new TransactionTemplate(transactions);
         // Threads of their own: the common pool may have a single worker, and the change blocks it on purpose.
         ExecutorService threads = Executors.newFixedThreadPool(2);
-        CompletableFuture<Void> change = CompletableFuture.runAsync(() -> tx.executeWithoutResult(status -> {
-            store.lockMerchant(id);
-            assertThat(store.hasPayments(id)).isFalse();
-            store.save(id, "stripe", new MerchantPsp.Credentials(StripeStub.SECRET_KEY,
-                    List.of(StripeStub.WEBHOOK_SECRET)), clock.instant());
-            changed.countDown();
-            await(commit);
-        }), threads);
+        CompletableFuture<Void> change = CompletableFuture.runAsync(
+                () -> tx.executeWithoutResult(status -> {
+                    store.lockMerchant(id);
+                    assertThat(store.hasPayments(id)).isFalse();
+                    store.save(
+                            id,
+                            "stripe",
+                            new MerchantPsp.Credentials(StripeStub.SECRET_KEY, List.of(StripeStub.WEBHOOK_SECRET)),
+                            clock.instant());
+                    changed.countDown();
+                    await(commit);
+                }),
+                threads);
         await(changed);
         CompletableFuture<Api.Response> paid = CompletableFuture.supplyAsync(
                 () -> merchant.api().pay(Api.newKey(), payment(reference, 1_500, "pm_ok", "automatic")), threads);
@@ -96,10 +112,14 @@ class PspChangeRaceTest extends MerchantsOnStripe {
         while (waitingForARowLock() == 0 && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
-        assertThat(waitingForARowLock()).as("the payment waits for the merchant's row; sessions: %s", jdbc.sql("""
+        assertThat(waitingForARowLock())
+                .as(
+                        "the payment waits for the merchant's row; sessions: %s",
+                        jdbc.sql("""
                 SELECT string_agg(state || ' ' || coalesce(wait_event_type, '-') || ' ' || left(query, 60), ' | ')
                   FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
-                """).query(String.class).single()).isPositive();
+                """).query(String.class).single())
+                .isPositive();
         commit.countDown();
         change.get(10, TimeUnit.SECONDS);
 
@@ -135,28 +155,38 @@ class PspChangeRaceTest extends MerchantsOnStripe {
     void anUnknownPaymentIsLookedUpWhereItWasSentWhateverItsMerchantSaysNow() {
         Merchant merchant = merchant();
         String reference = newReference();
-        Api.Response unknown = merchant.api().pay(Api.newKey(), payment(reference, 2_500, "pm_5xx_after_charge",
-                "automatic"));
+        Api.Response unknown =
+                merchant.api().pay(Api.newKey(), payment(reference, 2_500, "pm_5xx_after_charge", "automatic"));
         assertThat(unknown.status()).isEqualTo(202);
         MerchantId id = MerchantId.parse(merchant.id()).orElseThrow();
-        store.save(id, "stripe", new MerchantPsp.Credentials(StripeStub.SECRET_KEY, List.of(StripeStub.WEBHOOK_SECRET)),
+        store.save(
+                id,
+                "stripe",
+                new MerchantPsp.Credentials(StripeStub.SECRET_KEY, List.of(StripeStub.WEBHOOK_SECRET)),
                 clock.instant());
         String providerKey = jdbc.sql("SELECT provider_key FROM payments WHERE reference = :r")
-                .param("r", reference).query(String.class).single();
+                .param("r", reference)
+                .query(String.class)
+                .single();
 
         // Past the lease, inside the 5-minute signature tolerance the other classes of this context sign within.
         clock.advance(Duration.ofSeconds(31));
         reconciler.reconcileOnce();
 
-        assertThat(merchant.api().get("/v1/payments/" + unknown.text("id")).text("status")).isEqualTo("captured");
+        assertThat(merchant.api().get("/v1/payments/" + unknown.text("id")).text("status"))
+                .isEqualTo("captured");
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
-        assertThat(STRIPE.requests()).as("Stripe was never asked about it (other tests' payments may be)")
-                .noneMatch(r -> r.toString().contains(providerKey) || r.toString().contains(reference));
+        assertThat(STRIPE.requests())
+                .as("Stripe was never asked about it (other tests' payments may be)")
+                .noneMatch(
+                        r -> r.toString().contains(providerKey) || r.toString().contains(reference));
         assertThat(STRIPE.chargedIntents(reference)).isZero();
     }
 
     private String account(String reference) {
         return jdbc.sql("SELECT coalesce(psp_account, 'configured') FROM payments WHERE reference = :r")
-                .param("r", reference).query(String.class).single();
+                .param("r", reference)
+                .query(String.class)
+                .single();
     }
 }

@@ -38,11 +38,11 @@ class SimulatorAndStripeSideBySideTest extends MerchantsOnStripe {
         assertThat(set.text("webhook_path")).isEqualTo("/v1/psp/stripe/webhooks/" + onStripe.id());
 
         String simulatorReference = newReference();
-        Api.Response simulatorPayment = onSimulator.api().pay(Api.newKey(),
-                payment(simulatorReference, 1_000, "pm_ok", "automatic"));
+        Api.Response simulatorPayment =
+                onSimulator.api().pay(Api.newKey(), payment(simulatorReference, 1_000, "pm_ok", "automatic"));
         String stripeReference = newReference();
-        Api.Response stripePayment = onStripe.api().pay(Api.newKey(),
-                payment(stripeReference, 2_000, StripeStub.OK, "manual"));
+        Api.Response stripePayment =
+                onStripe.api().pay(Api.newKey(), payment(stripeReference, 2_000, StripeStub.OK, "manual"));
 
         assertThat(simulatorPayment.text("status")).isEqualTo("captured");
         assertThat(chargesAtPsp(simulatorReference)).isEqualTo(1);
@@ -50,18 +50,26 @@ class SimulatorAndStripeSideBySideTest extends MerchantsOnStripe {
         assertThat(stripePayment.text("status")).isEqualTo("authorized");
         String intent = stripePayment.text("psp_reference");
         assertThat(intent).startsWith("pi_stub");
-        assertThat(recordsAtPsp(stripeReference)).as("the simulator never saw it").isEmpty();
+        assertThat(recordsAtPsp(stripeReference))
+                .as("the simulator never saw it")
+                .isEmpty();
 
         String id = stripePayment.text("id");
-        assertThat(onStripe.api().post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":1500}")
-                .text("status")).isEqualTo("captured");
-        assertThat(onStripe.api().post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":500}")
-                .status()).isEqualTo(202);
+        assertThat(onStripe.api()
+                        .post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":1500}")
+                        .text("status"))
+                .isEqualTo("captured");
+        assertThat(onStripe.api()
+                        .post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":500}")
+                        .status())
+                .isEqualTo(202);
         reconciler.reconcileOnce();
         assertThat(STRIPE.received(intent)).isEqualTo(1_500);
-        assertThat(STRIPE.refunded(intent)).as("the reconciler ran the refund at the merchant's Stripe")
+        assertThat(STRIPE.refunded(intent))
+                .as("the reconciler ran the refund at the merchant's Stripe")
                 .isEqualTo(500);
-        assertThat(onStripe.api().get("/v1/payments/" + id).text("amount_refunded")).isEqualTo("500");
+        assertThat(onStripe.api().get("/v1/payments/" + id).text("amount_refunded"))
+                .isEqualTo("500");
     }
 
     @Test
@@ -69,22 +77,27 @@ class SimulatorAndStripeSideBySideTest extends MerchantsOnStripe {
         Merchant onStripe = merchant();
         putPsp(onStripe.id(), onStripe("whsec_rolled_out_old", StripeStub.WEBHOOK_SECRET));
         String reference = newReference();
-        Api.Response processing = onStripe.api().pay(Api.newKey(), payment(reference, 1_200,
-                StripeStub.HELD_AFTER_CHARGE, "automatic"));
+        Api.Response processing =
+                onStripe.api().pay(Api.newKey(), payment(reference, 1_200, StripeStub.HELD_AFTER_CHARGE, "automatic"));
         STRIPE.releaseHeld();
         assertThat(processing.status()).isEqualTo(202);
         JsonNode intent = intentOf(reference);
         String event = STRIPE.event("payment_intent.succeeded", intent);
         String path = "/v1/psp/stripe/webhooks/" + onStripe.id();
 
-        assertThat(deliver("/v1/psp/stripe/webhooks", event, STRIPE.signature(event)).status())
-                .as("Kopek's own PSP is the simulator: no global Stripe endpoint").isEqualTo(404);
-        assertThat(deliver("/v1/psp/stripe/webhooks/" + merchant().id(), event, STRIPE.signature(event)).status())
-                .as("a merchant that names no PSP has no endpoint").isEqualTo(404);
+        assertThat(deliver("/v1/psp/stripe/webhooks", event, STRIPE.signature(event))
+                        .status())
+                .as("Kopek's own PSP is the simulator: no global Stripe endpoint")
+                .isEqualTo(404);
+        assertThat(deliver("/v1/psp/stripe/webhooks/" + merchant().id(), event, STRIPE.signature(event))
+                        .status())
+                .as("a merchant that names no PSP has no endpoint")
+                .isEqualTo(404);
         assertThat(deliver(path, event, "t=1,v1=00").status()).isEqualTo(401);
         assertThat(deliver(path, event, STRIPE.signature(event)).status()).isEqualTo(200);
 
-        assertThat(onStripe.api().get("/v1/payments/" + processing.text("id")).text("status")).isEqualTo("captured");
+        assertThat(onStripe.api().get("/v1/payments/" + processing.text("id")).text("status"))
+                .isEqualTo("captured");
         assertThat(STRIPE.chargedIntents(reference)).isEqualTo(1);
     }
 
@@ -93,11 +106,17 @@ class SimulatorAndStripeSideBySideTest extends MerchantsOnStripe {
         Merchant onStripe = merchant();
         Api.Response set = putPsp(onStripe.id(), onStripe(StripeStub.WEBHOOK_SECRET));
         assertThat(set.body()).doesNotContain(StripeStub.SECRET_KEY).doesNotContain(StripeStub.WEBHOOK_SECRET);
-        assertThat(jdbc.sql("SELECT row_to_json(m)::text FROM merchant_psp m").query(String.class).list())
-                .noneMatch(row -> row.contains(StripeStub.SECRET_KEY) || row.contains(StripeStub.WEBHOOK_SECRET)
-                        || row.contains("sk_test_") || row.contains("whsec_"));
+        assertThat(jdbc.sql("SELECT row_to_json(m)::text FROM merchant_psp m")
+                        .query(String.class)
+                        .list())
+                .noneMatch(row -> row.contains(StripeStub.SECRET_KEY)
+                        || row.contains(StripeStub.WEBHOOK_SECRET)
+                        || row.contains("sk_test_")
+                        || row.contains("whsec_"));
         assertThat(jdbc.sql("SELECT action || coalesce(after::text, '') FROM audit_events WHERE target_id = :m")
-                .param("m", onStripe.id()).query(String.class).list())
+                        .param("m", onStripe.id())
+                        .query(String.class)
+                        .list())
                 .anyMatch(a -> a.startsWith("merchant_psp.changed"))
                 .noneMatch(a -> a.contains(StripeStub.SECRET_KEY) || a.contains(StripeStub.WEBHOOK_SECRET));
         assertThat(admin().get("/v1/admin/merchants/" + onStripe.id() + "/psp").text("secret_key_set"))
@@ -119,11 +138,15 @@ class SimulatorAndStripeSideBySideTest extends MerchantsOnStripe {
         String[][] cases = {
             {"{\"provider\":\"paypal\"}", "invalid_provider"},
             {"{\"provider\":\"stripe\"}", "invalid_secret_key"},
-            {"{\"provider\":\"stripe\",\"secret_key\":\"pk_live_abcd\",\"webhook_secrets\":[\"whsec_abcd\"]}",
-                "invalid_secret_key"},
+            {
+                "{\"provider\":\"stripe\",\"secret_key\":\"pk_live_abcd\",\"webhook_secrets\":[\"whsec_abcd\"]}",
+                "invalid_secret_key"
+            },
             {"{\"provider\":\"stripe\",\"secret_key\":\"sk_test_abcd\"}", "invalid_webhook_secrets"},
-            {"{\"provider\":\"stripe\",\"secret_key\":\"sk_test_abcd\",\"webhook_secrets\":[1]}",
-                "invalid_webhook_secrets"},
+            {
+                "{\"provider\":\"stripe\",\"secret_key\":\"sk_test_abcd\",\"webhook_secrets\":[1]}",
+                "invalid_webhook_secrets"
+            },
             {"{\"provider\":\"simulator\",\"secret_key\":\"sk_test_abcd\"}", "invalid_secret_key"},
             {"{\"provider\":\"simulator\",\"extra\":1}", "unknown_field"},
             {"[]", "invalid_json"},
@@ -133,12 +156,20 @@ class SimulatorAndStripeSideBySideTest extends MerchantsOnStripe {
             assertThat(refused.status()).as(c[0]).isEqualTo(400);
             assertThat(refused.text("code")).as(c[0]).isEqualTo(c[1]);
         }
-        assertThat(putPsp("mer_00000000000000000000000000000000", "{\"provider\":\"simulator\"}").status())
+        assertThat(putPsp("mer_00000000000000000000000000000000", "{\"provider\":\"simulator\"}")
+                        .status())
                 .isEqualTo(404);
-        assertThat(putPsp(merchant.id(), "{\"provider\":\"stripe\",\"secret_key\":\"sk_" + "a".repeat(20_000)
-                + "\",\"webhook_secrets\":[\"whsec_abcd\"]}").status()).isBetween(400, 413);
-        assertThat(admin().get("/v1/admin/merchants/" + merchant.id() + "/psp").text("source")).isEqualTo("default");
-        assertThat(new Api(baseUri(), null).get("/v1/admin/merchants/" + merchant.id() + "/psp").status())
+        assertThat(putPsp(
+                                merchant.id(),
+                                "{\"provider\":\"stripe\",\"secret_key\":\"sk_" + "a".repeat(20_000)
+                                        + "\",\"webhook_secrets\":[\"whsec_abcd\"]}")
+                        .status())
+                .isBetween(400, 413);
+        assertThat(admin().get("/v1/admin/merchants/" + merchant.id() + "/psp").text("source"))
+                .isEqualTo("default");
+        assertThat(new Api(baseUri(), null)
+                        .get("/v1/admin/merchants/" + merchant.id() + "/psp")
+                        .status())
                 .isEqualTo(401);
     }
 
@@ -148,23 +179,31 @@ class SimulatorAndStripeSideBySideTest extends MerchantsOnStripe {
      */
     @Test
     void aPaymentIntentLearnedBeforeARestartIsRetrievedByIdNotSearched() {
-        ChargeRequest request = new ChargeRequest("kpk_" + UUID.randomUUID().toString().replace("-", ""),
-                Money.of(1_000, "EUR"), StripeStub.THREE_D_SECURE, newReference(), true);
+        ChargeRequest request = new ChargeRequest(
+                "kpk_" + UUID.randomUUID().toString().replace("-", ""),
+                Money.of(1_000, "EUR"),
+                StripeStub.THREE_D_SECURE,
+                newReference(),
+                true);
         StripeProperties stripe = StripeHarness.properties(STRIPE);
         STRIPE.lagSearch();
-        ChargeOutcome waiting = new StripePaymentProvider(stripe, limits, clock, OutboundHeaders.none(), references)
-                .charge(request);
+        ChargeOutcome waiting =
+                new StripePaymentProvider(stripe, limits, clock, OutboundHeaders.none(), references).charge(request);
         String intent = jdbc.sql("SELECT psp_reference FROM psp_references WHERE provider_key = :k")
-                .param("k", request.providerKey()).query(String.class).single();
+                .param("k", request.providerKey())
+                .query(String.class)
+                .single();
         STRIPE.completeAction(intent);
 
-        StripePaymentProvider restarted = new StripePaymentProvider(stripe, limits, clock, OutboundHeaders.none(),
-                references);
+        StripePaymentProvider restarted =
+                new StripePaymentProvider(stripe, limits, clock, OutboundHeaders.none(), references);
         LookupResult found = restarted.lookup(request.providerKey());
 
         assertThat(waiting).isInstanceOf(ChargeOutcome.Unknown.class);
         assertThat(STRIPE.requests().getLast().path()).isEqualTo("/v1/payment_intents/" + intent);
-        assertThat(found).isInstanceOfSatisfying(LookupResult.Found.class,
-                f -> assertThat(f.outcome()).isInstanceOf(ChargeOutcome.Succeeded.class));
+        assertThat(found)
+                .isInstanceOfSatisfying(
+                        LookupResult.Found.class,
+                        f -> assertThat(f.outcome()).isInstanceOf(ChargeOutcome.Succeeded.class));
     }
 }

@@ -33,11 +33,19 @@ class StripeAdapterTest {
 
     private static final StripeStub STUB = new StripeStub(Clock.systemUTC());
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final PspProperties LIMITS = new PspProperties(null, 0, Duration.ofSeconds(1),
-            Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofSeconds(3),
-            Duration.ofHours(24), "unused", Duration.ofMinutes(5));
-    private final StripePaymentProvider stripe = new StripePaymentProvider(StripeHarness.properties(STUB), LIMITS,
-            Clock.systemUTC(), dev.kopek.psp.OutboundHeaders.none());
+    private static final PspProperties LIMITS = new PspProperties(
+            null,
+            0,
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(1),
+            Duration.ofMillis(20),
+            Duration.ofMillis(40),
+            Duration.ofSeconds(3),
+            Duration.ofHours(24),
+            "unused",
+            Duration.ofMinutes(5));
+    private final StripePaymentProvider stripe = new StripePaymentProvider(
+            StripeHarness.properties(STUB), LIMITS, Clock.systemUTC(), dev.kopek.psp.OutboundHeaders.none());
 
     @AfterEach
     void reset() {
@@ -50,8 +58,8 @@ class StripeAdapterTest {
     }
 
     private static ChargeRequest charge(String method, long amount, String currency, boolean capture) {
-        return new ChargeRequest("kpk_" + UUID.randomUUID(), Money.of(amount, currency), method,
-                "order-" + UUID.randomUUID(), capture);
+        return new ChargeRequest(
+                "kpk_" + UUID.randomUUID(), Money.of(amount, currency), method, "order-" + UUID.randomUUID(), capture);
     }
 
     @Test
@@ -62,8 +70,11 @@ class StripeAdapterTest {
 
         StripeStub.Request sent = STUB.requests().getLast();
         assertThat(sent.idempotencyKey()).isEqualTo("kopek_" + request.providerKey());
-        assertThat(sent.form()).containsEntry("confirm", "true").containsEntry("capture_method", "manual")
-                .containsEntry("amount", "5000").containsEntry("currency", "jpy")
+        assertThat(sent.form())
+                .containsEntry("confirm", "true")
+                .containsEntry("capture_method", "manual")
+                .containsEntry("amount", "5000")
+                .containsEntry("currency", "jpy")
                 .containsEntry("metadata[kopek_provider_key]", request.providerKey());
     }
 
@@ -83,19 +94,31 @@ class StripeAdapterTest {
         ChargeRequest request = charge(StripeStub.OK, 1_000, "USD", true);
         stripe.chargeOnce(request);
 
-        ChargeOutcome other = stripe.chargeOnce(new ChargeRequest(request.providerKey(), Money.of(2_000, "USD"),
-                StripeStub.OK, request.reference(), true));
+        ChargeOutcome other = stripe.chargeOnce(new ChargeRequest(
+                request.providerKey(), Money.of(2_000, "USD"), StripeStub.OK, request.reference(), true));
 
-        assertThat(other).isInstanceOfSatisfying(ChargeOutcome.Unknown.class,
-                u -> assertThat(u.reason()).contains("idempotency_error"));
+        assertThat(other)
+                .isInstanceOfSatisfying(
+                        ChargeOutcome.Unknown.class, u -> assertThat(u.reason()).contains("idempotency_error"));
     }
 
     @Test
     void aConcurrentDuplicateIsUnknownNeverFailed() throws Exception {
         ChargeRequest request = charge(StripeStub.HELD_AFTER_CHARGE, 1_000, "USD", true);
-        var patient = new StripePaymentProvider(StripeHarness.properties(STUB), new PspProperties(null, 0,
-                Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofMillis(20), Duration.ofMillis(40),
-                Duration.ofSeconds(20), Duration.ofHours(24), "unused", Duration.ofMinutes(5)), Clock.systemUTC(),
+        var patient = new StripePaymentProvider(
+                StripeHarness.properties(STUB),
+                new PspProperties(
+                        null,
+                        0,
+                        Duration.ofSeconds(5),
+                        Duration.ofSeconds(10),
+                        Duration.ofMillis(20),
+                        Duration.ofMillis(40),
+                        Duration.ofSeconds(20),
+                        Duration.ofHours(24),
+                        "unused",
+                        Duration.ofMinutes(5)),
+                Clock.systemUTC(),
                 dev.kopek.psp.OutboundHeaders.none());
         CompletableFuture<ChargeOutcome> first = CompletableFuture.supplyAsync(() -> patient.chargeOnce(request));
         STUB.awaitHeld();
@@ -103,10 +126,13 @@ class StripeAdapterTest {
         ChargeOutcome duplicate = patient.chargeOnce(request);
         STUB.releaseHeld();
 
-        assertThat(duplicate).isInstanceOfSatisfying(ChargeOutcome.Unknown.class,
-                u -> assertThat(u.reason()).contains("409").contains("idempotency_key_in_use"));
-        assertThat(first.get()).as("the first request, once Stripe finishes it").isInstanceOf(
-                ChargeOutcome.Succeeded.class);
+        assertThat(duplicate)
+                .isInstanceOfSatisfying(
+                        ChargeOutcome.Unknown.class,
+                        u -> assertThat(u.reason()).contains("409").contains("idempotency_key_in_use"));
+        assertThat(first.get())
+                .as("the first request, once Stripe finishes it")
+                .isInstanceOf(ChargeOutcome.Succeeded.class);
         assertThat(STUB.chargedIntents(request.reference())).isEqualTo(1);
     }
 
@@ -120,7 +146,8 @@ class StripeAdapterTest {
                 .isInstanceOf(ChargeOutcome.Failed.class);
         assertThat(error(404, "invalid_request_error", "resource_missing", null))
                 .isInstanceOf(ChargeOutcome.Failed.class);
-        assertThat(error(401, "invalid_request_error", null, null)).as("a wrong API key")
+        assertThat(error(401, "invalid_request_error", null, null))
+                .as("a wrong API key")
                 .isInstanceOf(ChargeOutcome.Failed.class);
         assertThat(error(409, "invalid_request_error", "idempotency_key_in_use", null))
                 .isInstanceOf(ChargeOutcome.Unknown.class);
@@ -151,10 +178,15 @@ class StripeAdapterTest {
 
         ChargeOutcome outcome = stripe.charge(request);
 
-        assertThat(outcome).isInstanceOfSatisfying(ChargeOutcome.Unknown.class,
-                u -> assertThat(u.reason()).startsWith(StripeResponses.REQUIRES_ACTION).contains("use_stripe_sdk"));
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        ChargeOutcome.Unknown.class,
+                        u -> assertThat(u.reason())
+                                .startsWith(StripeResponses.REQUIRES_ACTION)
+                                .contains("use_stripe_sdk"));
         assertThat(stripe.lookup(request.providerKey())).isInstanceOf(LookupResult.Inconclusive.class);
-        assertThat(STUB.requests().getLast().path()).as("looked up by the PaymentIntent id it already knows")
+        assertThat(STUB.requests().getLast().path())
+                .as("looked up by the PaymentIntent id it already knows")
                 .startsWith("/v1/payment_intents/pi_");
     }
 
@@ -166,9 +198,17 @@ class StripeAdapterTest {
     @Test
     void aReturnUrlMakesThreeDSecureARedirectKopekCanHandOn() {
         StripeProperties base = StripeHarness.properties(STUB);
-        StripePaymentProvider withReturn = new StripePaymentProvider(new StripeProperties(base.apiBase(),
-                base.secretKey(), base.webhookSecrets(), base.webhookTolerance(), base.apiVersion(),
-                "https://shop.example/back"), LIMITS, Clock.systemUTC(), dev.kopek.psp.OutboundHeaders.none());
+        StripePaymentProvider withReturn = new StripePaymentProvider(
+                new StripeProperties(
+                        base.apiBase(),
+                        base.secretKey(),
+                        base.webhookSecrets(),
+                        base.webhookTolerance(),
+                        base.apiVersion(),
+                        "https://shop.example/back"),
+                LIMITS,
+                Clock.systemUTC(),
+                dev.kopek.psp.OutboundHeaders.none());
         ChargeRequest request = charge(StripeStub.THREE_D_SECURE, 1_000, "EUR", true);
 
         ChargeOutcome withUrl = withReturn.charge(request);
@@ -178,9 +218,15 @@ class StripeAdapterTest {
             assertThat(u.nextAction().type()).isEqualTo("redirect_to_url");
             assertThat(u.nextAction().redirectUrl()).startsWith("https://hooks.stripe.com/3d_secure_2/");
         });
-        assertThat(STUB.requests().stream().filter(r -> r.path().equals("/v1/payment_intents"))
-                .filter(r -> StripePaymentProvider.stripeKey(request.providerKey()).equals(r.idempotencyKey()))
-                .findFirst().orElseThrow().form().get("return_url")).isEqualTo("https://shop.example/back");
+        assertThat(STUB.requests().stream()
+                        .filter(r -> r.path().equals("/v1/payment_intents"))
+                        .filter(r -> StripePaymentProvider.stripeKey(request.providerKey())
+                                .equals(r.idempotencyKey()))
+                        .findFirst()
+                        .orElseThrow()
+                        .form()
+                        .get("return_url"))
+                .isEqualTo("https://shop.example/back");
         assertThat(without).isInstanceOfSatisfying(ChargeOutcome.Unknown.class, u -> {
             assertThat(u.nextAction().type()).isEqualTo("use_stripe_sdk");
             assertThat(u.nextAction().redirectUrl()).isNull();
@@ -193,32 +239,46 @@ class StripeAdapterTest {
         ChargeRequest request = charge(StripeStub.HELD_AFTER_CHARGE, 1_000, "EUR", true);
         ChargeOutcome lost = stripe.charge(request);
         STUB.releaseHeld();
-        StripePaymentProvider restarted = new StripePaymentProvider(StripeHarness.properties(STUB),
-                new PspProperties(null, 0, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofMillis(20),
-                        Duration.ofMillis(40), Duration.ofSeconds(3), Duration.ofHours(24), "unused",
-                        Duration.ofMinutes(5)), Clock.systemUTC(), dev.kopek.psp.OutboundHeaders.none());
+        StripePaymentProvider restarted = new StripePaymentProvider(
+                StripeHarness.properties(STUB),
+                new PspProperties(
+                        null,
+                        0,
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(1),
+                        Duration.ofMillis(20),
+                        Duration.ofMillis(40),
+                        Duration.ofSeconds(3),
+                        Duration.ofHours(24),
+                        "unused",
+                        Duration.ofMinutes(5)),
+                Clock.systemUTC(),
+                dev.kopek.psp.OutboundHeaders.none());
 
         assertThat(lost).isInstanceOf(ChargeOutcome.Unknown.class);
-        assertThat(restarted.lookup(request.providerKey())).as("not found yet is not 'no charge'")
+        assertThat(restarted.lookup(request.providerKey()))
+                .as("not found yet is not 'no charge'")
                 .isInstanceOf(LookupResult.Inconclusive.class);
         STUB.catchUpSearch();
-        assertThat(restarted.lookup(request.providerKey())).isInstanceOfSatisfying(LookupResult.Found.class,
-                f -> assertThat(f.outcome()).isInstanceOf(ChargeOutcome.Succeeded.class));
+        assertThat(restarted.lookup(request.providerKey()))
+                .isInstanceOfSatisfying(
+                        LookupResult.Found.class,
+                        f -> assertThat(f.outcome()).isInstanceOf(ChargeOutcome.Succeeded.class));
     }
 
     @Test
     void capturesVoidsAndRefundsAreLookedUpByThePaymentIntent() {
         var authorized = (ChargeOutcome.Authorized) stripe.charge(charge(StripeStub.OK, 1_000, "EUR", false));
         String pi = authorized.pspReference();
-        var capture = new OperationRequest(OperationRequest.Kind.CAPTURE, "kpk_cap_" + UUID.randomUUID(), pi,
-                Money.of(700, "EUR"), true);
+        var capture = new OperationRequest(
+                OperationRequest.Kind.CAPTURE, "kpk_cap_" + UUID.randomUUID(), pi, Money.of(700, "EUR"), true);
         assertThat(stripe.lookup(capture)).as("not captured yet").isInstanceOf(LookupResult.NotFound.class);
         assertThat(stripe.execute(capture)).isInstanceOf(ChargeOutcome.Succeeded.class);
         assertThat(STUB.requests().getLast().form()).containsEntry("amount_to_capture", "700");
         assertThat(stripe.lookup(capture)).isInstanceOf(LookupResult.Found.class);
 
-        var refund = new OperationRequest(OperationRequest.Kind.REFUND, "kpk_rf_" + UUID.randomUUID(), pi,
-                Money.of(300, "EUR"), false);
+        var refund = new OperationRequest(
+                OperationRequest.Kind.REFUND, "kpk_rf_" + UUID.randomUUID(), pi, Money.of(300, "EUR"), false);
         assertThat(stripe.lookup(refund)).isInstanceOf(LookupResult.NotFound.class);
         var refunded = (ChargeOutcome.Succeeded) stripe.execute(refund);
         assertThat(stripe.lookup(refund)).isEqualTo(new LookupResult.Found(refunded));
@@ -226,8 +286,12 @@ class StripeAdapterTest {
         assertThat(STUB.refunded(pi)).isEqualTo(300);
 
         var voidable = (ChargeOutcome.Authorized) stripe.charge(charge(StripeStub.OK, 1_000, "EUR", false));
-        var cancel = new OperationRequest(OperationRequest.Kind.VOID, "kpk_vd_" + UUID.randomUUID(),
-                voidable.pspReference(), Money.of(1_000, "EUR"), true);
+        var cancel = new OperationRequest(
+                OperationRequest.Kind.VOID,
+                "kpk_vd_" + UUID.randomUUID(),
+                voidable.pspReference(),
+                Money.of(1_000, "EUR"),
+                true);
         assertThat(stripe.lookup(cancel)).isInstanceOf(LookupResult.NotFound.class);
         assertThat(stripe.execute(cancel)).isInstanceOf(ChargeOutcome.Succeeded.class);
         assertThat(stripe.lookup(cancel)).isInstanceOf(LookupResult.Found.class);
@@ -242,20 +306,28 @@ class StripeAdapterTest {
         assertThat(opened.type()).isEqualTo("dispute.opened");
         assertThat(opened.chargeId()).isEqualTo(pi);
         assertThat(opened.amountMinor()).isEqualTo(2_000);
-        assertThat(read(STUB.event("charge.dispute.closed", STUB.dispute(pi, "lost"))).type())
+        assertThat(read(STUB.event("charge.dispute.closed", STUB.dispute(pi, "lost")))
+                        .type())
                 .isEqualTo("dispute.lost");
-        assertThat(read(STUB.event("charge.dispute.closed", STUB.dispute(pi, "won"))).type())
+        assertThat(read(STUB.event("charge.dispute.closed", STUB.dispute(pi, "won")))
+                        .type())
                 .isEqualTo("dispute.won");
         // Inquiries (warning_*) withdraw nothing: never dispute.opened, and warning_closed closes them.
-        assertThat(read(STUB.event("charge.dispute.created", STUB.dispute(pi, "warning_needs_response"))).type())
+        assertThat(read(STUB.event("charge.dispute.created", STUB.dispute(pi, "warning_needs_response")))
+                        .type())
                 .isEqualTo("dispute.inquiry_opened");
-        assertThat(read(STUB.event("charge.dispute.updated", STUB.dispute(pi, "warning_under_review"))).type())
+        assertThat(read(STUB.event("charge.dispute.updated", STUB.dispute(pi, "warning_under_review")))
+                        .type())
                 .isEqualTo("dispute.inquiry_opened");
-        assertThat(read(STUB.event("charge.dispute.closed", STUB.dispute(pi, "warning_closed"))).type())
+        assertThat(read(STUB.event("charge.dispute.closed", STUB.dispute(pi, "warning_closed")))
+                        .type())
                 .isEqualTo("dispute.inquiry_closed");
-        assertThat(read(STUB.event("charge.dispute.funds_withdrawn", STUB.dispute(pi, "needs_response"))).type())
-                .as("an escalated inquiry").isEqualTo("dispute.opened");
-        assertThat(read(STUB.event("charge.dispute.updated", STUB.dispute(pi, "under_review"))).type())
+        assertThat(read(STUB.event("charge.dispute.funds_withdrawn", STUB.dispute(pi, "needs_response")))
+                        .type())
+                .as("an escalated inquiry")
+                .isEqualTo("dispute.opened");
+        assertThat(read(STUB.event("charge.dispute.updated", STUB.dispute(pi, "under_review")))
+                        .type())
                 .isEqualTo("dispute.opened");
 
         ObjectNode failed = STUB.intents().get(pi).deepCopy().put("status", "requires_payment_method");
@@ -264,9 +336,12 @@ class StripeAdapterTest {
         assertThat(declined.type()).isEqualTo("charge.declined");
         assertThat(declined.outcome()).isEqualTo(new ChargeOutcome.Declined("stolen_card", pi));
 
-        var refund = (ChargeOutcome.Succeeded) stripe.execute(new OperationRequest(OperationRequest.Kind.REFUND,
-                "kpk_rf_" + UUID.randomUUID(), pi, Money.of(500, "EUR"), false));
-        ObjectNode charge = JSON.createObjectNode().put("id", "ch_x").put("object", "charge").put("payment_intent", pi)
+        var refund = (ChargeOutcome.Succeeded) stripe.execute(new OperationRequest(
+                OperationRequest.Kind.REFUND, "kpk_rf_" + UUID.randomUUID(), pi, Money.of(500, "EUR"), false));
+        ObjectNode charge = JSON.createObjectNode()
+                .put("id", "ch_x")
+                .put("object", "charge")
+                .put("payment_intent", pi)
                 .put("currency", "eur");
         charge.putObject("refunds").putArray("data").add(JSON.readTree(refundJson(refund.pspReference())));
         PspNotification refunded = read(STUB.event("charge.refunded", charge));
@@ -290,7 +365,8 @@ class StripeAdapterTest {
 
     @Test
     void aSecretBeingRolledAndItsSuccessorBothVerify() {
-        String body = STUB.event("payment_intent.created", JSON.createObjectNode().put("id", "pi_x"));
+        String body =
+                STUB.event("payment_intent.created", JSON.createObjectNode().put("id", "pi_x"));
         long now = Clock.systemUTC().instant().getEpochSecond();
 
         assertThat(stripe.verifyNotification(StripeNotifications.sign("whsec_old_being_rolled", now, body), body))
@@ -303,17 +379,28 @@ class StripeAdapterTest {
     @Test
     void balanceTransactionsAreTheSettlementSource() {
         var paid = (ChargeOutcome.Succeeded) stripe.charge(charge(StripeStub.OK, 1_000, "ISK", true));
-        var refund = (ChargeOutcome.Succeeded) stripe.execute(new OperationRequest(OperationRequest.Kind.REFUND,
-                "kpk_rf_" + UUID.randomUUID(), paid.pspReference(), Money.of(400, "ISK"), false));
+        var refund = (ChargeOutcome.Succeeded) stripe.execute(new OperationRequest(
+                OperationRequest.Kind.REFUND,
+                "kpk_rf_" + UUID.randomUUID(),
+                paid.pspReference(),
+                Money.of(400, "ISK"),
+                false));
 
-        List<SettlementRow> rows = stripe.settlementReport(LocalDate.now(ZoneOffset.UTC)).rows();
+        List<SettlementRow> rows =
+                stripe.settlementReport(LocalDate.now(ZoneOffset.UTC)).rows();
 
-        assertThat(rows).filteredOn(r -> r.pspReference().equals(paid.pspReference())).singleElement()
+        assertThat(rows)
+                .filteredOn(r -> r.pspReference().equals(paid.pspReference()))
+                .singleElement()
                 .satisfies(r -> {
                     assertThat(r.type()).isEqualTo("charge");
-                    assertThat(r.amountMinor()).as("ISK: Stripe's hundredths back to whole krónur").isEqualTo(1_000);
+                    assertThat(r.amountMinor())
+                            .as("ISK: Stripe's hundredths back to whole krónur")
+                            .isEqualTo(1_000);
                 });
-        assertThat(rows).filteredOn(r -> r.pspReference().equals(refund.pspReference())).singleElement()
+        assertThat(rows)
+                .filteredOn(r -> r.pspReference().equals(refund.pspReference()))
+                .singleElement()
                 .satisfies(r -> assertThat(r.type()).isEqualTo("refund"));
         assertThat(rows).anySatisfy(r -> assertThat(r.type()).isEqualTo("fee"));
     }

@@ -89,27 +89,31 @@ class StripeEndToEndTest extends IntegrationTest {
         assertThat(intent).startsWith("pi_stub");
         assertThat(replay.body()).isEqualTo(created.body());
         assertThat(STRIPE.chargedIntents(reference)).isEqualTo(1);
-        assertThat(STRIPE.received(intent)).as("JPY has no minor unit at Stripe either").isEqualTo(5_000);
+        assertThat(STRIPE.received(intent))
+                .as("JPY has no minor unit at Stripe either")
+                .isEqualTo(5_000);
     }
 
     @Test
     void aManualPaymentIsCapturedInPartAndRefundedTwice() {
         Api api = newMerchant();
-        Api.Response authorized = api.pay(Api.newKey(), payment(newReference(), 10_000, "EUR", StripeStub.OK,
-                "manual"));
+        Api.Response authorized =
+                api.pay(Api.newKey(), payment(newReference(), 10_000, "EUR", StripeStub.OK, "manual"));
         assertThat(authorized.text("status")).isEqualTo("authorized");
         String id = authorized.text("id");
         String intent = authorized.text("psp_reference");
 
-        Api.Response captured = api.post("/v1/payments/" + id + "/capture", Api.newKey(),
-                "{\"amount\":8000,\"final\":true}");
+        Api.Response captured =
+                api.post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":8000,\"final\":true}");
         assertThat(captured.status()).isEqualTo(200);
         assertThat(captured.text("status")).isEqualTo("captured");
         assertThat(STRIPE.received(intent)).isEqualTo(8_000);
 
-        assertThat(api.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":3000}").status())
+        assertThat(api.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":3000}")
+                        .status())
                 .isEqualTo(202);
-        assertThat(api.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":2000}").status())
+        assertThat(api.post("/v1/payments/" + id + "/refunds", Api.newKey(), "{\"amount\":2000}")
+                        .status())
                 .isEqualTo(202);
         reconciler.reconcileOnce();
 
@@ -124,8 +128,8 @@ class StripeEndToEndTest extends IntegrationTest {
         Api api = newMerchant();
         String reference = newReference();
 
-        Api.Response declined = api.pay(Api.newKey(), payment(reference, 1_000, "EUR",
-                StripeStub.INSUFFICIENT_FUNDS, "automatic"));
+        Api.Response declined =
+                api.pay(Api.newKey(), payment(reference, 1_000, "EUR", StripeStub.INSUFFICIENT_FUNDS, "automatic"));
 
         assertThat(declined.status()).isEqualTo(201);
         assertThat(declined.text("status")).isEqualTo("declined");
@@ -138,17 +142,22 @@ class StripeEndToEndTest extends IntegrationTest {
         Api api = newMerchant();
         String reference = newReference();
 
-        Api.Response processing = api.pay(Api.newKey(), payment(reference, 1_500, "EUR",
-                StripeStub.HELD_AFTER_CHARGE, "automatic"));
+        Api.Response processing =
+                api.pay(Api.newKey(), payment(reference, 1_500, "EUR", StripeStub.HELD_AFTER_CHARGE, "automatic"));
         STRIPE.releaseHeld();
         assertThat(processing.status()).isEqualTo(202);
         String intent = STRIPE.intents().values().stream()
-                .filter(pi -> reference.equals(pi.path("metadata").path("kopek_reference").asString(null)))
-                .findFirst().orElseThrow().path("id").asString();
+                .filter(pi -> reference.equals(
+                        pi.path("metadata").path("kopek_reference").asString(null)))
+                .findFirst()
+                .orElseThrow()
+                .path("id")
+                .asString();
 
         String event = STRIPE.event("payment_intent.succeeded", STRIPE.intents().get(intent));
         assertThat(deliver(event).status()).isEqualTo(200);
-        assertThat(deliver(event).status()).as("Stripe delivers an event again until it is acknowledged")
+        assertThat(deliver(event).status())
+                .as("Stripe delivers an event again until it is acknowledged")
                 .isEqualTo(200);
 
         String id = processing.text("id");
@@ -157,15 +166,19 @@ class StripeEndToEndTest extends IntegrationTest {
         assertThat(after.get("psp_reference").asString()).isEqualTo(intent);
         assertThat(STRIPE.chargedIntents(reference)).isEqualTo(1);
         assertThat(jdbc.sql("SELECT count(*) FROM psp_notifications WHERE event_id = :e")
-                .param("e", StripeResponses.parse(event).path("id").asString()).query(Long.class).single())
-                .as("the replayed event is one notification").isEqualTo(1);
+                        .param("e", StripeResponses.parse(event).path("id").asString())
+                        .query(Long.class)
+                        .single())
+                .as("the replayed event is one notification")
+                .isEqualTo(1);
         assertThat(recorder.typesFor(id)).as("announced once").containsOnlyOnce("payment.captured");
 
         String dispute = STRIPE.event("charge.dispute.created", STRIPE.dispute(intent, "needs_response"));
         assertThat(deliver(dispute).status()).isEqualTo(200);
         assertThat(deliver(dispute).status()).isEqualTo(200);
         assertThat(api.get("/v1/payments/" + id).text("status")).isEqualTo("disputed");
-        assertThat(api.get("/v1/payments/" + id).text("amount_disputed")).as("a replayed dispute counts once")
+        assertThat(api.get("/v1/payments/" + id).text("amount_disputed"))
+                .as("a replayed dispute counts once")
                 .isEqualTo("1500");
     }
 
@@ -179,8 +192,8 @@ class StripeEndToEndTest extends IntegrationTest {
         Api api = newMerchant();
         String reference = newReference();
 
-        Api.Response waiting = api.pay(Api.newKey(), payment(reference, 3_000, "EUR",
-                StripeStub.THREE_D_SECURE_REDIRECT, "automatic"));
+        Api.Response waiting = api.pay(
+                Api.newKey(), payment(reference, 3_000, "EUR", StripeStub.THREE_D_SECURE_REDIRECT, "automatic"));
         Api.Response second = api.pay(Api.newKey(), payment(reference, 3_000, "EUR", StripeStub.OK, "automatic"));
 
         assertThat(waiting.status()).isEqualTo(202);
@@ -188,20 +201,37 @@ class StripeEndToEndTest extends IntegrationTest {
         JsonNode action = waiting.json().get("next_action");
         assertThat(action.get("type").asString()).isEqualTo("redirect_to_url");
         assertThat(action.get("redirect_url").asString()).startsWith("https://hooks.stripe.com/3d_secure_2/");
-        assertThat(STRIPE.requests().stream().filter(r -> r.path().equals("/v1/payment_intents"))
-                .filter(r -> reference.equals(r.form().get("metadata[kopek_reference]"))).findFirst().orElseThrow()
-                .form().get("return_url")).as("Kopek sent its configured return URL, so Stripe answers a redirect")
+        assertThat(STRIPE.requests().stream()
+                        .filter(r -> r.path().equals("/v1/payment_intents"))
+                        .filter(r -> reference.equals(r.form().get("metadata[kopek_reference]")))
+                        .findFirst()
+                        .orElseThrow()
+                        .form()
+                        .get("return_url"))
+                .as("Kopek sent its configured return URL, so Stripe answers a redirect")
                 .isEqualTo(RETURN_URL);
         assertThat(second.status()).as("the intent is not freed").isEqualTo(409);
         String id = waiting.text("id");
         assertThat(jdbc.sql("SELECT count(*) FROM outbox WHERE resource_id = :id AND event_type = :t")
-                .param("id", dev.kopek.money.PaymentId.parse(id).orElseThrow().value())
-                .param("t", "payment.requires_action").query(Long.class).single()).isEqualTo(1);
+                        .param(
+                                "id",
+                                dev.kopek.money.PaymentId.parse(id)
+                                        .orElseThrow()
+                                        .value())
+                        .param("t", "payment.requires_action")
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(1);
 
         String intent = STRIPE.intents().values().stream()
-                .filter(pi -> reference.equals(pi.path("metadata").path("kopek_reference").asString(null)))
-                .findFirst().orElseThrow().path("id").asString();
-        assertThat(deliver(STRIPE.event("payment_intent.succeeded", STRIPE.completeAction(intent))).status())
+                .filter(pi -> reference.equals(
+                        pi.path("metadata").path("kopek_reference").asString(null)))
+                .findFirst()
+                .orElseThrow()
+                .path("id")
+                .asString();
+        assertThat(deliver(STRIPE.event("payment_intent.succeeded", STRIPE.completeAction(intent)))
+                        .status())
                 .isEqualTo(200);
 
         JsonNode after = api.get("/v1/payments/" + id).json();
@@ -215,15 +245,19 @@ class StripeEndToEndTest extends IntegrationTest {
     void threeDSecureIsSettledByALookupOnceTheCustomerFinished() {
         Api api = newMerchant();
         String reference = newReference();
-        Api.Response waiting = api.pay(Api.newKey(), payment(reference, 900, "EUR", StripeStub.THREE_D_SECURE,
-                "manual"));
+        Api.Response waiting =
+                api.pay(Api.newKey(), payment(reference, 900, "EUR", StripeStub.THREE_D_SECURE, "manual"));
         assertThat(waiting.text("status")).isEqualTo("requires_action");
         assertThat(waiting.json().get("next_action").get("type").asString()).isEqualTo("redirect_to_url");
 
         STRIPE.lagSearch();
         String intent = STRIPE.intents().values().stream()
-                .filter(pi -> reference.equals(pi.path("metadata").path("kopek_reference").asString(null)))
-                .findFirst().orElseThrow().path("id").asString();
+                .filter(pi -> reference.equals(
+                        pi.path("metadata").path("kopek_reference").asString(null)))
+                .findFirst()
+                .orElseThrow()
+                .path("id")
+                .asString();
         STRIPE.completeAction(intent);
         clock.advance(Duration.ofMinutes(5));
         STRIPE_TIME.offset = clock.offset();
@@ -246,27 +280,46 @@ class StripeEndToEndTest extends IntegrationTest {
         String intent = paid.text("psp_reference");
         String balance = api.get("/v1/balance").body();
         var inquiry = STRIPE.dispute(intent, "warning_needs_response");
-        assertThat(inquiry.path("payment_method_details").path("card").path("case_type").asString())
-                .as("the fixture is an inquiry").isEqualTo("inquiry");
+        assertThat(inquiry.path("payment_method_details")
+                        .path("card")
+                        .path("case_type")
+                        .asString())
+                .as("the fixture is an inquiry")
+                .isEqualTo("inquiry");
         String dispute = inquiry.path("id").asString();
 
-        assertThat(deliver(STRIPE.event("charge.dispute.created", inquiry)).status()).isEqualTo(200);
-        assertThat(deliver(STRIPE.event("charge.dispute.updated", inquiry.deepCopy()
-                .put("status", "warning_under_review"))).status()).isEqualTo(200);
+        assertThat(deliver(STRIPE.event("charge.dispute.created", inquiry)).status())
+                .isEqualTo(200);
+        assertThat(deliver(STRIPE.event(
+                                "charge.dispute.updated", inquiry.deepCopy().put("status", "warning_under_review")))
+                        .status())
+                .isEqualTo(200);
 
         JsonNode during = api.get("/v1/payments/" + paid.text("id")).json();
         assertThat(during.get("status").asString()).isEqualTo("captured");
         assertThat(during.get("amount_disputed").asLong()).isZero();
         assertThat(inquiryStatus(dispute)).isEqualTo("OPEN");
-        assertThat(jdbc.sql("SELECT count(*) FROM disputes WHERE psp_dispute_id = :d").param("d", dispute)
-                .query(Long.class).single()).as("no chargeback").isZero();
-        assertThat(api.get("/v1/balance").body()).as("an inquiry moves no money").isEqualTo(balance);
+        assertThat(jdbc.sql("SELECT count(*) FROM disputes WHERE psp_dispute_id = :d")
+                        .param("d", dispute)
+                        .query(Long.class)
+                        .single())
+                .as("no chargeback")
+                .isZero();
+        assertThat(api.get("/v1/balance").body())
+                .as("an inquiry moves no money")
+                .isEqualTo(balance);
 
-        assertThat(deliver(STRIPE.event("charge.dispute.closed", inquiry.deepCopy().put("status", "warning_closed")))
-                .status()).isEqualTo(200);
+        assertThat(deliver(STRIPE.event(
+                                "charge.dispute.closed", inquiry.deepCopy().put("status", "warning_closed")))
+                        .status())
+                .isEqualTo(200);
 
         assertThat(inquiryStatus(dispute)).isEqualTo("CLOSED");
-        assertThat(api.get("/v1/payments/" + paid.text("id")).json().get("amount_disputed").asLong()).isZero();
+        assertThat(api.get("/v1/payments/" + paid.text("id"))
+                        .json()
+                        .get("amount_disputed")
+                        .asLong())
+                .isZero();
         assertThat(kinds(paid.text("id"))).doesNotContain(dev.kopek.events.MoneyMovement.Kind.CHARGEBACK_WITHDRAWN);
         assertThat(api.get("/v1/balance").body()).isEqualTo(balance);
         assertThat(outboxTypes(dispute)).containsExactly("dispute.inquiry_opened", "dispute.inquiry_closed");
@@ -284,12 +337,16 @@ class StripeEndToEndTest extends IntegrationTest {
         String intent = paid.text("psp_reference");
         var inquiry = STRIPE.dispute(intent, "warning_needs_response");
         String dispute = inquiry.path("id").asString();
-        assertThat(deliver(STRIPE.event("charge.dispute.created", inquiry)).status()).isEqualTo(200);
+        assertThat(deliver(STRIPE.event("charge.dispute.created", inquiry)).status())
+                .isEqualTo(200);
         assertThat(api.get("/v1/payments/" + paid.text("id")).text("status")).isEqualTo("captured");
 
         var chargeback = inquiry.deepCopy().put("status", "needs_response");
-        assertThat(deliver(STRIPE.event("charge.dispute.funds_withdrawn", chargeback)).status()).isEqualTo(200);
-        assertThat(deliver(STRIPE.event("charge.dispute.updated", chargeback)).status()).isEqualTo(200);
+        assertThat(deliver(STRIPE.event("charge.dispute.funds_withdrawn", chargeback))
+                        .status())
+                .isEqualTo(200);
+        assertThat(deliver(STRIPE.event("charge.dispute.updated", chargeback)).status())
+                .isEqualTo(200);
 
         JsonNode disputed = api.get("/v1/payments/" + paid.text("id")).json();
         assertThat(disputed.get("status").asString()).isEqualTo("disputed");
@@ -297,8 +354,10 @@ class StripeEndToEndTest extends IntegrationTest {
         assertThat(inquiryStatus(dispute)).isEqualTo("ESCALATED");
         assertThat(kinds(paid.text("id"))).containsOnlyOnce(dev.kopek.events.MoneyMovement.Kind.CHARGEBACK_WITHDRAWN);
 
-        assertThat(deliver(STRIPE.event("charge.dispute.closed", chargeback.deepCopy().put("status", "lost")))
-                .status()).isEqualTo(200);
+        assertThat(deliver(STRIPE.event(
+                                "charge.dispute.closed", chargeback.deepCopy().put("status", "lost")))
+                        .status())
+                .isEqualTo(200);
         assertThat(api.get("/v1/payments/" + paid.text("id")).text("status")).isEqualTo("charged_back");
         assertThat(outboxTypes(dispute)).containsExactly("dispute.inquiry_opened");
     }
@@ -315,22 +374,30 @@ class StripeEndToEndTest extends IntegrationTest {
         var inquiry = STRIPE.dispute(intent, "warning_needs_response");
         String dispute = inquiry.path("id").asString();
 
-        assertThat(deliver(STRIPE.event("charge.dispute.closed", inquiry.deepCopy().put("status", "warning_closed")))
-                .status()).isEqualTo(200);
-        assertThat(deliver(STRIPE.event("charge.dispute.created", inquiry)).status()).isEqualTo(200);
+        assertThat(deliver(STRIPE.event(
+                                "charge.dispute.closed", inquiry.deepCopy().put("status", "warning_closed")))
+                        .status())
+                .isEqualTo(200);
+        assertThat(deliver(STRIPE.event("charge.dispute.created", inquiry)).status())
+                .isEqualTo(200);
         assertThat(inquiryStatus(dispute)).isEqualTo("CLOSED");
         assertThat(api.get("/v1/payments/" + paid.text("id")).text("status")).isEqualTo("captured");
 
         var chargeback = STRIPE.dispute(intent, "needs_response");
-        assertThat(deliver(STRIPE.event("charge.dispute.created", chargeback)).status()).isEqualTo(200);
+        assertThat(deliver(STRIPE.event("charge.dispute.created", chargeback)).status())
+                .isEqualTo(200);
         assertThat(api.get("/v1/payments/" + paid.text("id")).text("status")).isEqualTo("disputed");
-        assertThat(inquiryStatus(dispute)).as("another dispute object: this inquiry ended").isEqualTo("CLOSED");
+        assertThat(inquiryStatus(dispute))
+                .as("another dispute object: this inquiry ended")
+                .isEqualTo("CLOSED");
         assertThat(outboxTypes(dispute)).containsExactly("dispute.inquiry_closed");
     }
 
     private String inquiryStatus(String pspDispute) {
-        return jdbc.sql("SELECT status FROM dispute_inquiries WHERE psp_dispute_id = :d").param("d", pspDispute)
-                .query(String.class).single();
+        return jdbc.sql("SELECT status FROM dispute_inquiries WHERE psp_dispute_id = :d")
+                .param("d", pspDispute)
+                .query(String.class)
+                .single();
     }
 
     private java.util.List<String> outboxTypes(String pspDispute) {
@@ -341,25 +408,39 @@ class StripeEndToEndTest extends IntegrationTest {
     }
 
     private java.util.List<dev.kopek.events.MoneyMovement.Kind> kinds(String paymentId) {
-        return recorder.movementsFor(dev.kopek.money.PaymentId.parse(paymentId).orElseThrow().value()).stream()
-                .map(dev.kopek.events.MoneyMovement::kind).toList();
+        return recorder
+                .movementsFor(
+                        dev.kopek.money.PaymentId.parse(paymentId).orElseThrow().value())
+                .stream()
+                .map(dev.kopek.events.MoneyMovement::kind)
+                .toList();
     }
 
     @Test
     void anEventWithABadSignatureIsRefused() {
-        String event = STRIPE.event("payment_intent.succeeded",
-                tools.jackson.databind.json.JsonMapper.builder().build().createObjectNode().put("id", "pi_none"));
+        String event = STRIPE.event(
+                "payment_intent.succeeded",
+                tools.jackson.databind.json.JsonMapper.builder()
+                        .build()
+                        .createObjectNode()
+                        .put("id", "pi_none"));
         Api anonymous = new Api(baseUri(), null);
-        Api.Response refused = anonymous.send(anonymous.request("/v1/psp/stripe/webhooks")
-                .header("Content-Type", "application/json").header("Stripe-Signature", "t=1,v1=00")
-                .POST(HttpRequest.BodyPublishers.ofString(event)).build());
+        Api.Response refused = anonymous.send(anonymous
+                .request("/v1/psp/stripe/webhooks")
+                .header("Content-Type", "application/json")
+                .header("Stripe-Signature", "t=1,v1=00")
+                .POST(HttpRequest.BodyPublishers.ofString(event))
+                .build());
         assertThat(refused.status()).isEqualTo(401);
     }
 
     private Api.Response deliver(String event) {
         Api anonymous = new Api(baseUri(), null);
-        return anonymous.send(anonymous.request("/v1/psp/stripe/webhooks")
-                .header("Content-Type", "application/json").header("Stripe-Signature", STRIPE.signature(event))
-                .POST(HttpRequest.BodyPublishers.ofString(event)).build());
+        return anonymous.send(anonymous
+                .request("/v1/psp/stripe/webhooks")
+                .header("Content-Type", "application/json")
+                .header("Stripe-Signature", STRIPE.signature(event))
+                .POST(HttpRequest.BodyPublishers.ofString(event))
+                .build());
     }
 }

@@ -29,8 +29,13 @@ public final class StripeHarness implements AdapterHarness {
     }
 
     static StripeProperties properties(StripeStub stub) {
-        return new StripeProperties(stub.baseUri(), StripeStub.SECRET_KEY,
-                List.of("whsec_old_being_rolled", StripeStub.WEBHOOK_SECRET), Duration.ofMinutes(5), "", "");
+        return new StripeProperties(
+                stub.baseUri(),
+                StripeStub.SECRET_KEY,
+                List.of("whsec_old_being_rolled", StripeStub.WEBHOOK_SECRET),
+                Duration.ofMinutes(5),
+                "",
+                "");
     }
 
     @Override
@@ -52,20 +57,31 @@ public final class StripeHarness implements AdapterHarness {
     @Override
     public PaymentProvider unreachable(PspProperties limits, Clock clock) {
         StripeProperties at = properties(stub);
-        return new StripePaymentProvider(new StripeProperties(dev.kopek.psp.contract.ClosedPort.uri(),
-                at.secretKey(), at.webhookSecrets(), at.webhookTolerance(), at.apiVersion(), at.returnUrl()), limits,
-                clock, dev.kopek.psp.OutboundHeaders.none());
+        return new StripePaymentProvider(
+                new StripeProperties(
+                        dev.kopek.psp.contract.ClosedPort.uri(),
+                        at.secretKey(),
+                        at.webhookSecrets(),
+                        at.webhookTolerance(),
+                        at.apiVersion(),
+                        at.returnUrl()),
+                limits,
+                clock,
+                dev.kopek.psp.OutboundHeaders.none());
     }
 
     @Override
     public long chargeRequestsUnder(String providerKey) {
-        return stub.requests().stream().filter(r -> r.path().equals("/v1/payment_intents"))
-                .filter(r -> StripePaymentProvider.stripeKey(providerKey).equals(r.idempotencyKey())).count();
+        return stub.requests().stream()
+                .filter(r -> r.path().equals("/v1/payment_intents"))
+                .filter(r -> StripePaymentProvider.stripeKey(providerKey).equals(r.idempotencyKey()))
+                .count();
     }
 
     @Override
     public long chargesUnder(String providerKey) {
-        return stub.intents().values().stream().filter(pi -> providerKey.equals(key(pi)))
+        return stub.intents().values().stream()
+                .filter(pi -> providerKey.equals(key(pi)))
                 .filter(pi -> pi.path("amount_received").asLong(0) > 0
                         || pi.path("status").asString("").equals("requires_capture"))
                 .count();
@@ -73,8 +89,12 @@ public final class StripeHarness implements AdapterHarness {
 
     @Override
     public long amountAtPsp(String providerKey) {
-        return stub.intents().values().stream().filter(pi -> providerKey.equals(key(pi))).findFirst().orElseThrow()
-                .path("amount").asLong();
+        return stub.intents().values().stream()
+                .filter(pi -> providerKey.equals(key(pi)))
+                .findFirst()
+                .orElseThrow()
+                .path("amount")
+                .asLong();
     }
 
     private static String key(ObjectNode pi) {
@@ -97,23 +117,30 @@ public final class StripeHarness implements AdapterHarness {
     }
 
     @Override
-    public String chargeSucceeded(String eventId, String providerKey, String pspReference, Money amount,
-            Instant created) {
-        ObjectNode pi = JSON.createObjectNode().put("id", pspReference).put("object", "payment_intent")
-                .put("status", "succeeded").put("amount", StripeAmounts.toStripe(amount).orElseThrow())
+    public String chargeSucceeded(
+            String eventId, String providerKey, String pspReference, Money amount, Instant created) {
+        ObjectNode pi = JSON.createObjectNode()
+                .put("id", pspReference)
+                .put("object", "payment_intent")
+                .put("status", "succeeded")
+                .put("amount", StripeAmounts.toStripe(amount).orElseThrow())
                 .put("amount_received", StripeAmounts.toStripe(amount).orElseThrow())
-                .put("currency", StripeAmounts.currency(amount.currency())).put("created", created.getEpochSecond());
+                .put("currency", StripeAmounts.currency(amount.currency()))
+                .put("created", created.getEpochSecond());
         pi.putObject("metadata").put(StripeNotifications.KEY_FIELD, providerKey);
-        ObjectNode event = JSON.createObjectNode().put("id", eventId).put("object", "event")
-                .put("type", "payment_intent.succeeded").put("created", created.getEpochSecond());
+        ObjectNode event = JSON.createObjectNode()
+                .put("id", eventId)
+                .put("object", "event")
+                .put("type", "payment_intent.succeeded")
+                .put("created", created.getEpochSecond());
         event.putObject("data").set("object", pi);
         return event.toString();
     }
 
     @Override
     public String sign(String body, Instant signedAt, boolean withTheRightSecret) {
-        return StripeNotifications.sign(withTheRightSecret ? StripeStub.WEBHOOK_SECRET : "whsec_someone_else",
-                signedAt.getEpochSecond(), body);
+        return StripeNotifications.sign(
+                withTheRightSecret ? StripeStub.WEBHOOK_SECRET : "whsec_someone_else", signedAt.getEpochSecond(), body);
     }
 
     @Override

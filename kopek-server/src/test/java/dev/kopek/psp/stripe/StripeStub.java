@@ -19,8 +19,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -50,6 +50,7 @@ public final class StripeStub implements AutoCloseable {
     public static final String THREE_D_SECURE = "pm_card_authenticationRequired";
     /** Another of Stripe's 3-D Secure test cards; the same answers as {@link #THREE_D_SECURE}. */
     public static final String THREE_D_SECURE_REDIRECT = "pm_card_threeDSecureRequired";
+
     public static final String API_ERROR = "pm_stub_api_error";
     public static final String RATE_LIMITED = "pm_stub_rate_limit";
     public static final String INVALID = "pm_stub_invalid";
@@ -67,6 +68,7 @@ public final class StripeStub implements AutoCloseable {
      * stay below 12 digits: a run of 13 is read as a card number when it passes Luhn, and LogScanTest reads the log.
      */
     private final AtomicLong ids = new AtomicLong(ThreadLocalRandom.current().nextLong(1, 9_000_000) * 10_000L);
+
     private final Map<String, Stored> keys = new ConcurrentHashMap<>();
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final Map<String, ObjectNode> intents = new ConcurrentHashMap<>();
@@ -78,6 +80,7 @@ public final class StripeStub implements AutoCloseable {
     private final Map<String, String> owners = new ConcurrentHashMap<>();
     /** The account of the request this thread is answering. */
     private static final ThreadLocal<String> CALLER = new ThreadLocal<>();
+
     private final Set<String> searchable = ConcurrentHashMap.newKeySet();
     private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean searchLags;
@@ -85,18 +88,14 @@ public final class StripeStub implements AutoCloseable {
     private volatile CountDownLatch arrived = new CountDownLatch(1);
 
     /** One request the stub answered (or is answering). */
-    public record Request(String method, String path, String idempotencyKey, Map<String, String> form) {
-    }
+    public record Request(String method, String path, String idempotencyKey, Map<String, String> form) {}
 
-    private record Stored(String fingerprint, int status, String body) {
-    }
+    private record Stored(String fingerprint, int status, String body) {}
 
-    private record Answer(int status, String body, boolean store) {
-    }
+    private record Answer(int status, String body, boolean store) {}
 
     /** A balance transaction of one account. */
-    private record Movement(String account, ObjectNode txn) {
-    }
+    private record Movement(String account, ObjectNode txn) {}
 
     public StripeStub(Clock clock) {
         this.clock = clock;
@@ -171,7 +170,8 @@ public final class StripeStub implements AutoCloseable {
     /** PaymentIntents that moved money for a Kopek reference (the metadata Kopek sets): the oracle. */
     public long chargedIntents(String reference) {
         return intents.values().stream()
-                .filter(pi -> reference.equals(pi.path("metadata").path("kopek_reference").asString(null)))
+                .filter(pi -> reference.equals(
+                        pi.path("metadata").path("kopek_reference").asString(null)))
                 .filter(pi -> pi.path("amount_received").asLong(0) > 0
                         || pi.path("status").asString("").equals("requires_capture"))
                 .count();
@@ -183,8 +183,10 @@ public final class StripeStub implements AutoCloseable {
     }
 
     public long refunded(String intentId) {
-        return refunds.values().stream().filter(r -> intentId.equals(r.path("payment_intent").asString(null)))
-                .mapToLong(r -> r.path("amount").asLong(0)).sum();
+        return refunds.values().stream()
+                .filter(r -> intentId.equals(r.path("payment_intent").asString(null)))
+                .mapToLong(r -> r.path("amount").asLong(0))
+                .sum();
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -193,7 +195,8 @@ public final class StripeStub implements AutoCloseable {
             Map<String, String> query = decode(exchange.getRequestURI().getRawQuery());
             String authorization = exchange.getRequestHeaders().getFirst("Authorization");
             String account = authorization != null && authorization.startsWith("Bearer ")
-                    ? authorization.substring("Bearer ".length()) : "";
+                    ? authorization.substring("Bearer ".length())
+                    : "";
             CALLER.set(account);
             if (!accounts.contains(account)) {
                 send(exchange, error(401, "invalid_request_error", null, "Invalid API Key provided"), false);
@@ -212,24 +215,36 @@ public final class StripeStub implements AutoCloseable {
         }
     }
 
-    private void post(HttpExchange exchange, String path, String sentKey, Map<String, String> form)
-            throws IOException {
+    private void post(HttpExchange exchange, String path, String sentKey, Map<String, String> form) throws IOException {
         // Stripe scopes idempotency keys to the account.
         String key = sentKey == null ? null : CALLER.get() + " " + sentKey;
         String fingerprint = path + "?" + new java.util.TreeMap<>(form);
         if (key != null) {
             Stored stored = keys.get(key);
             if (stored != null) {
-                send(exchange, stored.fingerprint().equals(fingerprint)
-                        ? new Answer(stored.status(), stored.body(), true)
-                        : error(400, "idempotency_error", null, "Keys for idempotent requests can only be used with"
-                                + " the same parameters they were first used with."), stored.fingerprint()
-                                        .equals(fingerprint));
+                send(
+                        exchange,
+                        stored.fingerprint().equals(fingerprint)
+                                ? new Answer(stored.status(), stored.body(), true)
+                                : error(
+                                        400,
+                                        "idempotency_error",
+                                        null,
+                                        "Keys for idempotent requests can only be used with"
+                                                + " the same parameters they were first used with."),
+                        stored.fingerprint().equals(fingerprint));
                 return;
             }
             if (!inFlight.add(key)) {
-                send(exchange, error(409, "invalid_request_error", "idempotency_key_in_use", "There is currently"
-                        + " another in-progress request using this Stripe API key and idempotency key."), false);
+                send(
+                        exchange,
+                        error(
+                                409,
+                                "invalid_request_error",
+                                "idempotency_key_in_use",
+                                "There is currently"
+                                        + " another in-progress request using this Stripe API key and idempotency key."),
+                        false);
                 return;
             }
         }
@@ -287,27 +302,31 @@ public final class StripeStub implements AutoCloseable {
         String method = form.getOrDefault("payment_method", "");
         switch (method) {
             case RATE_LIMITED -> {
-                return error(429, "invalid_request_error", "rate_limit", "Too many requests hit the API too"
-                        + " quickly.");
+                return error(
+                        429, "invalid_request_error", "rate_limit", "Too many requests hit the API too" + " quickly.");
             }
             case API_ERROR -> {
                 Answer e = error(500, "api_error", null, "Something went wrong on Stripe's end.");
                 return new Answer(e.status(), e.body(), true);
             }
             case INVALID -> {
-                return error(400, "invalid_request_error", "resource_missing", "No such PaymentMethod: '" + method
-                        + "'");
+                return error(
+                        400, "invalid_request_error", "resource_missing", "No such PaymentMethod: '" + method + "'");
             }
-            default -> {
-            }
+            default -> {}
         }
         ObjectNode pi = fixture("payment_intent");
         String id = "pi_stub" + ids.incrementAndGet();
         long amount = Long.parseLong(form.get("amount"));
         boolean manual = "manual".equals(form.get("capture_method"));
-        pi.put("id", id).put("amount", amount).put("currency", form.get("currency"))
-                .put("capture_method", manual ? "manual" : "automatic").put("created", now())
-                .put("payment_method", method).put("amount_received", 0).put("amount_capturable", 0);
+        pi.put("id", id)
+                .put("amount", amount)
+                .put("currency", form.get("currency"))
+                .put("capture_method", manual ? "manual" : "automatic")
+                .put("created", now())
+                .put("payment_method", method)
+                .put("amount_received", 0)
+                .put("amount_capturable", 0);
         pi.putNull("canceled_at");
         pi.putNull("last_payment_error");
         pi.putNull("next_action");
@@ -323,8 +342,8 @@ public final class StripeStub implements AutoCloseable {
             searchable.add(id);
         }
         return switch (method) {
-            case DECLINED, INSUFFICIENT_FUNDS -> declined(pi, method.equals(DECLINED) ? "generic_decline"
-                    : "insufficient_funds");
+            case DECLINED, INSUFFICIENT_FUNDS ->
+                declined(pi, method.equals(DECLINED) ? "generic_decline" : "insufficient_funds");
             case THREE_D_SECURE, THREE_D_SECURE_REDIRECT -> {
                 pi.put("status", "requires_action");
                 String returnUrl = form.get("return_url");
@@ -333,7 +352,8 @@ public final class StripeStub implements AutoCloseable {
                     next.putObject("use_stripe_sdk").put("type", "three_d_secure_redirect");
                 } else {
                     ObjectNode next = pi.putObject("next_action").put("type", "redirect_to_url");
-                    next.putObject("redirect_to_url").put("url", "https://hooks.stripe.com/3d_secure_2/hosted?" + id)
+                    next.putObject("redirect_to_url")
+                            .put("url", "https://hooks.stripe.com/3d_secure_2/hosted?" + id)
                             .put("return_url", returnUrl);
                 }
                 yield new Answer(200, pi.toString(), true);
@@ -342,12 +362,17 @@ public final class StripeStub implements AutoCloseable {
                 ObjectNode charge = newCharge(pi, amount);
                 if (manual) {
                     pi.put("status", "requires_capture").put("amount_capturable", amount);
-                    ((ObjectNode) charge.get("payment_method_details").get("card")).put("capture_before",
-                            now() + 7 * 86_400);
+                    ((ObjectNode) charge.get("payment_method_details").get("card"))
+                            .put("capture_before", now() + 7 * 86_400);
                 } else {
                     pi.put("status", "succeeded").put("amount_received", amount);
-                    moved("charge", charge.path("id").asString(), pi.path("id").asString(), amount,
-                            pi.path("currency").asString(), CALLER.get());
+                    moved(
+                            "charge",
+                            charge.path("id").asString(),
+                            pi.path("id").asString(),
+                            amount,
+                            pi.path("currency").asString(),
+                            CALLER.get());
                 }
                 pi.set("latest_charge", charge);
                 yield new Answer(200, pi.toString(), true);
@@ -369,7 +394,12 @@ public final class StripeStub implements AutoCloseable {
                 pi.put("status", "requires_capture").put("amount_capturable", amount);
             } else {
                 pi.put("status", "succeeded").put("amount_received", amount);
-                moved("charge", charge.path("id").asString(), intentId, amount, pi.path("currency").asString(),
+                moved(
+                        "charge",
+                        charge.path("id").asString(),
+                        intentId,
+                        amount,
+                        pi.path("currency").asString(),
                         owners.get(intentId));
             }
             pi.set("latest_charge", charge);
@@ -380,11 +410,16 @@ public final class StripeStub implements AutoCloseable {
     private Answer declined(ObjectNode pi, String declineCode) {
         pi.put("status", "requires_payment_method");
         ObjectNode lastError = pi.putObject("last_payment_error");
-        lastError.put("type", "card_error").put("code", "card_declined").put("decline_code", declineCode)
+        lastError
+                .put("type", "card_error")
+                .put("code", "card_declined")
+                .put("decline_code", declineCode)
                 .put("message", "Your card was declined.");
         ObjectNode body = JSON.createObjectNode();
         ObjectNode error = body.putObject("error");
-        error.put("type", "card_error").put("code", "card_declined").put("decline_code", declineCode)
+        error.put("type", "card_error")
+                .put("code", "card_declined")
+                .put("decline_code", declineCode)
                 .put("message", "Your card was declined.");
         error.set("payment_intent", pi.deepCopy());
         return new Answer(402, body.toString(), true);
@@ -395,18 +430,26 @@ public final class StripeStub implements AutoCloseable {
             return unexpectedState(pi);
         }
         long capturable = pi.path("amount_capturable").asLong();
-        long amount = form.containsKey("amount_to_capture") ? Long.parseLong(form.get("amount_to_capture"))
-                : capturable;
+        long amount =
+                form.containsKey("amount_to_capture") ? Long.parseLong(form.get("amount_to_capture")) : capturable;
         if (amount > capturable) {
-            return error(400, "invalid_request_error", "amount_too_large", "amount_to_capture is greater than"
-                    + " the amount capturable");
+            return error(
+                    400,
+                    "invalid_request_error",
+                    "amount_too_large",
+                    "amount_to_capture is greater than" + " the amount capturable");
         }
         boolean last = !"false".equals(form.get("final_capture"));
         pi.put("amount_received", pi.path("amount_received").asLong() + amount);
         pi.put("amount_capturable", last ? 0 : capturable - amount);
         pi.put("status", last || capturable == amount ? "succeeded" : "requires_capture");
-        moved("charge", pi.path("latest_charge").path("id").asString(), pi.path("id").asString(), amount,
-                pi.path("currency").asString(), CALLER.get());
+        moved(
+                "charge",
+                pi.path("latest_charge").path("id").asString(),
+                pi.path("id").asString(),
+                amount,
+                pi.path("currency").asString(),
+                CALLER.get());
         return new Answer(200, pi.toString(), true);
     }
 
@@ -415,7 +458,9 @@ public final class StripeStub implements AutoCloseable {
         if (status.equals("succeeded") || status.equals("canceled") || status.equals("processing")) {
             return unexpectedState(pi);
         }
-        pi.put("status", "canceled").put("canceled_at", now()).put("cancellation_reason", "requested_by_customer")
+        pi.put("status", "canceled")
+                .put("canceled_at", now())
+                .put("cancellation_reason", "requested_by_customer")
                 .put("amount_capturable", 0);
         return new Answer(200, pi.toString(), true);
     }
@@ -426,21 +471,33 @@ public final class StripeStub implements AutoCloseable {
             return missing(form.get("payment_intent"));
         }
         synchronized (pi) {
-            long amount = form.containsKey("amount") ? Long.parseLong(form.get("amount"))
+            long amount = form.containsKey("amount")
+                    ? Long.parseLong(form.get("amount"))
                     : pi.path("amount_received").asLong();
-            long left = pi.path("amount_received").asLong() - refunded(pi.path("id").asString());
+            long left =
+                    pi.path("amount_received").asLong() - refunded(pi.path("id").asString());
             if (left <= 0) {
-                return error(400, "invalid_request_error", "charge_already_refunded", "Charge "
-                        + pi.path("latest_charge").path("id").asString() + " has already been refunded.");
+                return error(
+                        400,
+                        "invalid_request_error",
+                        "charge_already_refunded",
+                        "Charge " + pi.path("latest_charge").path("id").asString() + " has already been refunded.");
             }
             if (amount > left) {
-                return error(400, "invalid_request_error", "amount_too_large", "Refund amount is greater than"
-                        + " unrefunded amount on charge");
+                return error(
+                        400,
+                        "invalid_request_error",
+                        "amount_too_large",
+                        "Refund amount is greater than" + " unrefunded amount on charge");
             }
             ObjectNode refund = fixture("refund");
             String id = "re_stub" + ids.incrementAndGet();
-            refund.put("id", id).put("amount", amount).put("currency", pi.path("currency").asString())
-                    .put("payment_intent", pi.path("id").asString()).put("created", now()).put("status", "succeeded")
+            refund.put("id", id)
+                    .put("amount", amount)
+                    .put("currency", pi.path("currency").asString())
+                    .put("payment_intent", pi.path("id").asString())
+                    .put("created", now())
+                    .put("status", "succeeded")
                     .put("charge", pi.path("latest_charge").path("id").asString());
             ObjectNode metadata = refund.putObject("metadata");
             form.forEach((k, v) -> {
@@ -462,17 +519,28 @@ public final class StripeStub implements AutoCloseable {
         }
         if (path.equals("/v1/refunds")) {
             String intent = query.getOrDefault("payment_intent", "");
-            return list(refunds.values().stream().filter(r -> intent.equals(r.path("payment_intent").asString(null)))
-                    .filter(r -> CALLER.get().equals(owners.get(r.path("id").asString())))
-                    .sorted((a, b) -> b.path("id").asString().compareTo(a.path("id").asString())).toList(),
+            return list(
+                    refunds.values().stream()
+                            .filter(r -> intent.equals(r.path("payment_intent").asString(null)))
+                            .filter(r ->
+                                    CALLER.get().equals(owners.get(r.path("id").asString())))
+                            .sorted((a, b) -> b.path("id")
+                                    .asString()
+                                    .compareTo(a.path("id").asString()))
+                            .toList(),
                     "/v1/refunds");
         }
         if (path.equals("/v1/balance_transactions")) {
             long from = Long.parseLong(query.getOrDefault("created[gte]", "0"));
             long to = Long.parseLong(query.getOrDefault("created[lt]", Long.toString(Long.MAX_VALUE)));
             synchronized (balance) {
-                return list(balance.stream().filter(m -> m.account().equals(CALLER.get())).map(Movement::txn)
-                        .filter(t -> t.path("created").asLong() >= from && t.path("created").asLong() < to).toList(),
+                return list(
+                        balance.stream()
+                                .filter(m -> m.account().equals(CALLER.get()))
+                                .map(Movement::txn)
+                                .filter(t -> t.path("created").asLong() >= from
+                                        && t.path("created").asLong() < to)
+                                .toList(),
                         "/v1/balance_transactions");
             }
         }
@@ -492,20 +560,27 @@ public final class StripeStub implements AutoCloseable {
         if (!query.startsWith(prefix) || !query.endsWith("'")) {
             return error(400, "invalid_request_error", "parameter_invalid_string", "Invalid search query");
         }
-        String value = query.substring(prefix.length(), query.length() - 1).replace("\\'", "'")
+        String value = query.substring(prefix.length(), query.length() - 1)
+                .replace("\\'", "'")
                 .replace("\\\\", "\\");
-        List<ObjectNode> found = intents.values().stream().filter(pi -> searchable.contains(pi.path("id").asString()))
+        List<ObjectNode> found = intents.values().stream()
+                .filter(pi -> searchable.contains(pi.path("id").asString()))
                 .filter(pi -> CALLER.get().equals(owners.get(pi.path("id").asString())))
-                .filter(pi -> value.equals(pi.path("metadata").path("kopek_provider_key").asString(null))).toList();
-        ObjectNode result = JSON.createObjectNode().put("object", "search_result")
-                .put("url", "/v1/payment_intents/search").put("has_more", false);
+                .filter(pi -> value.equals(
+                        pi.path("metadata").path("kopek_provider_key").asString(null)))
+                .toList();
+        ObjectNode result = JSON.createObjectNode()
+                .put("object", "search_result")
+                .put("url", "/v1/payment_intents/search")
+                .put("has_more", false);
         result.putNull("next_page");
         result.putArray("data").addAll(found);
         return new Answer(200, result.toString(), false);
     }
 
     private static Answer list(List<ObjectNode> items, String url) {
-        ObjectNode list = JSON.createObjectNode().put("object", "list").put("url", url).put("has_more", false);
+        ObjectNode list =
+                JSON.createObjectNode().put("object", "list").put("url", url).put("has_more", false);
         ArrayNode data = list.putArray("data");
         data.addAll(items);
         return new Answer(200, list.toString(), false);
@@ -513,24 +588,31 @@ public final class StripeStub implements AutoCloseable {
 
     private ObjectNode newCharge(ObjectNode pi, long amount) {
         ObjectNode charge = fixture("charge");
-        charge.put("id", "ch_stub" + ids.incrementAndGet()).put("amount", amount)
-                .put("currency", pi.path("currency").asString()).put("payment_intent", pi.path("id").asString())
+        charge.put("id", "ch_stub" + ids.incrementAndGet())
+                .put("amount", amount)
+                .put("currency", pi.path("currency").asString())
+                .put("payment_intent", pi.path("id").asString())
                 .put("created", now());
         return charge;
     }
 
     /** A balance transaction, its source expanded as {@code expand[]=data.source} asks. */
-    private void moved(String type, String sourceId, String intentId, long amount, String currency,
-            String account) {
+    private void moved(String type, String sourceId, String intentId, long amount, String currency, String account) {
         ObjectNode txn = fixture("balance_transaction");
         long fee = type.equals("charge") ? Math.max(1, amount * 29 / 1000) : 0;
         ObjectNode source = JSON.createObjectNode().put("id", sourceId).put("object", type);
         if (intentId != null) {
             source.put("payment_intent", intentId);
         }
-        txn.put("id", "txn_stub" + ids.incrementAndGet()).put("type", type).put("reporting_category", type)
-                .put("amount", amount).put("fee", fee).put("net", amount - fee).put("currency", currency)
-                .put("created", now()).put("available_on", now() + 2 * 86_400);
+        txn.put("id", "txn_stub" + ids.incrementAndGet())
+                .put("type", type)
+                .put("reporting_category", type)
+                .put("amount", amount)
+                .put("fee", fee)
+                .put("net", amount - fee)
+                .put("currency", currency)
+                .put("created", now())
+                .put("available_on", now() + 2 * 86_400);
         txn.set("source", source);
         balance.add(new Movement(account, txn));
     }
@@ -547,10 +629,13 @@ public final class StripeStub implements AutoCloseable {
     public ObjectNode dispute(String intentId, String status) {
         ObjectNode pi = intents.get(intentId);
         ObjectNode dispute = fixture("dispute");
-        dispute.put("id", "dp_stub" + ids.incrementAndGet()).put("payment_intent", intentId)
+        dispute.put("id", "dp_stub" + ids.incrementAndGet())
+                .put("payment_intent", intentId)
                 .put("charge", pi.path("latest_charge").path("id").asString())
-                .put("amount", pi.path("amount_received").asLong()).put("currency", pi.path("currency").asString())
-                .put("status", status).put("created", now());
+                .put("amount", pi.path("amount_received").asLong())
+                .put("currency", pi.path("currency").asString())
+                .put("status", status)
+                .put("created", now());
         return dispute;
     }
 
@@ -565,8 +650,11 @@ public final class StripeStub implements AutoCloseable {
     private Answer unexpectedState(ObjectNode pi) {
         ObjectNode body = JSON.createObjectNode();
         ObjectNode error = body.putObject("error");
-        error.put("type", "invalid_request_error").put("code", "payment_intent_unexpected_state")
-                .put("message", "This PaymentIntent's status is " + pi.path("status").asString() + ".");
+        error.put("type", "invalid_request_error")
+                .put("code", "payment_intent_unexpected_state")
+                .put(
+                        "message",
+                        "This PaymentIntent's status is " + pi.path("status").asString() + ".");
         error.set("payment_intent", pi.deepCopy());
         return new Answer(400, body.toString(), true);
     }
@@ -584,8 +672,10 @@ public final class StripeStub implements AutoCloseable {
     public void alsoSettleIn(String secretKey, String intentId) {
         synchronized (balance) {
             Movement charge = balance.stream()
-                    .filter(m -> intentId.equals(m.txn().path("source").path("payment_intent").asString(null)))
-                    .findFirst().orElseThrow();
+                    .filter(m -> intentId.equals(
+                            m.txn().path("source").path("payment_intent").asString(null)))
+                    .findFirst()
+                    .orElseThrow();
             ObjectNode copy = charge.txn().deepCopy().put("id", "txn_stub" + ids.incrementAndGet());
             balance.add(new Movement(secretKey, copy));
         }

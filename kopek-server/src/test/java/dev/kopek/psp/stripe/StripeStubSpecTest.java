@@ -43,7 +43,8 @@ class StripeStubSpecTest {
 
     private static final String SPEC = "urn:stripe:openapi";
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDialect(Dialects.getDraft202012(),
+    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDialect(
+            Dialects.getDraft202012(),
             builder -> builder.schemas(Map.of(SPEC, resource("/stripe/spec3-schemas-subset.json"))));
     private static final StripeStub STUB = new StripeStub(Clock.systemUTC());
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -55,8 +56,7 @@ class StripeStubSpecTest {
         STUB.close();
     }
 
-    private record Reply(int status, JsonNode body) {
-    }
+    private record Reply(int status, JsonNode body) {}
 
     @Test
     void everyObjectTheStubHandsOutMatchesStripesSchema() {
@@ -69,34 +69,60 @@ class StripeStubSpecTest {
         String authorized = manual.body().path("id").asString();
         assertThat(List.of(automatic, manual, voidable, sdk, redirect)).allMatch(r -> r.status() == 200);
         assertThat(sdk.body().path("next_action").path("type").asString()).isEqualTo("use_stripe_sdk");
-        assertThat(redirect.body().path("next_action").path("redirect_to_url").path("return_url").asString())
+        assertThat(redirect.body()
+                        .path("next_action")
+                        .path("redirect_to_url")
+                        .path("return_url")
+                        .asString())
                 .isEqualTo("https://merchant.example/back");
 
-        Reply captured = post("/v1/payment_intents/" + authorized + "/capture", Map.of("amount_to_capture", "600",
-                "final_capture", "false"));
-        Reply canceled = post("/v1/payment_intents/" + voidable.body().path("id").asString() + "/cancel", Map.of());
-        Reply refund = post("/v1/refunds", Map.of("payment_intent", paid, "amount", "300",
-                "metadata[kopek_provider_key]", "kit_" + UUID.randomUUID()));
-        for (Reply intent : List.of(automatic, manual, voidable, sdk, redirect, captured, canceled,
-                get("/v1/payment_intents/" + paid))) {
+        Reply captured = post(
+                "/v1/payment_intents/" + authorized + "/capture",
+                Map.of("amount_to_capture", "600", "final_capture", "false"));
+        Reply canceled =
+                post("/v1/payment_intents/" + voidable.body().path("id").asString() + "/cancel", Map.of());
+        Reply refund = post(
+                "/v1/refunds",
+                Map.of(
+                        "payment_intent",
+                        paid,
+                        "amount",
+                        "300",
+                        "metadata[kopek_provider_key]",
+                        "kit_" + UUID.randomUUID()));
+        for (Reply intent : List.of(
+                automatic, manual, voidable, sdk, redirect, captured, canceled, get("/v1/payment_intents/" + paid))) {
             check("payment_intent", intent.body());
         }
         check("refund", refund.body());
-        check("refund", get("/v1/refunds/" + refund.body().path("id").asString()).body());
+        check(
+                "refund",
+                get("/v1/refunds/" + refund.body().path("id").asString()).body());
         get("/v1/refunds?payment_intent=" + paid).body().path("data").forEach(r -> check("refund", r));
         get("/v1/balance_transactions").body().path("data").forEach(t -> check("balance_transaction", t));
-        get("/v1/payment_intents/search?query=" + enc("metadata['kopek_provider_key']:'none'")).body().path("data")
+        get("/v1/payment_intents/search?query=" + enc("metadata['kopek_provider_key']:'none'"))
+                .body()
+                .path("data")
                 .forEach(pi -> check("payment_intent", pi));
 
-        for (String status : List.of("warning_needs_response", "warning_under_review", "warning_closed",
-                "needs_response", "under_review", "won", "lost")) {
+        for (String status : List.of(
+                "warning_needs_response",
+                "warning_under_review",
+                "warning_closed",
+                "needs_response",
+                "under_review",
+                "won",
+                "lost")) {
             JsonNode dispute = STUB.dispute(paid, status);
             check("dispute", dispute);
             JsonNode event = JSON.readTree(STUB.event("charge.dispute.updated", dispute));
             check("event", event);
             check("dispute", event.path("data").path("object"));
         }
-        check("event", JSON.readTree(STUB.event("payment_intent.succeeded", STUB.intents().get(paid))));
+        check(
+                "event",
+                JSON.readTree(
+                        STUB.event("payment_intent.succeeded", STUB.intents().get(paid))));
 
         assertThat(mismatches).isEmpty();
     }
@@ -115,8 +141,9 @@ class StripeStubSpecTest {
         errors.put("server error", create(StripeStub.API_ERROR, "automatic", null));
         errors.put("rate limited", create(StripeStub.RATE_LIMITED, "automatic", null));
         errors.put("wrong key", send("GET", "/v1/payment_intents/" + intent, null, null, "sk_test_not_this_one"));
-        errors.put("same key, other parameters", send("POST", "/v1/payment_intents", key,
-                form(StripeStub.OK, "manual", null), StripeStub.SECRET_KEY));
+        errors.put(
+                "same key, other parameters",
+                send("POST", "/v1/payment_intents", key, form(StripeStub.OK, "manual", null), StripeStub.SECRET_KEY));
         errors.put("unexpected state", post("/v1/payment_intents/" + intent + "/capture", Map.of()));
         errors.put("refund too large", post("/v1/refunds", Map.of("payment_intent", intent, "amount", "999999")));
         post("/v1/refunds", Map.of("payment_intent", intent));
@@ -130,11 +157,16 @@ class StripeStubSpecTest {
             assertThat(reply.status()).as(what).isBetween(400, 599);
             check("error", reply.body());
         });
-        assertThat(errors.get("rate limited").body().path("error").path("code").asString()).isEqualTo("rate_limit");
+        assertThat(errors.get("rate limited").body().path("error").path("code").asString())
+                .isEqualTo("rate_limit");
         assertThat(errors.get("key in use").status()).isEqualTo(409);
         assertThat(errors.get("key in use").body().path("error").path("code").asString())
                 .isEqualTo("idempotency_key_in_use");
-        assertThat(errors.get("same key, other parameters").body().path("error").path("type").asString())
+        assertThat(errors.get("same key, other parameters")
+                        .body()
+                        .path("error")
+                        .path("type")
+                        .asString())
                 .isEqualTo("idempotency_error");
         assertThat(mismatches).isEmpty();
     }
@@ -145,7 +177,8 @@ class StripeStubSpecTest {
         check("error", JSON.readTree("{\"error\":{\"type\":\"rate_limit_error\",\"code\":\"rate_limit\"}}"));
         check("error", JSON.readTree("{\"error\":{\"type\":\"authentication_error\"}}"));
         check("error", JSON.readTree("{\"message\":\"no error object\"}"));
-        JsonNode pi = JSON.readTree(create(StripeStub.OK, "automatic", null).body().toString());
+        JsonNode pi =
+                JSON.readTree(create(StripeStub.OK, "automatic", null).body().toString());
         check("payment_intent", ((tools.jackson.databind.node.ObjectNode) pi.deepCopy()).put("status", "approved"));
         check("payment_intent", ((tools.jackson.databind.node.ObjectNode) pi.deepCopy()).put("amount", "1000"));
         check("dispute", STUB.dispute(pi.path("id").asString(), "open"));
@@ -171,8 +204,8 @@ class StripeStubSpecTest {
         Schema compiled = REGISTRY.getSchema(SchemaLocation.of(SPEC + "#/components/schemas/" + schema));
         List<Error> errors = compiled.validate(value.toString(), InputFormat.JSON);
         if (!errors.isEmpty()) {
-            mismatches.add(schema + " " + value.path("id").asString("") + ": " + errors.stream()
-                    .map(Error::toString).collect(Collectors.joining("; ")));
+            mismatches.add(schema + " " + value.path("id").asString("") + ": "
+                    + errors.stream().map(Error::toString).collect(Collectors.joining("; ")));
         }
     }
 
@@ -203,14 +236,16 @@ class StripeStubSpecTest {
         return send("GET", pathAndQuery, null, null, StripeStub.SECRET_KEY);
     }
 
-    private static Reply send(String method, String pathAndQuery, String key, Map<String, String> form,
-            String secretKey) {
+    private static Reply send(
+            String method, String pathAndQuery, String key, Map<String, String> form, String secretKey) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(STUB.baseUri() + pathAndQuery))
                 .header("Authorization", "Bearer " + secretKey);
         if (method.equals("POST")) {
-            String body = form.entrySet().stream().map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
+            String body = form.entrySet().stream()
+                    .map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
                     .collect(Collectors.joining("&"));
-            request.header("Content-Type", "application/x-www-form-urlencoded").header("Idempotency-Key", key)
+            request.header("Content-Type", "application/x-www-form-urlencoded")
+                    .header("Idempotency-Key", key)
                     .POST(HttpRequest.BodyPublishers.ofString(body));
         } else {
             request.GET();

@@ -21,10 +21,11 @@ class SettlementAccountsTest extends SettlementSupport {
         String ownAccount = charge(pay(api, 1_100, "pm_ok"));
         String configured = charge(pay(api, 1_200, "pm_ok"));
         // As if sent through the merchant's own Stripe account: that account's settlement, not this file, holds it.
-        jdbc.sql("UPDATE payments SET psp_account = 'stripe' WHERE psp_reference = :r").param("r", ownAccount)
+        jdbc.sql("UPDATE payments SET psp_account = 'stripe' WHERE psp_reference = :r")
+                .param("r", ownAccount)
                 .update();
-        SIMULATOR.addSettlementDiscrepancies(day, SettlementDiscrepancies.none().withMissing(ownAccount)
-                .withMissing(configured));
+        SIMULATOR.addSettlementDiscrepancies(
+                day, SettlementDiscrepancies.none().withMissing(ownAccount).withMissing(configured));
 
         moveToDayAfter(day);
         runOk(day);

@@ -23,7 +23,8 @@ class SettlementApiTest extends SettlementSupport {
         assertProblem(admin().get("/v1/ops/recon-breaks?limit=0"), 400, "invalid_query", "limit");
         assertProblem(admin().get("/v1/ops/recon-breaks?limit=501"), 400, "invalid_query", "limit");
         assertProblem(admin().get("/v1/ops/recon-breaks?limit=ten"), 400, "invalid_query", "limit");
-        assertThat(admin().get("/v1/ops/recon-breaks?type=AMOUNT_MISMATCH&status=all&limit=500").status())
+        assertThat(admin().get("/v1/ops/recon-breaks?type=AMOUNT_MISMATCH&status=all&limit=500")
+                        .status())
                 .isEqualTo(200);
     }
 
@@ -31,17 +32,26 @@ class SettlementApiTest extends SettlementSupport {
     void badRunRequestsAreProblemsAndNothingRuns() {
         long runs = rows("settlement_runs");
         assertProblem(admin().post("/v1/ops/settlements/runs", null, "{}"), 400, "invalid_date", "date");
-        assertProblem(admin().post("/v1/ops/settlements/runs", null, "{\"date\":20261201}"), 400, "invalid_date",
+        assertProblem(
+                admin().post("/v1/ops/settlements/runs", null, "{\"date\":20261201}"), 400, "invalid_date", "date");
+        assertProblem(
+                admin().post("/v1/ops/settlements/runs", null, "{\"date\":\"2026-12-32\"}"),
+                400,
+                "invalid_date",
                 "date");
-        assertProblem(admin().post("/v1/ops/settlements/runs", null, "{\"date\":\"2026-12-32\"}"), 400,
-                "invalid_date", "date");
-        assertProblem(admin().post("/v1/ops/settlements/runs", null, "{\"date\":\"2026-12-01\",\"force\":true}"),
-                400, "unknown_field", "force");
+        assertProblem(
+                admin().post("/v1/ops/settlements/runs", null, "{\"date\":\"2026-12-01\",\"force\":true}"),
+                400,
+                "unknown_field",
+                "force");
         assertProblem(admin().post("/v1/ops/settlements/runs", null, "not json"), 400, "invalid_json", null);
         LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
         assertProblem(run(today), 422, "date_not_closed", null);
-        assertProblem(newMerchant().post("/v1/ops/settlements/runs", null, "{\"date\":\"2026-12-01\"}"), 401,
-                "invalid_admin_token", null);
+        assertProblem(
+                newMerchant().post("/v1/ops/settlements/runs", null, "{\"date\":\"2026-12-01\"}"),
+                401,
+                "invalid_admin_token",
+                null);
         assertProblem(new Api(baseUri(), null).get("/v1/ops/recon-breaks"), 401, "missing_api_key", null);
         assertThat(rows("settlement_runs")).isEqualTo(runs);
     }
@@ -71,9 +81,12 @@ class SettlementApiTest extends SettlementSupport {
                                     AND target_id = :day
                 """).param("day", day.toString()).query().listOfRows();
         assertThat(events).hasSize(1);
-        assertThat(events.getFirst()).containsEntry("actor_kind", "system")
-                .containsEntry("actor_id", "system:daily-settlement").containsEntry("actor_name", "daily-settlement")
-                .containsEntry("outcome", "completed").containsEntry("passes", 2);
+        assertThat(events.getFirst())
+                .containsEntry("actor_kind", "system")
+                .containsEntry("actor_id", "system:daily-settlement")
+                .containsEntry("actor_name", "daily-settlement")
+                .containsEntry("outcome", "completed")
+                .containsEntry("passes", 2);
         assertThat(events.getFirst().get("request_id")).isNull();
     }
 

@@ -25,8 +25,8 @@ class SettlementBreaksTest extends SettlementSupport {
         String missing = charge(pay(api, 1_000, "pm_ok"));
         String wrong = charge(pay(api, 2_000, "pm_ok"));
         JsonNode refunded = pay(api, 3_000, "pm_ok");
-        Api.Response refund = api.post("/v1/payments/" + refunded.get("id").asString() + "/refunds", Api.newKey(),
-                "{\"amount\":1000}");
+        Api.Response refund = api.post(
+                "/v1/payments/" + refunded.get("id").asString() + "/refunds", Api.newKey(), "{\"amount\":1000}");
         assertThat(refund.status()).isEqualTo(202);
         reconciler.reconcileOnce();
         assertThat(api.get("/v1/refunds/" + refund.text("id")).text("status")).isEqualTo("succeeded");
@@ -35,10 +35,12 @@ class SettlementBreaksTest extends SettlementSupport {
                 .containsOnly(day);
 
         String phantom = "ch_phantom" + System.nanoTime();
-        SIMULATOR.addSettlementDiscrepancies(day, SettlementDiscrepancies.none()
-                .withMissing(missing)
-                .withWrongAmount(wrong, 2_500)
-                .withExtra(new SettlementRow(phantom, "charge", 999, "EUR", day)));
+        SIMULATOR.addSettlementDiscrepancies(
+                day,
+                SettlementDiscrepancies.none()
+                        .withMissing(missing)
+                        .withWrongAmount(wrong, 2_500)
+                        .withExtra(new SettlementRow(phantom, "charge", 999, "EUR", day)));
 
         moveToDayAfter(day);
         JsonNode first = passOf(runOk(day), day);
@@ -46,7 +48,8 @@ class SettlementBreaksTest extends SettlementSupport {
         assertThat(first.get("reported").asInt()).isZero();
         List<JsonNode> candidates = breaksOf(day, "open");
         assertThat(references(candidates)).containsExactlyInAnyOrder(missing, wrong, phantom);
-        assertThat(candidates).allSatisfy(b -> assertThat(b.get("status").asString()).isEqualTo("candidate"));
+        assertThat(candidates)
+                .allSatisfy(b -> assertThat(b.get("status").asString()).isEqualTo("candidate"));
         assertThat(breaksOf(day, "reported")).isEmpty();
 
         moveToDayAfter(day.plusDays(1));
@@ -54,7 +57,8 @@ class SettlementBreaksTest extends SettlementSupport {
         assertThat(passOf(run, day).get("reported").asInt()).isEqualTo(3);
         assertThat(passOf(run, day.plusDays(1)).get("breaks_seen").asInt()).isZero();
         List<JsonNode> reported = breaksOf(day, "reported");
-        assertThat(reported).allSatisfy(b -> assertThat(b.get("seen_count").asInt()).isEqualTo(2));
+        assertThat(reported)
+                .allSatisfy(b -> assertThat(b.get("seen_count").asInt()).isEqualTo(2));
 
         JsonNode atPsp = only(reported, missing);
         assertThat(atPsp.get("type").asString()).isEqualTo("missing_at_psp");
@@ -70,12 +74,17 @@ class SettlementBreaksTest extends SettlementSupport {
         assertThat(internal.get("kopek").isNull()).isTrue();
         assertThat(internal.get("psp").get("amount").asLong()).isEqualTo(999);
 
-        assertThat(references(breaks("type=missing_at_psp&status=reported&date=" + day))).containsExactly(missing);
-        double gauge = meters.get("kopek.settlement.breaks.open").tag("type", "amount_mismatch")
-                .tag("status", "reported").gauge().value();
-        assertThat(gauge).isGreaterThanOrEqualTo(1).isEqualTo((double) jdbc.sql(
-                "SELECT count(*) FROM recon_breaks WHERE type = 'AMOUNT_MISMATCH' AND status = 'REPORTED'")
-                .query(Long.class).single());
+        assertThat(references(breaks("type=missing_at_psp&status=reported&date=" + day)))
+                .containsExactly(missing);
+        double gauge = meters.get("kopek.settlement.breaks.open")
+                .tag("type", "amount_mismatch")
+                .tag("status", "reported")
+                .gauge()
+                .value();
+        assertThat(gauge).isGreaterThanOrEqualTo(1).isEqualTo((double)
+                jdbc.sql("SELECT count(*) FROM recon_breaks WHERE type = 'AMOUNT_MISMATCH' AND status = 'REPORTED'")
+                        .query(Long.class)
+                        .single());
     }
 
     @Test
@@ -87,9 +96,11 @@ class SettlementBreaksTest extends SettlementSupport {
         String declinedCharge = declined.text("psp_reference");
         assertThat(declinedCharge).startsWith("ch_");
         String paid = charge(pay(api, 4_000, "pm_ok"));
-        SIMULATOR.addSettlementDiscrepancies(day, SettlementDiscrepancies.none()
-                .withExtra(new SettlementRow(declinedCharge, "charge", 1_500, "EUR", day))
-                .withExtra(new SettlementRow(paid, "refund", 4_000, "EUR", day)));
+        SIMULATOR.addSettlementDiscrepancies(
+                day,
+                SettlementDiscrepancies.none()
+                        .withExtra(new SettlementRow(declinedCharge, "charge", 1_500, "EUR", day))
+                        .withExtra(new SettlementRow(paid, "refund", 4_000, "EUR", day)));
 
         moveToDayAfter(day);
         runOk(day);
@@ -110,15 +121,20 @@ class SettlementBreaksTest extends SettlementSupport {
 
     /** Authorizes 5,000 and captures 3,000: the authorization never settles, the capture does. */
     private static String captureOfManualPayment(Api api) {
-        Api.Response authorized = api.pay(Api.newKey(), "{\"reference\":\"" + newReference() + "\",\"amount\":5000,"
-                + "\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
+        Api.Response authorized = api.pay(
+                Api.newKey(),
+                "{\"reference\":\"" + newReference() + "\",\"amount\":5000,"
+                        + "\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
         assertThat(authorized.text("status")).isEqualTo("authorized");
         String chargeId = authorized.text("psp_reference");
-        Api.Response captured = api.post("/v1/payments/" + authorized.text("id") + "/capture", Api.newKey(),
-                "{\"amount\":3000}");
+        Api.Response captured =
+                api.post("/v1/payments/" + authorized.text("id") + "/capture", Api.newKey(), "{\"amount\":3000}");
         assertThat(captured.status()).as(captured.body()).isEqualTo(200);
-        String capture = SIMULATOR.movements(chargeId).stream().filter(m -> m.type().equals("capture"))
-                .findFirst().orElseThrow().id();
+        String capture = SIMULATOR.movements(chargeId).stream()
+                .filter(m -> m.type().equals("capture"))
+                .findFirst()
+                .orElseThrow()
+                .id();
         assertThat(capture).startsWith("cap_");
         return capture;
     }

@@ -38,7 +38,8 @@ class SettlementDayBoundaryTest extends SettlementSupport {
         JsonNode run = runOk(day.plusDays(1));
         assertThat(passOf(run, day).get("cleared").asInt()).isEqualTo(1);
         assertThat(passOf(run, day).get("reported").asInt()).isZero();
-        assertThat(passOf(run, day.plusDays(1)).get("breaks_seen").asInt()).as("matched on its own day's file")
+        assertThat(passOf(run, day.plusDays(1)).get("breaks_seen").asInt())
+                .as("matched on its own day's file")
                 .isZero();
 
         JsonNode cleared = only(breaksOf(day, "all"), late);

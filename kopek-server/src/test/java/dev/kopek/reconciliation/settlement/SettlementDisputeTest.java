@@ -15,8 +15,9 @@ class SettlementDisputeTest extends SettlementSupport {
     @Test
     void wonDisputeMatchesBothItsMovementsAndAnUnknownChargebackIsMissingInternally() throws Exception {
         LocalDate day = freshDay();
-        SIMULATOR.configure(SIMULATOR.config().withWebhooks(SIMULATOR.config().webhooks()
-                .withUrl(baseUri().resolve("/v1/psp/simulator/webhooks"))));
+        SIMULATOR.configure(SIMULATOR
+                .config()
+                .withWebhooks(SIMULATOR.config().webhooks().withUrl(baseUri().resolve("/v1/psp/simulator/webhooks"))));
         Api api = newMerchant();
         String disputed = charge(pay(api, 8_000, "pm_ok"));
         String unheardOf = charge(pay(api, 5_000, "pm_ok"));
@@ -25,7 +26,8 @@ class SettlementDisputeTest extends SettlementSupport {
         awaitDelivered(3);
         SIMULATOR.resolveDispute(won, true);
         awaitDelivered(4);
-        SIMULATOR.configure(SIMULATOR.config().withWebhooks(SIMULATOR.config().webhooks().withUrl(null)));
+        SIMULATOR.configure(
+                SIMULATOR.config().withWebhooks(SIMULATOR.config().webhooks().withUrl(null)));
         String silent = SIMULATOR.openDispute(unheardOf, null, "fraudulent");
         assertThat(List.of(settlementDateOf(won), settlementDateOf(silent))).containsOnly(day);
 
@@ -45,6 +47,9 @@ class SettlementDisputeTest extends SettlementSupport {
                 && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        assertThat(SIMULATOR.webhookDeliveries().stream().filter(d -> d.delivered()).count()).isEqualTo(events);
+        assertThat(SIMULATOR.webhookDeliveries().stream()
+                        .filter(d -> d.delivered())
+                        .count())
+                .isEqualTo(events);
     }
 }

@@ -32,31 +32,40 @@ class SettlementFeesTest extends SettlementSupport {
         moveToDayAfter(day);
 
         runOk(day);
-        assertThat(feePostings(day)).containsExactlyInAnyOrder(
-                Map.entry("PSP_FEE_CHARGED", 290L), Map.entry("PSP_FEE_CHARGED", 174L));
+        assertThat(feePostings(day))
+                .containsExactlyInAnyOrder(Map.entry("PSP_FEE_CHARGED", 290L), Map.entry("PSP_FEE_CHARGED", 174L));
         runOk(day);
         assertThat(feePostings(day)).as("a re-run posts nothing again").hasSize(2);
 
         String stranger = Api.unique("ch_unknown");
-        SIMULATOR.addSettlementDiscrepancies(day, SettlementDiscrepancies.none().withMissing(first)
-                .withExtra(new SettlementRow(second, "fee", 6, "EUR", day))
-                .withExtra(new SettlementRow(stranger, "fee", 25, "EUR", day)));
+        SIMULATOR.addSettlementDiscrepancies(
+                day,
+                SettlementDiscrepancies.none()
+                        .withMissing(first)
+                        .withExtra(new SettlementRow(second, "fee", 6, "EUR", day))
+                        .withExtra(new SettlementRow(stranger, "fee", 25, "EUR", day)));
         runOk(day);
         runOk(day);
-        assertThat(feePostings(day)).containsExactlyInAnyOrder(
-                Map.entry("PSP_FEE_CHARGED", 290L), Map.entry("PSP_FEE_CHARGED", 174L),
-                Map.entry("PSP_FEE_RETURNED", 290L), Map.entry("PSP_FEE_CHARGED", 6L),
-                Map.entry("PSP_FEE_CHARGED", 25L));
+        assertThat(feePostings(day))
+                .containsExactlyInAnyOrder(
+                        Map.entry("PSP_FEE_CHARGED", 290L),
+                        Map.entry("PSP_FEE_CHARGED", 174L),
+                        Map.entry("PSP_FEE_RETURNED", 290L),
+                        Map.entry("PSP_FEE_CHARGED", 6L),
+                        Map.entry("PSP_FEE_CHARGED", 25L));
         assertThat(netPspFees(day)).isEqualTo(174 + 6 + 25);
         assertThat(jdbc.sql("""
                 SELECT count(*) FROM ledger_transactions
                  WHERE kind LIKE 'PSP_FEE%' AND occurred_at = :at AND (merchant_id IS NOT NULL OR payment_id IS NULL)
                 """).param("at", dayStart(day)).query(Long.class).single())
-                .as("no merchant on a PSP fee; only the stranger's fee has no payment").isEqualTo(1);
+                .as("no merchant on a PSP fee; only the stranger's fee has no payment")
+                .isEqualTo(1);
 
         Api.Response ledger = api.get("/v1/ledger/transactions?limit=100");
         assertThat(ledger.status()).as(ledger.body()).isEqualTo(200);
-        assertThat(ledger.body()).as("Kopek's PSP cost is not in the merchant's ledger").doesNotContain("psp_fee");
+        assertThat(ledger.body())
+                .as("Kopek's PSP cost is not in the merchant's ledger")
+                .doesNotContain("psp_fee");
         assertThat(firstPayment.get("id").asString()).startsWith("pay_");
     }
 
@@ -66,12 +75,14 @@ class SettlementFeesTest extends SettlementSupport {
                 SELECT kind, amount_minor FROM ledger_transactions WHERE kind LIKE 'PSP_FEE%' AND occurred_at = :at
                 """)
                 .param("at", dayStart(day))
-                .query((rs, n) -> Map.entry(rs.getString("kind"), rs.getLong("amount_minor"))).list();
+                .query((rs, n) -> Map.entry(rs.getString("kind"), rs.getLong("amount_minor")))
+                .list();
     }
 
     /** The day's PSP fees as the PSP_FEES account holds them, debit less credit, checked against the receivable. */
     private long netPspFees(LocalDate day) {
-        Map<String, Long> net = jdbc.sql("""
+        Map<String, Long> net = jdbc
+                .sql("""
                 SELECT a.type, sum(CASE e.side WHEN 'debit' THEN e.amount_minor ELSE -e.amount_minor END) AS net
                   FROM ledger_transactions t
                   JOIN ledger_entries e ON e.transaction_id = t.id
@@ -80,7 +91,9 @@ class SettlementFeesTest extends SettlementSupport {
                  GROUP BY a.type
                 """)
                 .param("at", dayStart(day))
-                .query((rs, n) -> Map.entry(rs.getString("type"), rs.getLong("net"))).list().stream()
+                .query((rs, n) -> Map.entry(rs.getString("type"), rs.getLong("net")))
+                .list()
+                .stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
         assertThat(net.keySet()).containsExactlyInAnyOrder("PSP_FEES", "PSP_RECEIVABLE");
         assertThat(net.get("PSP_RECEIVABLE")).isEqualTo(-net.get("PSP_FEES"));

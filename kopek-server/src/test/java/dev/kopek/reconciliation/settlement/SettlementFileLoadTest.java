@@ -16,6 +16,7 @@ class SettlementFileLoadTest extends SettlementSupport {
 
     @Autowired
     SettlementFiles files;
+
     @Autowired
     PaymentProvider psp;
 
@@ -56,7 +57,9 @@ class SettlementFileLoadTest extends SettlementSupport {
     }
 
     private long versions(LocalDate day) {
-        return jdbc.sql("SELECT count(*) FROM settlement_files WHERE settlement_date = :day").param("day", day)
-                .query(Long.class).single();
+        return jdbc.sql("SELECT count(*) FROM settlement_files WHERE settlement_date = :day")
+                .param("day", day)
+                .query(Long.class)
+                .single();
     }
 }

@@ -27,17 +27,19 @@ abstract class SettlementSupport extends IntegrationTest {
 
     @Autowired
     protected SettlementReconciliation settlement;
+
     @Autowired
     protected Refunds refunds;
 
     /** Noon of a day no earlier test has touched (nor the day before it); both clocks are moved there. */
     protected LocalDate freshDay() {
-        OffsetDateTime latest = jdbc.sql("""
+        OffsetDateTime latest =
+                jdbc.sql("""
                 SELECT max(t) FROM (SELECT max(updated_at) AS t FROM payments
                                     UNION ALL SELECT max(updated_at) FROM payment_operations) AS written
                 """).query(OffsetDateTime.class).optional().orElse(null);
-        Instant from = latest == null || latest.toInstant().isBefore(clock.instant()) ? clock.instant()
-                : latest.toInstant();
+        Instant from =
+                latest == null || latest.toInstant().isBefore(clock.instant()) ? clock.instant() : latest.toInstant();
         LocalDate day = LocalDate.ofInstant(from, ZoneOffset.UTC).plusDays(2);
         moveTo(day, LocalTime.NOON);
         return day;
@@ -71,10 +73,13 @@ abstract class SettlementSupport extends IntegrationTest {
     /** The value date the PSP gives this reference's movements: the UTC date of their own timestamps. */
     protected static LocalDate settlementDateOf(String pspReference) {
         List<MovementRecord> movements = SIMULATOR.movements().stream()
-                .filter(m -> m.id().equals(pspReference) && m.succeeded()).toList();
+                .filter(m -> m.id().equals(pspReference) && m.succeeded())
+                .toList();
         assertThat(movements).as("movements of " + pspReference).isNotEmpty();
-        List<LocalDate> dates = movements.stream().map(m -> LocalDate.ofInstant(m.createdAt(), ZoneOffset.UTC))
-                .distinct().toList();
+        List<LocalDate> dates = movements.stream()
+                .map(m -> LocalDate.ofInstant(m.createdAt(), ZoneOffset.UTC))
+                .distinct()
+                .toList();
         assertThat(dates).as("value dates of " + pspReference).hasSize(1);
         return dates.getFirst();
     }
@@ -89,7 +94,8 @@ abstract class SettlementSupport extends IntegrationTest {
         assertThat(ran.status()).as(ran.body()).isEqualTo(200);
         JsonNode passes = ran.json().get("passes");
         assertThat(passes.size()).isEqualTo(2);
-        assertThat(passes.get(0).get("settlement_date").asString()).isEqualTo(date.minusDays(1).toString());
+        assertThat(passes.get(0).get("settlement_date").asString())
+                .isEqualTo(date.minusDays(1).toString());
         assertThat(passes.get(0).get("recheck").asBoolean()).isTrue();
         assertThat(passes.get(1).get("settlement_date").asString()).isEqualTo(date.toString());
         assertThat(passes.get(1).get("recheck").asBoolean()).isFalse();
@@ -99,13 +105,16 @@ abstract class SettlementSupport extends IntegrationTest {
     /** The pass of this date in a run's answer. */
     protected static JsonNode passOf(JsonNode run, LocalDate date) {
         return StreamSupport.stream(run.get("passes").spliterator(), false)
-                .filter(p -> p.get("settlement_date").asString().equals(date.toString())).findFirst().orElseThrow();
+                .filter(p -> p.get("settlement_date").asString().equals(date.toString()))
+                .findFirst()
+                .orElseThrow();
     }
 
     protected List<JsonNode> breaks(String query) {
         Api.Response listed = admin().get("/v1/ops/recon-breaks?" + query);
         assertThat(listed.status()).as(listed.body()).isEqualTo(200);
-        return StreamSupport.stream(listed.json().get("data").spliterator(), false).toList();
+        return StreamSupport.stream(listed.json().get("data").spliterator(), false)
+                .toList();
     }
 
     protected List<JsonNode> breaksOf(LocalDate date, String status) {
@@ -117,7 +126,8 @@ abstract class SettlementSupport extends IntegrationTest {
     }
 
     protected static JsonNode only(List<JsonNode> breaks, String pspReference) {
-        List<JsonNode> matching = breaks.stream().filter(b -> b.get("psp_reference").asString().equals(pspReference))
+        List<JsonNode> matching = breaks.stream()
+                .filter(b -> b.get("psp_reference").asString().equals(pspReference))
                 .toList();
         assertThat(matching).as("breaks of " + pspReference).hasSize(1);
         return matching.getFirst();

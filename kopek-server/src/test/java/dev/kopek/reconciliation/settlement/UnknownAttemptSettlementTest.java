@@ -41,7 +41,9 @@ class UnknownAttemptSettlementTest extends SettlementSupport {
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
 
         moveToDayAfter(day.plusDays(1));
-        assertThat(passOf(runOk(day.plusDays(1)), day).get("breaks_seen").asInt()).as("matched now").isZero();
+        assertThat(passOf(runOk(day.plusDays(1)), day).get("breaks_seen").asInt())
+                .as("matched now")
+                .isZero();
         assertThat(breaksOf(day, "open")).isEmpty();
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
     }
@@ -59,10 +61,13 @@ class UnknownAttemptSettlementTest extends SettlementSupport {
 
         moveTo(day.plusDays(1), LocalTime.of(0, 0, 5));
         JsonNode early = passOf(runOk(day), day);
-        assertThat(early.get("resolved").asInt()).as("the grace has not run out: no take-over yet").isZero();
+        assertThat(early.get("resolved").asInt())
+                .as("the grace has not run out: no take-over yet")
+                .isZero();
         JsonNode open = only(breaksOf(day, "open"), chargeId);
         assertThat(open.get("type").asString()).isEqualTo("missing_internal");
-        assertThat(open.get("kopek").get("payment_id").asString()).as("attributed by the PSP's provider key")
+        assertThat(open.get("kopek").get("payment_id").asString())
+                .as("attributed by the PSP's provider key")
                 .isEqualTo(unknown.text("id"));
         assertThat(open.get("kopek").get("status").asString()).isEqualTo("unknown");
         assertThat(api.get("/v1/payments/" + unknown.text("id")).text("status")).isEqualTo("processing");
@@ -71,7 +76,8 @@ class UnknownAttemptSettlementTest extends SettlementSupport {
         SIMULATOR.advanceClock(Duration.ofSeconds(31));
         JsonNode later = passOf(runOk(day), day);
         assertThat(later.get("resolved").asInt()).isEqualTo(1);
-        assertThat(only(breaksOf(day, "resolved"), chargeId).get("seen_count").asInt()).isEqualTo(2);
+        assertThat(only(breaksOf(day, "resolved"), chargeId).get("seen_count").asInt())
+                .isEqualTo(2);
         assertThat(api.get("/v1/payments/" + unknown.text("id")).text("status")).isEqualTo("captured");
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
     }

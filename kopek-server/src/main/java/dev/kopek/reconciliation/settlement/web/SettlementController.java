@@ -62,7 +62,10 @@ class SettlementController {
     private final SettlementAudit settlementAudit;
     private final BreakDecisions decisions;
 
-    SettlementController(SettlementReconciliation reconciliation, ReconBreaks breaks, SettlementAudit settlementAudit,
+    SettlementController(
+            SettlementReconciliation reconciliation,
+            ReconBreaks breaks,
+            SettlementAudit settlementAudit,
             BreakDecisions decisions) {
         this.decisions = decisions;
         this.reconciliation = reconciliation;
@@ -71,12 +74,17 @@ class SettlementController {
     }
 
     @PostMapping("/settlements/runs")
-    @ProblemCodes(jsonBody = true, value = {ProblemCode.INVALID_DATE, ProblemCode.DATE_NOT_CLOSED, ProblemCode.SETTLEMENT_FILE_UNAVAILABLE})
+    @ProblemCodes(
+            jsonBody = true,
+            value = {ProblemCode.INVALID_DATE, ProblemCode.DATE_NOT_CLOSED, ProblemCode.SETTLEMENT_FILE_UNAVAILABLE})
     Map<String, Object> run(Actor actor, HttpServletRequest http) {
         ObjectNode body = JsonBodies.readObject(http, 1024);
-        body.propertyNames().stream().filter(name -> !RUN_FIELDS.contains(name)).findFirst().ifPresent(name -> {
-            throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
-        });
+        body.propertyNames().stream()
+                .filter(name -> !RUN_FIELDS.contains(name))
+                .findFirst()
+                .ifPresent(name -> {
+                    throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
+                });
         JsonNode date = body.get("date");
         LocalDate day = date != null && date.isString() ? parseDate(date.stringValue()) : null;
         if (day == null) {
@@ -86,25 +94,38 @@ class SettlementController {
         settlementAudit.recordRun(actor, day, result);
         return switch (result) {
             case RunResult.Completed completed -> SettlementJson.run(completed);
-            case RunResult.DateNotClosed notClosed -> throw ApiProblem.of(HttpStatus.UNPROCESSABLE_CONTENT,
-                    "date_not_closed", "The file of " + notClosed.date() + " is not final until that day has ended"
-                            + " (UTC); the latest date that can be run is " + notClosed.latestClosed() + ".");
-            case RunResult.FileUnavailable failed -> throw ApiProblem.of(HttpStatus.BAD_GATEWAY,
-                    "settlement_file_unavailable", "The PSP's settlement file of " + failed.date()
-                            + " could not be fetched or read; nothing was matched. Try again later.");
+            case RunResult.DateNotClosed notClosed ->
+                throw ApiProblem.of(
+                        HttpStatus.UNPROCESSABLE_CONTENT,
+                        "date_not_closed",
+                        "The file of " + notClosed.date() + " is not final until that day has ended"
+                                + " (UTC); the latest date that can be run is " + notClosed.latestClosed() + ".");
+            case RunResult.FileUnavailable failed ->
+                throw ApiProblem.of(
+                        HttpStatus.BAD_GATEWAY,
+                        "settlement_file_unavailable",
+                        "The PSP's settlement file of " + failed.date()
+                                + " could not be fetched or read; nothing was matched. Try again later.");
         };
     }
 
     @GetMapping("/recon-breaks")
-    Map<String, Object> list(@RequestParam(required = false) String type,
-            @RequestParam(defaultValue = "open") String status, @RequestParam(required = false) String date,
+    Map<String, Object> list(
+            @RequestParam(required = false) String type,
+            @RequestParam(defaultValue = "open") String status,
+            @RequestParam(required = false) String date,
             @RequestParam(defaultValue = "100") String limit) {
-        BreakType breakType = type == null ? null : BreakType.fromApi(type).orElseThrow(() -> invalid("type",
-                "type is missing_internal, missing_at_psp, amount_mismatch or status_mismatch."));
+        BreakType breakType = type == null
+                ? null
+                : BreakType.fromApi(type)
+                        .orElseThrow(() -> invalid(
+                                "type",
+                                "type is missing_internal, missing_at_psp, amount_mismatch or status_mismatch."));
         Set<BreakStatus> statuses = STATUSES.get(status);
         if (statuses == null) {
-            throw invalid("status", "status is open (candidate and reported), candidate, reported, cleared,"
-                    + " resolved or all.");
+            throw invalid(
+                    "status",
+                    "status is open (candidate and reported), candidate, reported, cleared," + " resolved or all.");
         }
         LocalDate day = date == null ? null : parseDate(date);
         if (date != null && day == null) {
@@ -116,13 +137,19 @@ class SettlementController {
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("object", "list");
-        body.put("data", breaks.list(breakType, statuses, day, max).stream().map(SettlementJson::reconBreak).toList());
+        body.put(
+                "data",
+                breaks.list(breakType, statuses, day, max).stream()
+                        .map(SettlementJson::reconBreak)
+                        .toList());
         return body;
     }
 
     /** A person saw the break and is working on it: {@code {note?}}. It stays open. Who: the admin token's. */
     @PostMapping("/recon-breaks/{id}/acknowledge")
-    @ProblemCodes(jsonBody = true, value = {ProblemCode.ACTOR_FROM_CREDENTIALS, ProblemCode.INVALID_NOTE, ProblemCode.BREAK_NOT_OPEN})
+    @ProblemCodes(
+            jsonBody = true,
+            value = {ProblemCode.ACTOR_FROM_CREDENTIALS, ProblemCode.INVALID_NOTE, ProblemCode.BREAK_NOT_OPEN})
     Map<String, Object> acknowledge(Actor actor, @PathVariable String id, HttpServletRequest http) {
         UUID breakId = breakId(id);
         String note = BreakNote.read(http, false);
@@ -131,7 +158,9 @@ class SettlementController {
 
     /** A person settled the difference and says how: {@code {note}}. The break is closed. */
     @PostMapping("/recon-breaks/{id}/resolve")
-    @ProblemCodes(jsonBody = true, value = {ProblemCode.ACTOR_FROM_CREDENTIALS, ProblemCode.INVALID_NOTE, ProblemCode.BREAK_NOT_OPEN})
+    @ProblemCodes(
+            jsonBody = true,
+            value = {ProblemCode.ACTOR_FROM_CREDENTIALS, ProblemCode.INVALID_NOTE, ProblemCode.BREAK_NOT_OPEN})
     Map<String, Object> resolve(Actor actor, @PathVariable String id, HttpServletRequest http) {
         UUID breakId = breakId(id);
         String note = BreakNote.read(http, true);
@@ -145,8 +174,11 @@ class SettlementController {
     private static Map<String, Object> decided(String id, ReconBreaks.Decision decision) {
         return switch (decision) {
             case ReconBreaks.Decision.Done done -> SettlementJson.reconBreak(done.reconBreak());
-            case ReconBreaks.Decision.NotOpen closed -> throw ApiProblem.of(HttpStatus.CONFLICT, "break_not_open",
-                    "This break is already " + closed.reconBreak().status().apiName() + ".");
+            case ReconBreaks.Decision.NotOpen closed ->
+                throw ApiProblem.of(
+                        HttpStatus.CONFLICT,
+                        "break_not_open",
+                        "This break is already " + closed.reconBreak().status().apiName() + ".");
             case ReconBreaks.Decision.NotFound missing -> throw ApiProblem.notFound("reconciliation break " + id);
         };
     }
@@ -161,18 +193,27 @@ class SettlementController {
             for (String claimed : List.of("by", "resolved_by", "acknowledged_by")) {
                 if (body.has(claimed)) {
                     // Refused, not ignored: a client that believes it names the person must learn that it does not.
-                    throw ApiProblem.badRequest("actor_from_credentials", claimed, claimed + " is not accepted: the"
-                            + " person deciding is the admin identity that sends the request.");
+                    throw ApiProblem.badRequest(
+                            "actor_from_credentials",
+                            claimed,
+                            claimed + " is not accepted: the"
+                                    + " person deciding is the admin identity that sends the request.");
                 }
             }
-            body.propertyNames().stream().filter(name -> !FIELDS.contains(name)).findFirst().ifPresent(name -> {
-                throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
-            });
+            body.propertyNames().stream()
+                    .filter(name -> !FIELDS.contains(name))
+                    .findFirst()
+                    .ifPresent(name -> {
+                        throw ApiProblem.badRequest("unknown_field", name, "Unknown field '" + name + "'.");
+                    });
             JsonNode node = body.get("note");
             if (node == null && !required) {
                 return null;
             }
-            if (node == null || !node.isString() || node.stringValue().isBlank() || node.stringValue().length() > 2000) {
+            if (node == null
+                    || !node.isString()
+                    || node.stringValue().isBlank()
+                    || node.stringValue().length() > 2000) {
                 throw ApiProblem.badRequest("invalid_note", "note", "note is required: a string of 1–2000 characters.");
             }
             return node.stringValue();
@@ -201,8 +242,12 @@ class SettlementController {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("object", "settlement_run");
             json.put("date", completed.date().toString());
-            json.put("passes", completed.passes().stream().map(SettlementAudit::pass).toList());
-            json.put("accounts", completed.accounts().stream().map(SettlementAudit::account).toList());
+            json.put(
+                    "passes",
+                    completed.passes().stream().map(SettlementAudit::pass).toList());
+            json.put(
+                    "accounts",
+                    completed.accounts().stream().map(SettlementAudit::account).toList());
             return json;
         }
 
@@ -221,15 +266,17 @@ class SettlementController {
             json.put("seen_count", b.seenCount());
             json.put("created_at", b.createdAt().toString());
             json.put("updated_at", b.updatedAt().toString());
-            json.put("reported_at", b.reportedAt() == null ? null : b.reportedAt().toString());
+            json.put(
+                    "reported_at",
+                    b.reportedAt() == null ? null : b.reportedAt().toString());
             json.put("closed_at", b.closedAt() == null ? null : b.closedAt().toString());
             json.put("resolution", b.resolution());
             return json;
         }
 
         private static Map<String, Object> kopek(ReconBreak b) {
-            Map<String, Object> json = side(b.internalType(), b.internalStatus(), b.internalAmount(),
-                    b.internalCurrency());
+            Map<String, Object> json =
+                    side(b.internalType(), b.internalStatus(), b.internalAmount(), b.internalCurrency());
             json.put("kind", b.internalKind());
             json.put("id", publicId(b.internalKind(), b.internalId()));
             json.put("payment_id", b.paymentId() == null ? null : new PaymentId(b.paymentId()).toString());
