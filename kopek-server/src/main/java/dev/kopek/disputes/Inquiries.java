@@ -20,7 +20,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 /**
  * Inquiries: the issuer asks about a payment before, or instead of, a chargeback (Stripe's {@code warning_*}
  * dispute statuses). Nothing has been withdrawn, so an inquiry posts nothing and leaves the payment's status and
- * amounts alone; it is recorded in {@code dispute_inquiries} (V200) and announced ({@code dispute.inquiry_opened},
+ * amounts alone; it is recorded in {@code dispute_inquiries} (V167) and announced ({@code dispute.inquiry_opened},
  * {@code dispute.inquiry_closed}) because the merchant has to answer it. Its closing may arrive first (events are
  * reordered): it records the inquiry closed, and the late opening changes nothing. When the issuer escalates it,
  * {@link Disputes} records the chargeback and marks the inquiry ESCALATED; an inquiry event about a dispute already
