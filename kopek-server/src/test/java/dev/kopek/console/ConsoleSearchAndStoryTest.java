@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.merchants.Merchants;
 import dev.kopek.money.PrefixedId;
+import dev.kopek.notifications.NotificationInbox;
 import dev.kopek.outbox.webhooks.DeliveryWorker;
 import dev.kopek.support.Api;
 import dev.kopek.support.ConsoleBrowser;
 import dev.kopek.support.IntegrationTest;
 import dev.kopek.support.WebhookReceiver;
-import dev.kopek.webhooks.NotificationInbox;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -3,10 +3,10 @@ package dev.kopek.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.money.PaymentId;
+import dev.kopek.notifications.NotificationInbox;
 import dev.kopek.simulator.WebhookSignature;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
-import dev.kopek.webhooks.NotificationInbox;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -3,6 +3,7 @@ package dev.kopek.simulation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.KopekApplication;
+import dev.kopek.notifications.NotificationInbox;
 import dev.kopek.reconciliation.StuckAttemptReconciler;
 import dev.kopek.simulator.AcquirerSimulator;
 import dev.kopek.simulator.SimulatorConfig;
@@ -13,7 +14,6 @@ import dev.kopek.support.IntegrationTest;
 import dev.kopek.support.MutableClock;
 import dev.kopek.support.SharedSimulator;
 import dev.kopek.support.TestDatabase;
-import dev.kopek.webhooks.NotificationInbox;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package dev.kopek.simulation;
 
+import dev.kopek.notifications.NotificationInbox;
 import dev.kopek.reconciliation.StuckAttemptReconciler;
 import dev.kopek.simulator.AcquirerSimulator;
 import dev.kopek.support.CrashSwitch;
 import dev.kopek.support.MutableClock;
-import dev.kopek.webhooks.NotificationInbox;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;

@@ -3,10 +3,10 @@ package dev.kopek.psp.stripe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.money.TimeOrderedIds;
+import dev.kopek.notifications.NotificationInbox;
 import dev.kopek.platform.Db;
 import dev.kopek.simulator.WebhookSignature;
 import dev.kopek.support.Api;
-import dev.kopek.webhooks.NotificationInbox;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.kopek.webhooks;
+package dev.kopek.notifications;
 
 import dev.kopek.disputes.Disputes;
 import dev.kopek.money.MerchantId;
@@ -115,18 +115,18 @@ public class NotificationInbox {
         PspNotification n;
         switch (psp.verifyNotification(signatureHeader, body)) {
             case NotificationCheck.Invalid invalid -> {
-                meters.counter("kopek.webhooks.rejected").increment();
+                meters.counter("kopek.notifications.rejected").increment();
                 return Receipt.INVALID;
             }
             case NotificationCheck.Malformed malformed -> {
-                meters.counter("kopek.webhooks.rejected").increment();
+                meters.counter("kopek.notifications.rejected").increment();
                 return new Receipt.Malformed(malformed.field(), malformed.reason());
             }
             case NotificationCheck.Valid valid -> n = valid.notification();
         }
         Receipt.Malformed unfit = NotificationFields.unfit(n);
         if (unfit != null) {
-            meters.counter("kopek.webhooks.rejected").increment();
+            meters.counter("kopek.notifications.rejected").increment();
             return unfit;
         }
         UUID id = TimeOrderedIds.next(clock);
@@ -148,7 +148,7 @@ public class NotificationInbox {
                 .param("nextTry", Db.at(clock.instant().plus(CLAIM)))
                 .update();
         if (stored == 0) {
-            meters.counter("kopek.webhooks.duplicates").increment();
+            meters.counter("kopek.notifications.duplicates").increment();
             return Receipt.DUPLICATE;
         }
         if (!process(id, n, source)) {
@@ -176,7 +176,7 @@ public class NotificationInbox {
             return false;
         }
         if (result == NotificationResult.CONFLICT) {
-            meters.counter("kopek.webhooks.conflicts").increment();
+            meters.counter("kopek.notifications.conflicts").increment();
             log.error(
                     "notification {} ({}) contradicts Kopek's final state of {}; recorded, nothing changed",
                     n.eventId(),
@@ -184,7 +184,7 @@ public class NotificationInbox {
                     n.objectId());
         }
         if (result == NotificationResult.FOREIGN) {
-            meters.counter("kopek.webhooks.foreign").increment();
+            meters.counter("kopek.notifications.foreign").increment();
             log.warn(
                     "notification {} ({}) from the {} names an object that account does not hold; refused, nothing"
                             + " changed",
@@ -204,7 +204,7 @@ public class NotificationInbox {
                 .param("done", done)
                 .param("id", id)
                 .update();
-        meters.counter("kopek.webhooks.processed", "outcome", result.name().toLowerCase(Locale.ROOT))
+        meters.counter("kopek.notifications.processed", "outcome", result.name().toLowerCase(Locale.ROOT))
                 .increment();
         return done;
     }
@@ -292,7 +292,7 @@ public class NotificationInbox {
                                 + w.tries() + " tries"));
             }
         });
-        meters.counter("kopek.webhooks.dead_lettered").increment();
+        meters.counter("kopek.notifications.dead_lettered").increment();
         log.error(
                 "notification {} ({}) dead-lettered after {} tries; a review item was opened",
                 w.eventId(),

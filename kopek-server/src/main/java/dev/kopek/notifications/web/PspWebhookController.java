@@ -1,6 +1,7 @@
-package dev.kopek.webhooks.web;
+package dev.kopek.notifications.web;
 
 import dev.kopek.money.MerchantId;
+import dev.kopek.notifications.NotificationInbox;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.ProblemCode;
@@ -9,7 +10,6 @@ import dev.kopek.psp.MerchantPspStore;
 import dev.kopek.psp.NotificationSource;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
-import dev.kopek.webhooks.NotificationInbox;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;

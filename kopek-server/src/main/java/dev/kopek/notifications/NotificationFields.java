@@ -1,4 +1,4 @@
-package dev.kopek.webhooks;
+package dev.kopek.notifications;
 
 import dev.kopek.platform.InputText;
 import dev.kopek.psp.ChargeOutcome;

@@ -3,5 +3,5 @@
  * id, then applied through the state machines — late, duplicate and backward notifications change nothing, and
  * ones about objects Kopek does not know yet wait to be matched.
  */
-@org.springframework.modulith.ApplicationModule(displayName = "PSP webhooks")
-package dev.kopek.webhooks;
+@org.springframework.modulith.ApplicationModule(displayName = "PSP notifications")
+package dev.kopek.notifications;

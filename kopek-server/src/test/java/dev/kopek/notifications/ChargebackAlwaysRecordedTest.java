@@ -1,4 +1,4 @@
-package dev.kopek.webhooks;
+package dev.kopek.notifications;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
