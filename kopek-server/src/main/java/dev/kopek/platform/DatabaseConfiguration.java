@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,8 +50,11 @@ class DatabaseConfiguration {
         config.setMaximumPoolSize(props.poolSize());
         config.setConnectionTimeout(props.connectionTimeout().toMillis());
         config.setInitializationFailTimeout(props.connectionTimeout().toMillis());
+        ReadOnlyEviction readOnly = new ReadOnlyEviction();
+        failoverSettings(config, props, readOnly);
         try {
             HikariDataSource dataSource = new HikariDataSource(config);
+            readOnly.evictFrom(dataSource);
             verify(dataSource);
             return dataSource;
         } catch (RuntimeException | SQLException e) {
@@ -61,15 +65,77 @@ class DatabaseConfiguration {
         }
     }
 
+    /**
+     * The pool and driver settings that let Kopek ride through a failover (docs/beyond-one-machine.md). They are the
+     * driver's defaults for this pool: a parameter written in {@code KOPEK_DB_URL} wins over each of them. Only the
+     * primary is written to ({@code targetServerType=primary}: with several hosts, the one that takes writes; with
+     * one, a standby is refused at connect time rather than at its first write); no wait on a server is unbounded;
+     * idle connections are checked, every connection retires after {@code maxLifetime}, and a read-only answer
+     * replaces them all ({@link ReadOnlyEviction}). No session setting is changed: statement timeouts are the
+     * server's or the URL's ({@code options=-c statement_timeout=…}).
+     */
+    static void failoverSettings(HikariConfig config, DatabaseProperties props, ReadOnlyEviction readOnly) {
+        config.addDataSourceProperty("targetServerType", "primary");
+        config.addDataSourceProperty(
+                "loginTimeout", Long.toString(props.loginTimeout().toSeconds()));
+        config.addDataSourceProperty(
+                "connectTimeout", Long.toString(Math.min(props.loginTimeout().toSeconds(), CONNECT_TIMEOUT_SECONDS)));
+        config.addDataSourceProperty(
+                "socketTimeout", Long.toString(props.socketTimeout().toSeconds()));
+        config.addDataSourceProperty("tcpKeepAlive", "true");
+        config.addDataSourceProperty("ApplicationName", "kopek");
+        config.setKeepaliveTime(props.keepaliveTime().toMillis());
+        config.setMaxLifetime(props.maxLifetime().toMillis());
+        // Below the wait for a connection, so that a check hanging on a frozen server does not use all of it.
+        long validationMillis =
+                Math.min(VALIDATION_TIMEOUT_MILLIS, props.connectionTimeout().toMillis() / 2);
+        if (validationMillis >= MIN_VALIDATION_TIMEOUT_MILLIS) {
+            config.setValidationTimeout(validationMillis);
+        }
+        config.setExceptionOverride(readOnly);
+    }
+
+    /**
+     * The oldest PostgreSQL Kopek runs on. 15 is the first with {@code UNIQUE NULLS NOT DISTINCT} (V140: one PSP
+     * event is stored once per account, the configured account being a NULL merchant); nothing Kopek runs needs a
+     * newer one (docs/beyond-one-machine.md, "PostgreSQL versions").
+     */
+    static final int MIN_POSTGRES_MAJOR = 15;
+
+    /** TCP connect to one host: a host that does not answer is skipped for the next one after this. */
+    private static final long CONNECT_TIMEOUT_SECONDS = 5;
+
+    private static final long VALIDATION_TIMEOUT_MILLIS = 2_000;
+    private static final long MIN_VALIDATION_TIMEOUT_MILLIS = 250;
+
+    /** Spring's own, but a rollback on a session a failover already ended is no error of its own. */
+    @Bean
+    LostSessionTransactionManager transactionManager(HikariDataSource dataSource) {
+        return new LostSessionTransactionManager(dataSource);
+    }
+
     private static void verify(DataSource dataSource) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             String product = connection.getMetaData().getDatabaseProductName();
-            int major = connection.getMetaData().getDatabaseMajorVersion();
-            if (!"PostgreSQL".equals(product) || major < 14) {
-                throw new SQLException("need PostgreSQL 14 or newer, found " + product + " " + major);
+            String version = connection.getMetaData().getDatabaseProductVersion();
+            Optional<String> refusal = refusal(product, connection.getMetaData().getDatabaseMajorVersion(), version);
+            if (refusal.isPresent()) {
+                throw new SQLException(refusal.get());
             }
-            log.info("database ready: {} {}", product, connection.getMetaData().getDatabaseProductVersion());
+            log.info("database ready: {} {}", product, version);
         }
+    }
+
+    /** Why Kopek will not run on this server, or empty when it will. */
+    static Optional<String> refusal(String product, int major, String version) {
+        if (!"PostgreSQL".equals(product)) {
+            return Optional.of("need PostgreSQL " + MIN_POSTGRES_MAJOR + " or newer, found " + product);
+        }
+        if (major < MIN_POSTGRES_MAJOR) {
+            return Optional.of("need PostgreSQL " + MIN_POSTGRES_MAJOR + " or newer (migration V140 uses UNIQUE NULLS"
+                    + " NOT DISTINCT, new in 15), found PostgreSQL " + version);
+        }
+        return Optional.empty();
     }
 
     /** A password may be written into the URL; it never reaches a log line. */

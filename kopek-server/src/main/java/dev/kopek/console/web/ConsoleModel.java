@@ -1,6 +1,7 @@
 package dev.kopek.console.web;
 
 import dev.kopek.access.AdminSessions;
+import dev.kopek.platform.DatabaseOutages;
 import dev.kopek.platform.LogContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -8,13 +9,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpHeaders;
 import org.springframework.ui.Model;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.ModelAttribute;
-import org.springframework.web.bind.annotation.ResponseStatus;
 
 /**
  * What every console page shows (who is logged in, the CSRF token for its forms), and the console's own error
@@ -28,9 +28,11 @@ class ConsoleModel {
     private static final Logger log = LoggerFactory.getLogger(ConsoleModel.class);
 
     private final AdminSessions sessions;
+    private final DatabaseOutages outages;
 
-    ConsoleModel(AdminSessions sessions) {
+    ConsoleModel(AdminSessions sessions, DatabaseOutages outages) {
         this.sessions = sessions;
+        this.outages = outages;
     }
 
     @ModelAttribute
@@ -86,9 +88,24 @@ class ConsoleModel {
         return "console/error";
     }
 
+    /**
+     * Anything else is a logged 500 page — except the database being away (a failover): a 503 page saying so, with
+     * {@code Retry-After}, counted and warned about like every request that meets it.
+     */
     @ExceptionHandler(Exception.class)
-    @ResponseStatus(HttpStatus.INTERNAL_SERVER_ERROR)
-    String failed(Exception e, Model model) {
+    String failed(Exception e, Model model, HttpServletResponse response) {
+        if (outages.problemFor(e).isPresent()) {
+            response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+            response.setHeader(HttpHeaders.RETRY_AFTER, DatabaseOutages.RETRY_AFTER_SECONDS);
+            model.addAttribute("title", "Database unavailable");
+            model.addAttribute(
+                    "message",
+                    "The database is unavailable for a moment (a failover or a restart); nothing was changed. Try"
+                            + " again in a few seconds.");
+            model.addAttribute("requestId", LogContext.requestId());
+            return "console/error";
+        }
+        response.setStatus(HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
         log.error("console page failed", e);
         model.addAttribute("title", "Something went wrong");
         model.addAttribute("message", "The page could not be shown; the error has been logged with this request's id.");
