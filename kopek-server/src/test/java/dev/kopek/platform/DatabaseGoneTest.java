@@ -172,7 +172,8 @@ class DatabaseGoneTest {
             assertUnavailable(admin.get("/v1/ops/audit"));
             assertUnavailable(notification());
             // The projector runs every 200 ms; it pauses 1 s, then 2 s, after a failed pass, and warns only once.
-            while (unavailable("ledger projector", "no_connection") < projectorFailures + 3) {
+            for (int i = 0; unavailable("ledger projector", "no_connection") < projectorFailures + 3; i++) {
+                assertThat(i).as("failed passes of the projector, counted").isLessThan(600);
                 Thread.sleep(100);
             }
         } finally {
@@ -186,8 +187,8 @@ class DatabaseGoneTest {
             retried = api.pay(key, body);
         }
         assertThat(retried.status()).as(retried.body()).isEqualTo(201);
-        while (log.list.stream()
-                .noneMatch(e -> e.getFormattedMessage().startsWith("ledger projector: database available"))) {
+        for (int i = 0; !projectorResumed(log); i++) {
+            assertThat(i).as("the projector says it resumed").isLessThan(600);
             Thread.sleep(100);
         }
         detach(log);
@@ -208,6 +209,11 @@ class DatabaseGoneTest {
                 .as("no stack trace in Kopek's lines")
                 .isEmpty();
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
+    }
+
+    private static boolean projectorResumed(ListAppender<ILoggingEvent> log) {
+        return log.list.stream()
+                .anyMatch(e -> e.getFormattedMessage().startsWith("ledger projector: database available"));
     }
 
     private static void assertUnavailable(Api.Response answer) {
