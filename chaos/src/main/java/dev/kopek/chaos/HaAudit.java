@@ -3,9 +3,9 @@ package dev.kopek.chaos;
 import dev.kopek.chaos.ClientLog.Ack;
 import dev.kopek.chaos.Evidence.Operation;
 import dev.kopek.chaos.Evidence.Payment;
+import dev.kopek.chaos.Evidence.TopicEvent;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -18,62 +18,11 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * What the HA run adds to the {@link Auditor}: no write a client was acknowledged is missing from the database
- * after the failovers, and, per fault, how long writes stopped and how fast payments went before, during and after.
+ * after the failovers (judged against the recorded history, so the driver needs no copy of Kopek's state
+ * machines), and, per fault, how long writes stopped and how fast payments went before, during and after.
  * Pure, so each check is shown to fail on data that breaks it ({@code HaAuditTest}).
  */
 final class HaAudit {
-
-    /** Kopek's payment state machine ({@code PaymentStatus}), copied: the driver imports nothing of the server. */
-    enum PaymentState {
-        PENDING,
-        UNKNOWN,
-        AUTHORIZED,
-        CAPTURED,
-        PARTIALLY_REFUNDED,
-        REFUNDED,
-        DISPUTED,
-        CHARGED_BACK,
-        DECLINED,
-        FAILED,
-        VOIDED,
-        EXPIRED;
-
-        private static final Map<PaymentState, Set<PaymentState>> NEXT = Map.ofEntries(
-                Map.entry(PENDING, EnumSet.of(UNKNOWN, AUTHORIZED, CAPTURED, DECLINED, FAILED)),
-                Map.entry(UNKNOWN, EnumSet.of(UNKNOWN, AUTHORIZED, CAPTURED, DECLINED, FAILED)),
-                Map.entry(AUTHORIZED, EnumSet.of(CAPTURED, VOIDED, EXPIRED)),
-                Map.entry(CAPTURED, EnumSet.of(PARTIALLY_REFUNDED, REFUNDED, DISPUTED)),
-                Map.entry(PARTIALLY_REFUNDED, EnumSet.of(REFUNDED, DISPUTED)),
-                Map.entry(REFUNDED, EnumSet.of(DISPUTED)),
-                Map.entry(DISPUTED, EnumSet.of(DISPUTED, CAPTURED, PARTIALLY_REFUNDED, REFUNDED, CHARGED_BACK)),
-                Map.entry(CHARGED_BACK, EnumSet.noneOf(PaymentState.class)),
-                Map.entry(DECLINED, EnumSet.noneOf(PaymentState.class)),
-                Map.entry(FAILED, EnumSet.noneOf(PaymentState.class)),
-                Map.entry(VOIDED, EnumSet.noneOf(PaymentState.class)),
-                Map.entry(EXPIRED, EnumSet.noneOf(PaymentState.class)));
-
-        /** This state or one the machine can reach from it. */
-        boolean reaches(PaymentState later) {
-            Set<PaymentState> seen = EnumSet.of(this);
-            List<PaymentState> todo = new ArrayList<>(List.of(this));
-            while (!todo.isEmpty()) {
-                for (PaymentState next : NEXT.get(todo.removeLast())) {
-                    if (seen.add(next)) {
-                        todo.add(next);
-                    }
-                }
-            }
-            return seen.contains(later);
-        }
-
-        /** The state behind a status the API showed; processing (and requires_action) is the earliest. */
-        static PaymentState ofApi(String status) {
-            return switch (status) {
-                case "processing", "requires_action" -> PENDING;
-                default -> valueOf(status.toUpperCase(Locale.ROOT));
-            };
-        }
-    }
 
     /** A fault the run injected: its kind, on what, when it began and when the system was whole again. */
     record Fault(String kind, String detail, long startNanos, long recoveredNanos) {
@@ -93,6 +42,11 @@ final class HaAudit {
     static final String FREEZE = "freeze";
     static final String BROKER_KILL = "broker_kill";
     static final String KOPEK_KILL = "kopek_kill";
+    private static final Set<String> NON_FINAL = Set.of("PENDING", "UNKNOWN");
+    private static final String PROCESSING = "processing";
+    /** Statuses an answer may show before anything is recorded as decided: every later one follows them. */
+    private static final Set<String> UNRECORDED = Set.of(PROCESSING, "requires_action");
+
     private static final long SECOND = 1_000_000_000L;
     private static final long RATE_WINDOW = 15 * SECOND;
     private static final long GAP_WINDOW = 90 * SECOND;
@@ -101,23 +55,28 @@ final class HaAudit {
 
     /**
      * Every 2xx a client received for a payment, capture, void or refund names a resource that is in the
-     * database with the status it was answered with, or one its state machine reaches from it, and no less money
-     * captured or refunded than the answer said.
+     * database, whose recorded history (its events on the topic, and its status now) holds the status it was
+     * answered with, and which has no less money captured or refunded than the answer said. A write lost in a
+     * failover fails this: its row, and the event written in the same transaction, are both gone.
      */
-    static List<String> lost(List<Ack> acks, List<Payment> payments, List<Operation> operations) {
+    static List<String> lost(
+            List<Ack> acks, List<Payment> payments, List<Operation> operations, List<TopicEvent> topic) {
         Map<UUID, Payment> paymentById = new HashMap<>();
         payments.forEach(p -> paymentById.put(p.id(), p));
         Map<UUID, Operation> operationById = new HashMap<>();
         operations.forEach(o -> operationById.put(o.id(), o));
+        Map<String, Set<String>> history = new HashMap<>();
+        topic.forEach(t ->
+                history.computeIfAbsent(t.publicId(), id -> new HashSet<>()).add(String.valueOf(t.status())));
         List<String> lost = new ArrayList<>();
         for (Ack ack : acks) {
             JsonNode body = Json.tryParse(ack.body());
             String object = Json.text(body, "object");
             String problem;
             if ("payment".equals(object)) {
-                problem = paymentLost(body, paymentById);
+                problem = paymentLost(body, paymentById, history);
             } else if ("refund".equals(object)) {
-                problem = refundLost(body, operationById);
+                problem = refundLost(body, operationById, history);
             } else {
                 problem = "an answer naming no payment or refund: " + ack.body();
             }
@@ -128,15 +87,17 @@ final class HaAudit {
         return lost;
     }
 
-    private static String paymentLost(JsonNode answered, Map<UUID, Payment> paymentById) {
+    private static String paymentLost(
+            JsonNode answered, Map<UUID, Payment> paymentById, Map<String, Set<String>> history) {
         String id = Json.text(answered, "id");
         Payment p = paymentById.get(uuid(id));
         if (p == null) {
             return id + " was answered but is not in the database";
         }
-        PaymentState acked = PaymentState.ofApi(String.valueOf(Json.text(answered, "status")));
-        if (!acked.reaches(PaymentState.valueOf(p.status()))) {
-            return id + " was answered " + acked + " but is " + p.status();
+        String status = String.valueOf(Json.text(answered, "status"));
+        String now = NON_FINAL.contains(p.status()) ? PROCESSING : p.status().toLowerCase(Locale.ROOT);
+        if (!UNRECORDED.contains(status) && !status.equals(now) && !recorded(history, id, status)) {
+            return id + " was answered " + status + " but is " + now + " and no event of it says " + status;
         }
         long captured = answered.path("amount_captured").asLong();
         long refunded = answered.path("amount_refunded").asLong();
@@ -147,15 +108,21 @@ final class HaAudit {
         return null;
     }
 
-    private static String refundLost(JsonNode answered, Map<UUID, Operation> operationById) {
+    private static String refundLost(
+            JsonNode answered, Map<UUID, Operation> operationById, Map<String, Set<String>> history) {
         String id = Json.text(answered, "id");
         Operation op = operationById.get(uuid(id));
         if (op == null || !op.kind().equals("refund")) {
             return id + " was answered but is not in the database";
         }
-        String acked = String.valueOf(Json.text(answered, "status"));
-        boolean reachable = acked.equals("pending") || acked.equals(op.status().toLowerCase(Locale.ROOT));
-        return reachable ? null : id + " was answered " + acked + " but is " + op.status();
+        String status = String.valueOf(Json.text(answered, "status"));
+        String now = NON_FINAL.contains(op.status()) ? "pending" : op.status().toLowerCase(Locale.ROOT);
+        boolean kept = status.equals("pending") || status.equals(now) || recorded(history, id, status);
+        return kept ? null : id + " was answered " + status + " but is " + now;
+    }
+
+    private static boolean recorded(Map<String, Set<String>> history, String publicId, String status) {
+        return history.getOrDefault(publicId, Set.of()).contains(status);
     }
 
     /** The UUID behind a public id ({@code pay_<32 hex>}); null for anything else. */

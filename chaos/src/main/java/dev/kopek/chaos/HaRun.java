@@ -133,7 +133,7 @@ final class HaRun {
     private Result judge(Evidence evidence, List<Fault> done, HaFaults faults, List<String> died) {
         Auditor.Report report = Auditor.audit(evidence);
         List<ClientLog.Ack> acks = log.acks();
-        List<String> lost = HaAudit.lost(acks, evidence.payments(), evidence.operations());
+        List<String> lost = HaAudit.lost(acks, evidence.payments(), evidence.operations(), evidence.topic());
         List<Gap> gaps = HaAudit.gaps(acks, done);
         say("operations " + figures.get("operations") + " " + figures.withPrefix("operations_") + ", requests "
                 + figures.get("requests") + ", retries " + figures.get("retries") + ", double submissions "
