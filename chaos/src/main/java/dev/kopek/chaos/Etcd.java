@@ -38,6 +38,8 @@ final class Etcd implements AutoCloseable {
                         peer,
                         "--initial-cluster",
                         "ha=" + peer,
+                        // Patroni's etcd (v2) client: see PatroniCluster for why not its etcd3 one.
+                        "--enable-v2=true",
                         "--log-level",
                         "warn"),
                 Map.of(),
@@ -51,7 +53,7 @@ final class Etcd implements AutoCloseable {
         }
     }
 
-    /** host:port for Patroni's {@code etcd3.hosts}. */
+    /** host:port for Patroni's {@code etcd.hosts}. */
     String hosts() {
         return "127.0.0.1:" + clientPort;
     }

@@ -31,6 +31,11 @@ import tools.jackson.databind.JsonNode;
  * loses no acknowledged commit), fsync on, pg_rewind so that a deposed primary rejoins as a replica by itself.
  * Each node is its own Patroni process, run as the {@code postgres} user when the driver is root (PostgreSQL
  * refuses root). The faults act on whichever node leads at that moment.
+ *
+ * <p>Patroni talks to etcd through its v2 API: there it renews the leader key by compare-and-swap on its own
+ * name. Debian's Patroni 3.0.2 renews it through the v3 API with an unconditional put once its lease has expired,
+ * so a primary frozen past the TTL took the key back from the standby promoted meanwhile on resuming (seen in a
+ * long run; Patroni fixed it in 3.0.3, pull request 2689).
  */
 final class PatroniCluster implements AutoCloseable {
 
@@ -127,7 +132,7 @@ final class PatroniCluster implements AutoCloseable {
                 restapi:
                   listen: 127.0.0.1:%d
                   connect_address: 127.0.0.1:%d
-                etcd3:
+                etcd:
                   hosts: %s
                 bootstrap:
                   dcs:
