@@ -44,6 +44,14 @@ public final class HaMain {
                 }
             }
         }
+        HaSize chosen;
+        try {
+            chosen = HaSize.of(size);
+        } catch (IllegalArgumentException e) {
+            System.err.println("ha: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         List<String> missing = missing(List.of(kopekJar, simulatorJar, selfJar), pgBin);
         if (!missing.isEmpty()) {
             missing.forEach(m -> System.err.println("ha: missing " + m));
@@ -51,7 +59,7 @@ public final class HaMain {
         }
         Path workDir = work != null ? Files.createDirectories(work) : Files.createTempDirectory("kopek-ha-");
         System.exit(run(
-                HaSize.of(size),
+                chosen,
                 kopekJar.toAbsolutePath(),
                 simulatorJar.toAbsolutePath(),
                 selfJar.toAbsolutePath(),
