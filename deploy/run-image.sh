@@ -3,11 +3,14 @@
 # jib's tarball into a folder, then starts the image's entrypoint with the image's environment, user and working
 # folder, chrooted, in a new network namespace that has only loopback — so it listens on 0.0.0.0:8080 as in a
 # container, seen by nothing else. It asks for readiness and liveness, makes one payment, prints who runs the
-# processes, and stops. A container engine would give the image /etc/hosts and /proc; this script does too.
+# processes, and stops. A container engine would give the image /etc/hosts and /proc; this script does too. The
+# image is the production artifact and holds no simulator: the acquirer simulator's jar (SIMULATOR_JAR, built by the
+# image's own command line) runs beside it in the namespace, with the host's java, as its PSP.
 #
 #   deploy/run-image.sh kopek-server/target/kopek-image.tar
 set -euo pipefail
 tar_file=$(realpath "${1:?usage: run-image.sh IMAGE.tar}")
+simulator_jar=$(realpath "${SIMULATOR_JAR:-$(dirname "$0")/../acquirer-simulator/target/acquirer-simulator-0.1.0-SNAPSHOT-exec.jar}")
 work=$(mktemp -d)
 root="$work/root"
 mkdir -p "$root" "$work/image"
@@ -29,12 +32,15 @@ printf '127.0.0.1 localhost\n::1 localhost\n' > "$root/etc/hosts"
 mkdir -p "$root/proc"
 mount -t proc proc "$root/proc"
 trap 'umount "$root/proc" 2>/dev/null || true; rm -rf "$work"' EXIT
-export ROOT="$root" RUN_ENV="$work/run.env" LOG="$work/kopek.log"
+export ROOT="$root" RUN_ENV="$work/run.env" LOG="$work/kopek.log" SIMULATOR_JAR="$simulator_jar"
 unshare -n bash -c '
   set -u
   ip link set lo up
   source "$RUN_ENV"
+  java -jar "$SIMULATOR_JAR" --port 9090 > "$LOG.simulator" 2>&1 &
+  simulator=$!
   chroot --userspec="$USER" "$ROOT" /usr/bin/env -i "${ENVS[@]}" KOPEK_DEMO_API_KEY=sk_test_demo_0123456789abcdef \
+      KOPEK_PSP_SIMULATOR_URL=http://127.0.0.1:9090 \
       /bin/sh -c "cd $WORKDIR && exec \"\$@\"" sh "${ENTRY[@]}" > "$LOG" 2>&1 &
   pid=$!
   for _ in $(seq 1 300); do
@@ -50,6 +56,6 @@ unshare -n bash -c '
       -d "{\"reference\":\"run-image-1\",\"amount\":1000,\"currency\":\"RUB\",\"payment_method\":\"pm_ok\"}")"
   echo "kopek runs as uid $(ps -o uid= -p $pid | tr -d " ")"
   echo "embedded postgres runs as uid $(ps -eo uid=,args= | awk "/[p]ostgres -D \/var\/lib\/kopek/ {print \$1}" | sort -u | paste -sd,)"
-  kill $pid
-  wait $pid || true
+  kill $pid $simulator
+  wait $pid $simulator || true
 '

@@ -115,7 +115,7 @@ public class Disputes {
 
     private NotificationResult closed(PspNotification n, NotificationSource source, boolean won) {
         Optional<Holder> holder = jdbc.sql("""
-                SELECT d.merchant_id, p.psp_account FROM disputes d JOIN payments p ON p.id = d.payment_id
+                SELECT d.merchant_id, p.psp_account FROM disputes d JOIN published_payments p ON p.id = d.payment_id
                  WHERE d.psp_dispute_id = :psp
                 """)
                 .param("psp", n.objectId())

@@ -132,11 +132,6 @@ class OutboxWorkers {
                     break;
                 }
             }
-            for (int i = 0;
-                    i < MAX_CLEANUP_BATCHES && store.deleteInboxEntries(before, CLEANUP_BATCH) == CLEANUP_BATCH;
-                    i++) {
-                // keep going while full batches come back
-            }
         } catch (RuntimeException e) {
             if (!outages.failed("outbox cleanup", e)) {
                 log.error("outbox cleanup failed; it runs again on the next pass", e);
