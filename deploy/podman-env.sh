@@ -1,0 +1,44 @@
+# Sourced by deploy/images.sh, test-image.sh, test-compose.sh and ci-containers.sh: points podman at a folder of
+# this run (KOPEK_CONTAINERS_WORK, default target/containers) for its images, containers, volumes and networks, so
+# a run starts from nothing, leaves nothing behind once torn down, and touches no other podman user's storage.
+#
+# The settings podman needs on these machines (issue 27): runc, as Debian's crun refuses their hybrid cgroups;
+# cgroupfs, as there is no systemd; file events; explicit ulimits, as podman's defaults ask for more than the
+# machine allows (here: this shell's own hard limits, and no more processes than pid_max, above which runc is
+# refused here); netavark, whose aardvark-dns lets containers find each other by service name.
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+work=${KOPEK_CONTAINERS_WORK:-$repo/target/containers}
+mkdir -p "$work/podman"
+export CONTAINERS_CONF="$work/podman/containers.conf"
+export CONTAINERS_STORAGE_CONF="$work/podman/storage.conf"
+if [ ! -f "$CONTAINERS_CONF" ]; then
+  nofile=$(ulimit -Hn) nproc=$(ulimit -Hu)
+  [ "$nofile" != unlimited ] || nofile=1048576
+  pid_max=$(cat /proc/sys/kernel/pid_max)
+  [ "$nproc" != unlimited ] && [ "$nproc" -le "$pid_max" ] || nproc=$pid_max
+  cat > "$CONTAINERS_CONF" <<CONF
+[containers]
+default_ulimits = ["nofile=$nofile:$nofile", "nproc=$nproc:$nproc"]
+
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+tmp_dir = "$work/podman/tmp"
+
+[network]
+network_backend = "netavark"
+network_config_dir = "$work/podman/networks"
+CONF
+  cat > "$CONTAINERS_STORAGE_CONF" <<CONF
+[storage]
+driver = "overlay"
+graphroot = "$work/podman/storage"
+runroot = "$work/podman/run"
+CONF
+fi
+
+# Prints how long the step that started at $1 (seconds since the epoch) took, under the name $2.
+step_took() {
+  echo "containers: $2 took $(($(date +%s) - $1)) s" | tee -a "$work/timings.txt"
+}
