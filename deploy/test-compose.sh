@@ -37,13 +37,6 @@ await() {
     sleep 1
   done
 }
-# POST /v1/payments with key $1 and payment method $2; headers and body go to $out/$1.
-pay() {
-  curl -s -D "$out/$1.headers" -o "$out/$1.body" -w '%{http_code}' -X POST "$base/v1/payments" \
-    -H "Authorization: Bearer $key" -H "Idempotency-Key: $1" -H "Content-Type: application/json" \
-    -d "{\"reference\":\"$1\",\"amount\":1000,\"currency\":\"RUB\",\"payment_method\":\"$2\"}"
-}
-field() { /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$@"; }
 healthy() { podman healthcheck run "$(container "$1")" > /dev/null 2>&1; }
 
 started=$(date +%s)
