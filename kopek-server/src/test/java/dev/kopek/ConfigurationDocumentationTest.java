@@ -77,10 +77,10 @@ class ConfigurationDocumentationTest {
     @Test
     void composeFileSetsOnlyVariablesThatExist() throws IOException {
         Set<String> read = variablesOf(applicationYml()).keySet();
-        Map<String, Map<String, Object>> services =
-                new Yaml().<Map<String, Map<String, Map<String, Object>>>>load(
-                                Files.readString(Path.of("..", "deploy", "compose.yaml")))
-                        .get("services");
+        Map<String, Map<String, Object>> services = new Yaml()
+                .<Map<String, Map<String, Map<String, Object>>>>load(
+                        Files.readString(Path.of("..", "deploy", "compose.yaml")))
+                .get("services");
         Set<String> set = services.values().stream()
                 .map(service -> (Map<?, ?>) service.getOrDefault("environment", Map.of()))
                 .flatMap(environment -> environment.keySet().stream())
