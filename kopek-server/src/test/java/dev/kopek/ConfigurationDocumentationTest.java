@@ -70,12 +70,22 @@ class ConfigurationDocumentationTest {
                 .isEmpty();
     }
 
+    /**
+     * What compose.yaml hands to its containers. KOPEK_REGISTRY and KOPEK_PORT are compose's own variables (which
+     * image, which host port), read by compose, not by Kopek.
+     */
     @Test
     void composeFileSetsOnlyVariablesThatExist() throws IOException {
         Set<String> read = variablesOf(applicationYml()).keySet();
-        Set<String> set = VARIABLE.matcher(Files.readString(Path.of("..", "deploy", "compose.yaml")))
-                .results()
-                .map(MatchResult::group)
+        Map<String, Map<String, Object>> services = new Yaml()
+                .<Map<String, Map<String, Map<String, Object>>>>load(
+                        Files.readString(Path.of("..", "deploy", "compose.yaml")))
+                .get("services");
+        Set<String> set = services.values().stream()
+                .map(service -> (Map<?, ?>) service.getOrDefault("environment", Map.of()))
+                .flatMap(environment -> environment.keySet().stream())
+                .map(String::valueOf)
+                .filter(name -> VARIABLE.matcher(name).matches())
                 .collect(Collectors.toCollection(TreeSet::new));
 
         assertThat(set).contains("KOPEK_BIND_ADDRESS", "KOPEK_DB_URL", "KOPEK_SECRETS_KEY");

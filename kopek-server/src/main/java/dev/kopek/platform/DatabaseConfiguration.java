@@ -200,8 +200,13 @@ class DatabaseConfiguration {
             Path pgData = dataDir.toAbsolutePath().resolve("postgres");
             try {
                 Files.createDirectories(pgData.getParent());
-                EmbeddedPostgres.Builder builder =
-                        EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(false);
+                // Not the library's own JVM shutdown hook: it stops the server as soon as SIGTERM arrives, in
+                // parallel with the web server's drain, so a payment in flight would lose its database. Spring
+                // closes this bean after the drain and the pool instead (EmbeddedDatabaseShutdownTest).
+                EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                        .setDataDirectory(pgData)
+                        .setCleanDataDirectory(false)
+                        .setRegisterShutdownHook(false);
                 RUN_MODE_SETTINGS.forEach(builder::setServerConfig);
                 EmbeddedPostgres postgres = builder.start();
                 log.info("embedded PostgreSQL on port {} with data in {}", postgres.getPort(), pgData);
