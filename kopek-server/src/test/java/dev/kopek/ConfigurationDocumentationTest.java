@@ -28,9 +28,10 @@ import org.springframework.util.ClassUtils;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * The README's configuration table is the configuration: every {@code KOPEK_*} variable that application.yml reads
- * is documented, none is documented that nothing reads, and every {@code kopek.*} setting named in the table or given
- * a variable in application.yml is a property Kopek binds ({@code @ConfigurationProperties}) or reads by name.
+ * The configuration page's table (docs/configuration.md) is the configuration: every {@code KOPEK_*} variable that
+ * application.yml reads is documented, none is documented that nothing reads, and every {@code kopek.*} setting named
+ * in the table or given a variable in application.yml is a property Kopek binds ({@code @ConfigurationProperties}) or
+ * reads by name.
  */
 class ConfigurationDocumentationTest {
 
@@ -45,10 +46,10 @@ class ConfigurationDocumentationTest {
 
         assertThat(read).as("application.yml reads them").isNotEmpty();
         assertThat(difference(read, documented))
-                .as("read by application.yml, missing from the README's table")
+                .as("read by application.yml, missing from docs/configuration.md's table")
                 .isEmpty();
         assertThat(difference(documented, read))
-                .as("in the README's table, read nowhere")
+                .as("in docs/configuration.md's table, read nowhere")
                 .isEmpty();
     }
 
@@ -61,7 +62,9 @@ class ConfigurationDocumentationTest {
                 .filter(key -> key.startsWith("kopek."))
                 .forEach(named::add);
 
-        assertThat(named).as("settings the README and application.yml name").isNotEmpty();
+        assertThat(named)
+                .as("settings docs/configuration.md and application.yml name")
+                .isNotEmpty();
         assertThat(difference(named, known))
                 .as("named, but no @ConfigurationProperties binds them and no code reads" + " them")
                 .isEmpty();
@@ -140,11 +143,11 @@ class ConfigurationDocumentationTest {
         return settings;
     }
 
-    /** The first column of the table under "## Configuration". */
+    /** The first column of the table under the page's title, "# Configuration". */
     private static List<String> firstCells() {
-        List<String> lines = readme();
-        int start = lines.indexOf("## Configuration");
-        assertThat(start).as("README has a Configuration section").isNotNegative();
+        List<String> lines = configurationPage();
+        int start = lines.indexOf("# Configuration");
+        assertThat(start).as("docs/configuration.md starts with its title").isNotNegative();
         List<String> cells = new ArrayList<>();
         for (String line : lines.subList(start + 1, lines.size())) {
             if (line.startsWith("## ")) {
@@ -158,9 +161,9 @@ class ConfigurationDocumentationTest {
         return cells;
     }
 
-    private static List<String> readme() {
+    private static List<String> configurationPage() {
         try {
-            return Files.readAllLines(Path.of("..", "README.md"));
+            return Files.readAllLines(Path.of("..", "docs", "configuration.md"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
