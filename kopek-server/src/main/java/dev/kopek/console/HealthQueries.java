@@ -27,9 +27,10 @@ public class HealthQueries {
                     "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
                             + " WHERE kind = 'refund' AND status = 'UNKNOWN'");
 
-    /** What a manual-review item can be about: the four operations, a money exposure, an unmatched notification. */
+    /** What a manual-review item can be about: the four operations, a money exposure, an unmatched notification, a
+     * violation the production audit found. */
     public static final List<String> REVIEW_SUBJECTS =
-            List.of("payment", "capture", "void", "refund", "exposure", "notification");
+            List.of("payment", "capture", "void", "refund", "exposure", "notification", "invariant");
 
     private final JdbcClient jdbc;
     private final Clock clock;
