@@ -1,5 +1,6 @@
 package dev.kopek.console;
 
+import dev.kopek.platform.ReadReplica;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -35,8 +36,9 @@ public class HealthQueries {
     private final JdbcClient jdbc;
     private final Clock clock;
 
-    HealthQueries(JdbcClient jdbc, Clock clock) {
-        this.jdbc = jdbc;
+    /** Health's figures tolerate a replica's few seconds of lag (docs/read-replicas.md). */
+    HealthQueries(ReadReplica replica, Clock clock) {
+        this.jdbc = replica.jdbc();
         this.clock = clock;
     }
 
