@@ -53,6 +53,26 @@ public interface InvariantCheck {
         return jdbc.sql("SELECT count(*) FROM " + table).query(Long.class).single();
     }
 
+    /** The rows of a slice over a table walked by a numeric column: how many, and the last one's value. */
+    record Window(int rows, long last) {}
+
+    /**
+     * The next slice of a table walked by an increasing numeric column (a log position, an identity): at most
+     * {@code limit} rows after {@code after}.
+     *
+     * @param table a constant table name of the calling module, never input
+     * @param column a constant column name of it
+     */
+    static Window window(JdbcClient jdbc, String table, String column, long after, int limit) {
+        return jdbc.sql("SELECT count(*) AS rows, COALESCE(max(c), :after) AS last FROM (SELECT %2$s AS c FROM %1$s"
+                                .formatted(table, column)
+                        + " WHERE %1$s > :after ORDER BY %1$s LIMIT :limit) s".formatted(column))
+                .param("after", after)
+                .param("limit", limit)
+                .query((rs, n) -> new Window(rs.getInt("rows"), rs.getLong("last")))
+                .single();
+    }
+
     /**
      * What one slice looked at and found.
      *

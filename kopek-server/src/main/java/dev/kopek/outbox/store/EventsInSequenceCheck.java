@@ -39,15 +39,8 @@ class EventsInSequenceCheck implements InvariantCheck {
 
     @Override
     public Slice check(String after, int limit) {
-        record Position(long rows, Long last) {}
-        Position slice = jdbc.sql("""
-                SELECT count(*) AS rows, max(log_position) AS last
-                  FROM (SELECT log_position FROM outbox WHERE log_position > :after ORDER BY log_position LIMIT :limit) s
-                """)
-                .param("after", after == null ? 0L : Long.parseLong(after))
-                .param("limit", limit)
-                .query((rs, n) -> new Position(rs.getLong("rows"), rs.getObject("last", Long.class)))
-                .single();
+        Window slice = InvariantCheck.window(
+                jdbc, "outbox", "log_position", after == null ? 0L : Long.parseLong(after), limit);
         if (slice.rows() == 0) {
             return new Slice(0, null, List.of());
         }
@@ -86,6 +79,6 @@ class EventsInSequenceCheck implements InvariantCheck {
                                     + rs.getLong("reversed") + " of them before an earlier one in the log",
                             Excuse.NONE));
                 });
-        return new Slice((int) slice.rows(), Long.toString(slice.last()), findings);
+        return new Slice(slice.rows(), Long.toString(slice.last()), findings);
     }
 }

@@ -41,15 +41,7 @@ class OneMovementPerKeyCheck implements InvariantCheck {
     @Override
     public Slice check(String after, int limit) {
         long from = after == null ? 0 : Long.parseLong(after);
-        record Position(long rows, Long last) {}
-        Position slice = jdbc.sql("""
-                SELECT count(*) AS rows, max(id) AS last
-                  FROM (SELECT id FROM psp_calls WHERE id > :after ORDER BY id LIMIT :limit) s
-                """)
-                .param("after", from)
-                .param("limit", limit)
-                .query((rs, n) -> new Position(rs.getLong("rows"), rs.getObject("last", Long.class)))
-                .single();
+        Window slice = InvariantCheck.window(jdbc, "psp_calls", "id", from, limit);
         if (slice.rows() == 0) {
             return new Slice(0, null, List.of());
         }
@@ -78,6 +70,6 @@ class OneMovementPerKeyCheck implements InvariantCheck {
                             + " moved money under more than one reference: " + rs.getString("refs"),
                     Excuse.NONE));
         });
-        return new Slice((int) slice.rows(), Long.toString(slice.last()), findings);
+        return new Slice(slice.rows(), Long.toString(slice.last()), findings);
     }
 }
