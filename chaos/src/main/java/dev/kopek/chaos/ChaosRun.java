@@ -83,7 +83,8 @@ final class ChaosRun {
                 Evidence evidence = Aftermath.evidence(simulator, kopek, tap, log);
                 Auditor.Report report = Auditor.audit(evidence);
                 print(report, evidence, kopek, fleet);
-                return new Result(mode, figures.get("operations"), figures.get("kills"), report.total());
+                long production = productionAudit(fleet);
+                return new Result(mode, figures.get("operations"), figures.get("kills"), report.total() + production);
             }
         }
     }
@@ -195,6 +196,16 @@ final class ChaosRun {
             report.examples(check).forEach(example -> say("    e.g. " + example));
         }
         say("violations=" + report.total());
+    }
+
+    /** Kopek's own audit must agree: 0 violations after a whole pass over what the run wrote. */
+    private long productionAudit(Fleet fleet) {
+        ProductionAudit.Verdict verdict =
+                ProductionAudit.await(fleet.instances().getFirst().base(), Fleet.ADMIN_TOKEN, size.drain());
+        say("check in_production_audit = " + verdict.violations()
+                + (verdict.covered() ? "" : " (its passes did not finish in time: counted as a violation)"));
+        verdict.examples().stream().limit(5).forEach(example -> say("    e.g. " + example));
+        return verdict.violations() + (verdict.covered() ? 0 : 1);
     }
 
     private static long errorLines(Path log) {

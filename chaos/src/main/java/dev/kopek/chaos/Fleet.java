@@ -74,6 +74,10 @@ final class Fleet implements AutoCloseable {
                     "--kopek.idempotency.lease=6s",
                     "--kopek.idempotency.grace=2s",
                     "--kopek.reconciler.interval=1s",
+                    // Kopek's own audit finishes its passes within the drain, for ProductionAudit to read; a killed
+                    // instance's hold on a check lapses within seconds.
+                    "--kopek.invariants.interval=1s",
+                    "--kopek.invariants.lease=10s",
                     "--kopek.psp.connect-timeout=300ms",
                     "--kopek.psp.read-timeout=1500ms",
                     "--kopek.psp.budget=3500ms",

@@ -1,5 +1,6 @@
 package dev.kopek.console;
 
+import dev.kopek.platform.ReadReplica;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -23,8 +24,9 @@ public class ConsoleQueries {
 
     private final JdbcClient jdbc;
 
-    ConsoleQueries(JdbcClient jdbc) {
-        this.jdbc = jdbc;
+    /** The console's lists and search tolerate a replica's few seconds of lag (docs/read-replicas.md). */
+    ConsoleQueries(ReadReplica replica) {
+        this.jdbc = replica.jdbc();
     }
 
     /** The search form; every field optional. */

@@ -1,5 +1,6 @@
 package dev.kopek.console;
 
+import dev.kopek.platform.ReadReplica;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -28,15 +29,17 @@ public class HealthQueries {
                     "SELECT count(*) AS n, min(updated_at) AS oldest FROM published_payment_operations"
                             + " WHERE kind = 'refund' AND status = 'UNKNOWN'");
 
-    /** What a manual-review item can be about: the four operations, a money exposure, an unmatched notification. */
+    /** What a manual-review item can be about: the four operations, a money exposure, an unmatched notification, a
+     * violation the production audit found. */
     public static final List<String> REVIEW_SUBJECTS =
-            List.of("payment", "capture", "void", "refund", "exposure", "notification");
+            List.of("payment", "capture", "void", "refund", "exposure", "notification", "invariant");
 
     private final JdbcClient jdbc;
     private final Clock clock;
 
-    HealthQueries(JdbcClient jdbc, Clock clock) {
-        this.jdbc = jdbc;
+    /** Health's figures tolerate a replica's few seconds of lag (docs/read-replicas.md). */
+    HealthQueries(ReadReplica replica, Clock clock) {
+        this.jdbc = replica.jdbc();
         this.clock = clock;
     }
 

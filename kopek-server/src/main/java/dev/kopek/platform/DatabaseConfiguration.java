@@ -76,6 +76,15 @@ class DatabaseConfiguration {
      */
     static void failoverSettings(HikariConfig config, DatabaseProperties props, ReadOnlyEviction readOnly) {
         config.addDataSourceProperty("targetServerType", "primary");
+        boundedWaits(config, props);
+        config.setExceptionOverride(readOnly);
+    }
+
+    /**
+     * No wait on a server is unbounded, idle connections are checked and every connection retires now and then: the
+     * primary's pool and the read replica's alike, so that either recovers by itself when its server comes back.
+     */
+    static void boundedWaits(HikariConfig config, DatabaseProperties props) {
         config.addDataSourceProperty(
                 "loginTimeout", Long.toString(props.loginTimeout().toSeconds()));
         config.addDataSourceProperty(
@@ -92,7 +101,6 @@ class DatabaseConfiguration {
         if (validationMillis >= MIN_VALIDATION_TIMEOUT_MILLIS) {
             config.setValidationTimeout(validationMillis);
         }
-        config.setExceptionOverride(readOnly);
     }
 
     /**

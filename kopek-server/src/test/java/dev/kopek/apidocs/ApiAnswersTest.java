@@ -302,6 +302,7 @@ class ApiAnswersTest extends IntegrationTest {
                         + "dashboard shows the charge\"}"));
         ok(admin.post("/v1/ops/ledger/drift-check", null, "{}"));
         ok(admin.get("/v1/ops/psp"));
+        ok(admin.get("/v1/ops/invariants"));
     }
 
     /** A payment whose outcome stayed unknown past the PSP's key window: an open review item, its id. */

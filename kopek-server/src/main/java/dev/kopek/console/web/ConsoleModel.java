@@ -1,14 +1,17 @@
 package dev.kopek.console.web;
 
 import dev.kopek.access.AdminSessions;
+import dev.kopek.console.ConsoleFormat;
 import dev.kopek.platform.DatabaseOutages;
 import dev.kopek.platform.LogContext;
+import dev.kopek.platform.ReadReplica;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.ui.Model;
 import org.springframework.web.ErrorResponseException;
@@ -28,10 +31,12 @@ class ConsoleModel {
     private static final Logger log = LoggerFactory.getLogger(ConsoleModel.class);
 
     private final AdminSessions sessions;
+    private final ReadReplica replica;
     private final DatabaseOutages outages;
 
-    ConsoleModel(AdminSessions sessions, DatabaseOutages outages) {
+    ConsoleModel(AdminSessions sessions, ReadReplica replica, DatabaseOutages outages) {
         this.sessions = sessions;
+        this.replica = replica;
         this.outages = outages;
     }
 
@@ -40,6 +45,25 @@ class ConsoleModel {
         model.addAttribute("admin", sessions.name(request));
         model.addAttribute("csrf", sessions.csrfToken(request));
         model.addAttribute("csrfField", AdminSessions.CSRF_FIELD);
+        model.addAttribute("replica", replicaLag());
+    }
+
+    /**
+     * When the console's lists come from a read replica, how far behind it is, in words for the page's header
+     * (seed 000: a person looking at a replica must know that the last seconds may be missing); null without one.
+     */
+    private String replicaLag() {
+        if (!replica.separate()) {
+            return null;
+        }
+        try {
+            return replica.lag()
+                    .map(lag -> "lists read from a replica " + ConsoleFormat.duration(lag) + " behind")
+                    .orElse("lists read from a replica (lag unknown)");
+        } catch (DataAccessException e) {
+            log.warn("the read replica did not answer its lag: {}", e.getMessage());
+            return "lists read from a replica that does not answer";
+        }
     }
 
     /** Input the console refuses: a 400 page that says why (404 for an id that names nothing). */
