@@ -158,6 +158,7 @@ final class PatroniCluster implements AutoCloseable {
                         max_wal_senders: 10
                         max_replication_slots: 10
                         wal_keep_size: 256MB
+                        wal_retrieve_retry_interval: 500ms
                         shared_buffers: 64MB
                   initdb:
                     - encoding: UTF8
