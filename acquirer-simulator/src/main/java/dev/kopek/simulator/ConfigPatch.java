@@ -25,6 +25,7 @@ final class ConfigPatch {
     static final String WEBHOOK_SECRET = "webhook_secret";
     static final String WEBHOOK_DUPLICATE_RATE = "webhook_duplicate_rate";
     static final String WEBHOOK_DELAY = "webhook_delay_ms";
+    static final String WEBHOOK_RETRY_FOR = "webhook_retry_for_ms";
     static final String WEBHOOK_REORDER = "webhook_reorder";
 
     /** The JSON type each field must have. */
@@ -53,14 +54,23 @@ final class ConfigPatch {
     }
 
     private static final Map<String, Kind> FIELDS = Map.ofEntries(
-            Map.entry(LATENCY_MIN, Kind.INTEGER), Map.entry(LATENCY_MAX, Kind.INTEGER),
-            Map.entry(SLOW_MIN, Kind.INTEGER), Map.entry(SLOW_MAX, Kind.INTEGER),
-            Map.entry(TIMEOUT_HANG, Kind.INTEGER), Map.entry(KEY_WINDOW, Kind.INTEGER),
-            Map.entry(FAIL_BEFORE, Kind.NUMBER), Map.entry(FAIL_AFTER, Kind.NUMBER),
-            Map.entry(TIMEOUT_AFTER, Kind.NUMBER), Map.entry(AUTHORIZATION_TTL, Kind.INTEGER),
-            Map.entry(FEE_BPS, Kind.INTEGER), Map.entry(WEBHOOK_URL, Kind.STRING_OR_NULL),
-            Map.entry(WEBHOOK_SECRET, Kind.STRING), Map.entry(WEBHOOK_DUPLICATE_RATE, Kind.NUMBER),
-            Map.entry(WEBHOOK_DELAY, Kind.INTEGER), Map.entry(WEBHOOK_REORDER, Kind.BOOLEAN));
+            Map.entry(LATENCY_MIN, Kind.INTEGER),
+            Map.entry(LATENCY_MAX, Kind.INTEGER),
+            Map.entry(SLOW_MIN, Kind.INTEGER),
+            Map.entry(SLOW_MAX, Kind.INTEGER),
+            Map.entry(TIMEOUT_HANG, Kind.INTEGER),
+            Map.entry(KEY_WINDOW, Kind.INTEGER),
+            Map.entry(FAIL_BEFORE, Kind.NUMBER),
+            Map.entry(FAIL_AFTER, Kind.NUMBER),
+            Map.entry(TIMEOUT_AFTER, Kind.NUMBER),
+            Map.entry(AUTHORIZATION_TTL, Kind.INTEGER),
+            Map.entry(FEE_BPS, Kind.INTEGER),
+            Map.entry(WEBHOOK_URL, Kind.STRING_OR_NULL),
+            Map.entry(WEBHOOK_SECRET, Kind.STRING),
+            Map.entry(WEBHOOK_DUPLICATE_RATE, Kind.NUMBER),
+            Map.entry(WEBHOOK_DELAY, Kind.INTEGER),
+            Map.entry(WEBHOOK_REORDER, Kind.BOOLEAN),
+            Map.entry(WEBHOOK_RETRY_FOR, Kind.INTEGER));
 
     private final JsonNode patch;
 
@@ -94,7 +104,8 @@ final class ConfigPatch {
                 stringOr(WEBHOOK_SECRET, w.secret()),
                 doubleOr(WEBHOOK_DUPLICATE_RATE, w.duplicateRate()),
                 longOr(WEBHOOK_DELAY, w.delayMillis()),
-                booleanOr(WEBHOOK_REORDER, w.reorder()));
+                booleanOr(WEBHOOK_REORDER, w.reorder()),
+                longOr(WEBHOOK_RETRY_FOR, w.retryForMillis()));
         return new SimulatorConfig(
                 longOr(LATENCY_MIN, c.latencyMinMillis()),
                 longOr(LATENCY_MAX, c.latencyMaxMillis()),

@@ -302,7 +302,8 @@ final class Json {
                 .put(ConfigPatch.WEBHOOK_SECRET, webhooks.secret())
                 .put(ConfigPatch.WEBHOOK_DUPLICATE_RATE, webhooks.duplicateRate())
                 .put(ConfigPatch.WEBHOOK_DELAY, webhooks.delayMillis())
-                .put(ConfigPatch.WEBHOOK_REORDER, webhooks.reorder());
+                .put(ConfigPatch.WEBHOOK_REORDER, webhooks.reorder())
+                .put(ConfigPatch.WEBHOOK_RETRY_FOR, webhooks.retryForMillis());
     }
 
     static byte[] bytes(ObjectNode node) {

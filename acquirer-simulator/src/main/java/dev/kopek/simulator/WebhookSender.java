@@ -16,11 +16,14 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Creates, signs and delivers webhook events in the background, each delivery on its own virtual
- * thread. A non-2xx answer or no answer is retried three times with a short backoff. Belongs to one
+ * thread. A non-2xx answer or no answer is retried three times with a short backoff, then, if
+ * {@code webhook_retry_for_ms} asks, with a backoff doubling up to 5 s until that long after the first attempt
+ * (as a real PSP keeps retrying through its merchant's outage). Belongs to one
  * generation of books: a reset closes it, and its pending deliveries stop before their next attempt.
  */
 final class WebhookSender {
     private static final long[] RETRY_BACKOFF_MILLIS = {50, 100, 200};
+    private static final long MAX_BACKOFF_MILLIS = 5_000;
 
     /** One copy of an event to deliver with the settings that were current when it was created. */
     private record Job(WebhookEvent event, WebhookSettings settings, int copy) {}
@@ -119,7 +122,7 @@ final class WebhookSender {
         }
     }
 
-    /** Sends every held event now, in shuffled order, one after the other. */
+    /** Sends every held event now, in shuffled order, one after the other; retries go on beside the batch. */
     void flush() {
         List<Job> batch;
         synchronized (held) {
@@ -133,7 +136,12 @@ final class WebhookSender {
         executor.execute(() -> {
             try {
                 for (Job job : batch) {
-                    deliver(job);
+                    // First tries go one after the other, in the shuffled order; a refused one retries on its own
+                    // thread, so that one receiver's outage does not hold the rest of the batch back.
+                    long giveUpAt = giveUpAt(job);
+                    if (!closed && !attempt(job, 1)) {
+                        executor.execute(() -> retryQuietly(job, giveUpAt));
+                    }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -142,25 +150,64 @@ final class WebhookSender {
     }
 
     private void deliver(Job job) throws InterruptedException {
-        WebhookEvent event = job.event();
-        for (int attempt = 1; attempt <= RETRY_BACKOFF_MILLIS.length + 1 && !closed; attempt++) {
-            Instant now = clock.get();
-            String signature = WebhookSignature.header(job.settings().secret(), now.getEpochSecond(), event.payload());
-            int status = 0;
-            String error = null;
-            try {
-                status = transport.post(job.settings().url(), event.payload(), signature);
-            } catch (IOException e) {
-                error = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-            }
-            WebhookDelivery delivery =
-                    new WebhookDelivery(event.id(), event.type(), job.copy(), attempt, status, error, signature, now);
-            deliveries.add(delivery);
-            if (delivery.delivered() || attempt > RETRY_BACKOFF_MILLIS.length) {
+        long giveUpAt = giveUpAt(job);
+        if (!attempt(job, 1)) {
+            retry(job, giveUpAt);
+        }
+    }
+
+    private static long giveUpAt(Job job) {
+        return System.nanoTime() + job.settings().retryForMillis() * 1_000_000;
+    }
+
+    private void retryQuietly(Job job, long giveUpAt) {
+        try {
+            retry(job, giveUpAt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void retry(Job job, long giveUpAt) throws InterruptedException {
+        for (int attempt = 2; !closed; attempt++) {
+            if (!pause(attempt - 1, giveUpAt) || closed || attempt(job, attempt)) {
                 return;
             }
-            Thread.sleep(RETRY_BACKOFF_MILLIS[attempt - 1]);
         }
+    }
+
+    /** Waits before the next try after {@code failed} tries; false when the retries are over. */
+    private static boolean pause(int failed, long giveUpAt) throws InterruptedException {
+        long backoff;
+        if (failed <= RETRY_BACKOFF_MILLIS.length) {
+            backoff = RETRY_BACKOFF_MILLIS[failed - 1];
+        } else {
+            int doublings = Math.min(failed - RETRY_BACKOFF_MILLIS.length, 10);
+            backoff = Math.min(MAX_BACKOFF_MILLIS, RETRY_BACKOFF_MILLIS[RETRY_BACKOFF_MILLIS.length - 1] << doublings);
+            if (System.nanoTime() + backoff * 1_000_000 - giveUpAt > 0) {
+                return false;
+            }
+        }
+        Thread.sleep(backoff);
+        return true;
+    }
+
+    /** One try, recorded; true when the receiver took it (2xx). */
+    private boolean attempt(Job job, int attempt) throws InterruptedException {
+        WebhookEvent event = job.event();
+        Instant now = clock.get();
+        String signature = WebhookSignature.header(job.settings().secret(), now.getEpochSecond(), event.payload());
+        int status = 0;
+        String error = null;
+        try {
+            status = transport.post(job.settings().url(), event.payload(), signature);
+        } catch (IOException e) {
+            error = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        }
+        WebhookDelivery delivery =
+                new WebhookDelivery(event.id(), event.type(), job.copy(), attempt, status, error, signature, now);
+        deliveries.add(delivery);
+        return delivery.delivered();
     }
 
     List<WebhookEvent> events() {

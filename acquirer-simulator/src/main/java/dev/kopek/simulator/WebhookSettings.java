@@ -12,10 +12,14 @@ import java.util.Objects;
  * @param delayMillis   maximum extra random delay before an event is sent; also how long a
  *                      {@code pm_webhook_only} charge stays processing
  * @param reorder       hold events and send them in shuffled batches instead of one by one
+ * @param retryForMillis after the three quick retries, keep retrying (backoff doubling up to 5 s) until this long
+ *                      after the first attempt; 0 stops after the three. A real PSP retries for hours or days
+ *                      (Stripe: three days), longer than any failover of its merchant's database
  */
-public record WebhookSettings(URI url, String secret, double duplicateRate, long delayMillis, boolean reorder) {
+public record WebhookSettings(
+        URI url, String secret, double duplicateRate, long delayMillis, boolean reorder, long retryForMillis) {
 
-    private static final WebhookSettings DEFAULTS = new WebhookSettings(null, "whsec_simulator", 0, 0, false);
+    private static final WebhookSettings DEFAULTS = new WebhookSettings(null, "whsec_simulator", 0, 0, false, 0);
 
     public WebhookSettings {
         if (url != null
@@ -34,7 +38,13 @@ public record WebhookSettings(URI url, String secret, double duplicateRate, long
         if (delayMillis < 0) {
             throw new IllegalArgumentException("webhook_delay_ms must not be negative");
         }
+        if (retryForMillis < 0 || retryForMillis > MAX_RETRY_FOR_MILLIS) {
+            throw new IllegalArgumentException("webhook_retry_for_ms must be 0.." + MAX_RETRY_FOR_MILLIS);
+        }
     }
+
+    /** A day: longer than any run, short enough that a mistyped value does not keep threads for ever. */
+    static final long MAX_RETRY_FOR_MILLIS = 86_400_000;
 
     /** Off (no URL), secret {@code whsec_simulator}, no duplicates, no delay, no reordering. */
     public static WebhookSettings defaults() {
@@ -42,22 +52,26 @@ public record WebhookSettings(URI url, String secret, double duplicateRate, long
     }
 
     public WebhookSettings withUrl(URI newUrl) {
-        return new WebhookSettings(newUrl, secret, duplicateRate, delayMillis, reorder);
+        return new WebhookSettings(newUrl, secret, duplicateRate, delayMillis, reorder, retryForMillis);
     }
 
     public WebhookSettings withSecret(String newSecret) {
-        return new WebhookSettings(url, newSecret, duplicateRate, delayMillis, reorder);
+        return new WebhookSettings(url, newSecret, duplicateRate, delayMillis, reorder, retryForMillis);
     }
 
     public WebhookSettings withDuplicateRate(double rate) {
-        return new WebhookSettings(url, secret, rate, delayMillis, reorder);
+        return new WebhookSettings(url, secret, rate, delayMillis, reorder, retryForMillis);
     }
 
     public WebhookSettings withDelayMillis(long millis) {
-        return new WebhookSettings(url, secret, duplicateRate, millis, reorder);
+        return new WebhookSettings(url, secret, duplicateRate, millis, reorder, retryForMillis);
     }
 
     public WebhookSettings withReorder(boolean newReorder) {
-        return new WebhookSettings(url, secret, duplicateRate, delayMillis, newReorder);
+        return new WebhookSettings(url, secret, duplicateRate, delayMillis, newReorder, retryForMillis);
+    }
+
+    public WebhookSettings withRetryForMillis(long millis) {
+        return new WebhookSettings(url, secret, duplicateRate, delayMillis, reorder, millis);
     }
 }

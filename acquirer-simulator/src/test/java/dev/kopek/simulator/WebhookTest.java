@@ -112,6 +112,24 @@ class WebhookTest extends SimulatorWithReceiver {
     }
 
     @Test
+    void aRetryWindowKeepsRetryingThroughAnOutage() throws Exception {
+        simulator.configure(
+                simulator.config().withWebhooks(simulator.config().webhooks().withRetryForMillis(30_000)));
+        // Six refusals: the first try, three quick retries, then 400 and 800 ms apart; the seventh try is taken.
+        receiver.answer(503, 503, 503, 503, 503, 503);
+        simulator.sendWebhook("test.outage", "{}");
+
+        List<WebhookReceiver.Received> attempts = receiver.next(7);
+
+        assertThat(attempts).extracting(WebhookReceiver.Received::type).containsOnly("test.outage");
+        awaitDeliveries(7);
+        assertThat(simulator.webhookDeliveries())
+                .extracting(WebhookDelivery::attempt, WebhookDelivery::status)
+                .endsWith(org.assertj.core.groups.Tuple.tuple(7, 200));
+        receiver.assertQuietFor(Duration.ofMillis(200));
+    }
+
+    @Test
     void withDuplicateRateOneEveryEventArrivesTwice() throws Exception {
         simulator.configure(
                 simulator.config().withWebhooks(simulator.config().webhooks().withDuplicateRate(1)));
@@ -256,7 +274,7 @@ class WebhookTest extends SimulatorWithReceiver {
 
         assertThat(updated.statusCode()).isEqualTo(200);
         assertThat(simulator.config().webhooks())
-                .isEqualTo(new WebhookSettings(java.net.URI.create("http://127.0.0.1:1/x"), "s", 0.5, 7, true));
+                .isEqualTo(new WebhookSettings(java.net.URI.create("http://127.0.0.1:1/x"), "s", 0.5, 7, true, 0));
         assertThat(simulator.config().feeBps()).isEqualTo(30);
         assertThat(json(client.post("/_sim/config", "{\"webhook_url\": null}"))
                         .get("webhook_url")

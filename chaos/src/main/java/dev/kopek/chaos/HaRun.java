@@ -31,6 +31,9 @@ final class HaRun {
     private final HaSize size;
     private final PatroniCluster db;
     private final KafkaCluster kafka;
+    /** Longer than any failover's write gap (at most about 15 s), as a real PSP's retries are. */
+    private static final Duration WEBHOOK_RETRY_WINDOW = Duration.ofSeconds(60);
+
     private final Simulator simulator;
     private final Path kopekJar;
     private final Path workDir;
@@ -72,6 +75,7 @@ final class HaRun {
                         fleet.instances().stream().map(Fleet.Instance::base).toList(), figures)) {
             simulator.faultsOn(
                     balancer.webhookUri("/v1/psp/simulator/webhooks"), FAIL_BEFORE, FAIL_AFTER, TIMEOUT_AFTER);
+            simulator.retryWebhooksFor(WEBHOOK_RETRY_WINDOW);
             fleet.start();
             say(size.instances() + " Kopek instances ready in " + (System.nanoTime() - t0) / 1_000_000_000L
                     + " s; faults " + size.faults());

@@ -66,6 +66,16 @@ final class Simulator implements AutoCloseable {
         post("/_sim/config", config.toString());
     }
 
+    /**
+     * Refused notifications are retried for this long, as a real PSP retries through its merchant's outage (Stripe
+     * for three days). The HA run needs it: a failover's gap is longer than the simulator's three quick retries.
+     */
+    void retryWebhooksFor(Duration window) {
+        post(
+                "/_sim/config",
+                Json.object().put("webhook_retry_for_ms", window.toMillis()).toString());
+    }
+
     /** The run's end: no more random faults, no more holding webhooks back. */
     void faultsOff() {
         post(
