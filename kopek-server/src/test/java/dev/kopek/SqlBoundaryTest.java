@@ -46,6 +46,8 @@ class SqlBoundaryTest {
             Map.entry("disputes", "disputes"),
             Map.entry("dispute_inquiries", "disputes"),
             Map.entry("idempotency_keys", "idempotency"),
+            Map.entry("invariant_cursors", "invariants"),
+            Map.entry("invariant_violations", "invariants"),
             Map.entry("ledger_accounts", "ledger"),
             Map.entry("ledger_balances", "ledger"),
             Map.entry("ledger_entries", "ledger"),
