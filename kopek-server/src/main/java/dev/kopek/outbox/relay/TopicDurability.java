@@ -22,7 +22,7 @@ record TopicDurability(int brokers, int replicationFactor, int minInsyncReplicas
 
     /** The one warning an operator should read about this topic, or empty when it keeps the promise. */
     Optional<String> warning(String topic) {
-        String fix = "kafka-configs.sh --alter --entity-type topics --entity-name " + topic
+        String fix = "kafka-configs.sh --bootstrap-server <broker> --alter --entity-type topics --entity-name " + topic
                 + " --add-config min.insync.replicas=";
         if (minInsyncReplicas > replicationFactor) {
             return Optional.of("Kafka topic " + topic + " has min.insync.replicas " + minInsyncReplicas
