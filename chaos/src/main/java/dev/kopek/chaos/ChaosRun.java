@@ -64,7 +64,7 @@ final class ChaosRun {
         String url = db.create("kopek_" + mode);
         KopekRecord kopek = new KopekRecord(url);
         long t0 = System.nanoTime();
-        try (Fleet fleet = new Fleet(3, kopekJar, workDir, url, simulator.base(), kafka, mode, topic);
+        try (Fleet fleet = new Fleet(3, kopekJar, workDir, url, simulator.base(), kafka, mode, topic, Map.of());
                 Balancer balancer = new Balancer(
                         fleet.instances().stream().map(Fleet.Instance::base).toList(), figures)) {
             simulator.faultsOn(

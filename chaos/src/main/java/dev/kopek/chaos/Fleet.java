@@ -37,7 +37,8 @@ final class Fleet implements AutoCloseable {
             URI simulator,
             String kafka,
             String outboxMode,
-            String topic) {
+            String topic,
+            Map<String, String> extraEnv) {
         for (int i = 0; i < size; i++) {
             int port = Ports.free();
             Map<String, String> env = new HashMap<>();
@@ -61,6 +62,7 @@ final class Fleet implements AutoCloseable {
             env.put("KOPEK_RATE_LIMIT_WRITES_BURST", "2000");
             env.put("KOPEK_RATE_LIMIT_READS_PER_SECOND", "2000");
             env.put("KOPEK_RATE_LIMIT_READS_BURST", "4000");
+            env.putAll(extraEnv);
             List<String> jvm = List.of(
                     "-Xmx320m",
                     "-Xss512k",

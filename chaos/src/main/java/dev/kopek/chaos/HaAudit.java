@@ -51,7 +51,29 @@ final class HaAudit {
     private static final long RATE_WINDOW = 15 * SECOND;
     private static final long GAP_WINDOW = 90 * SECOND;
 
+    /** What HaRun tells Kopek to give its topic: one broker may die, and every acknowledged event is on two. */
+    static final int TOPIC_REPLICATION_FACTOR = 3;
+
+    static final int TOPIC_MIN_INSYNC_REPLICAS = 2;
+
     private HaAudit() {}
+
+    /**
+     * Kopek created the run's topic, told to replicate it {@value #TOPIC_REPLICATION_FACTOR} times with
+     * {@code min.insync.replicas} {@value #TOPIC_MIN_INSYNC_REPLICAS}, on brokers whose defaults are 1 and 1: the
+     * topic read back from the cluster must show exactly that, or an event acknowledged before a broker's loss may
+     * be gone and the run's other figures prove less than they claim.
+     */
+    static List<String> topicReplication(KafkaCluster.TopicSettings read, int partitions) {
+        if (read.partitions() == partitions
+                && read.replicationFactor() == TOPIC_REPLICATION_FACTOR
+                && read.minInsyncReplicas() == TOPIC_MIN_INSYNC_REPLICAS) {
+            return List.of();
+        }
+        return List.of("the topic Kopek created has " + read.partitions() + " partitions, replication factor "
+                + read.replicationFactor() + ", min.insync.replicas " + read.minInsyncReplicas() + "; expected "
+                + partitions + ", " + TOPIC_REPLICATION_FACTOR + ", " + TOPIC_MIN_INSYNC_REPLICAS);
+    }
 
     /**
      * Every 2xx a client received for a payment, capture, void or refund names a resource that is in the

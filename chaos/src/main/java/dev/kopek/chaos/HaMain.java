@@ -112,10 +112,9 @@ public final class HaMain {
                     "CREATE TABLE " + HaFaults.PROBE_TABLE + " (id bigserial PRIMARY KEY, note text NOT NULL)");
             brokers.join();
             psp.join();
-            kafka.createTopic(HaRun.TOPIC);
-            say("Kafka " + kafka.bootstrapServers() + ", topic " + HaRun.TOPIC + " (" + KafkaCluster.PARTITIONS
-                    + " partitions, replication factor 3, min.insync.replicas 2); ready after "
-                    + (System.nanoTime() - started) / 1_000_000_000L + " s");
+            // Kopek creates its topic (HaRun passes the replication it must give it); the audit reads it back.
+            say("Kafka " + kafka.bootstrapServers() + " ready after " + (System.nanoTime() - started) / 1_000_000_000L
+                    + " s; Kopek creates topic " + HaRun.TOPIC);
             String url = db.url(HaFaults.DATABASE, "connectTimeout=2&loginTimeout=5&hostRecheckSeconds=2");
             say("Kopek's JDBC URL " + url);
             HaRun.Result result = new HaRun(size, db, kafka, simulator, kopekJar, workDir, url).run();

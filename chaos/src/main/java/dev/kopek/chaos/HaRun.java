@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -70,7 +71,12 @@ final class HaRun {
                         simulator.base(),
                         kafka.bootstrapServers(),
                         "polling",
-                        TOPIC);
+                        TOPIC,
+                        Map.of(
+                                "KOPEK_KAFKA_TOPIC_REPLICATION_FACTOR",
+                                Integer.toString(HaAudit.TOPIC_REPLICATION_FACTOR),
+                                "KOPEK_KAFKA_TOPIC_MIN_INSYNC_REPLICAS",
+                                Integer.toString(HaAudit.TOPIC_MIN_INSYNC_REPLICAS)));
                 Balancer balancer = new Balancer(
                         fleet.instances().stream().map(Fleet.Instance::base).toList(), figures)) {
             simulator.faultsOn(
@@ -79,6 +85,10 @@ final class HaRun {
             fleet.start();
             say(size.instances() + " Kopek instances ready in " + (System.nanoTime() - t0) / 1_000_000_000L
                     + " s; faults " + size.faults());
+            KafkaCluster.TopicSettings created = kafka.topic(TOPIC);
+            say("topic " + TOPIC + " as Kopek created it: " + created.partitions() + " partitions, replication factor "
+                    + created.replicationFactor() + ", min.insync.replicas " + created.minInsyncReplicas());
+            List<String> topicProblems = HaAudit.topicReplication(created, KafkaCluster.PARTITIONS);
             try (EventTap tap = new EventTap(kafka.bootstrapServers(), TOPIC)) {
                 balancer.faults(size.balancerFaults());
                 List<Fault> done = load(fleet, balancer, faults);
@@ -91,7 +101,7 @@ final class HaRun {
                 fleet.ensureAllReady();
                 Aftermath.drain(kopek, tap, size.drain(), this::say);
                 Evidence evidence = Aftermath.evidence(simulator, kopek, tap, log);
-                return judge(evidence, done, faults, died);
+                return judge(evidence, done, faults, died, topicProblems);
             }
         }
     }
@@ -134,7 +144,8 @@ final class HaRun {
         return done;
     }
 
-    private Result judge(Evidence evidence, List<Fault> done, HaFaults faults, List<String> died) {
+    private Result judge(
+            Evidence evidence, List<Fault> done, HaFaults faults, List<String> died, List<String> topicProblems) {
         Auditor.Report report = Auditor.audit(evidence);
         List<ClientLog.Ack> acks = log.acks();
         List<String> lost = HaAudit.lost(acks, evidence.payments(), evidence.operations(), evidence.topic());
@@ -180,8 +191,10 @@ final class HaRun {
         other.addAll(died);
         say("check fault_violations = " + other.size());
         other.forEach(example -> say("    e.g. " + example));
+        say("check topic_replication = " + topicProblems.size());
+        topicProblems.forEach(example -> say("    e.g. " + example));
         long serverErrors = figures.get("server_errors");
-        long violations = report.total() + lost.size() + serverErrors + other.size();
+        long violations = report.total() + lost.size() + serverErrors + other.size() + topicProblems.size();
         String line = "ha: size=" + size.name() + " failovers=" + count(done, HaAudit.FAILOVER) + " switchovers="
                 + count(done, HaAudit.SWITCHOVER) + " freezes=" + count(done, HaAudit.FREEZE) + " broker_kills="
                 + count(done, HaAudit.BROKER_KILL) + " kopek_kills=" + count(done, HaAudit.KOPEK_KILL)

@@ -16,15 +16,17 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * Three Kafka brokers in KRaft mode, each its own JVM and each both broker and controller (a quorum of three:
- * one may die), from the Kafka jars on the run's own class path. The topic is replicated three times with
- * {@code min.insync.replicas=2}, so with Kopek's {@code acks=all} an acknowledged event is on two brokers at least.
+ * one may die), from the Kafka jars on the run's own class path. Kopek creates its topic, told to replicate it three
+ * times with {@code min.insync.replicas=2}, so with its {@code acks=all} an acknowledged event is on two brokers at
+ * least. The brokers keep Kafka's own defaults for both (1 and 1), as a cluster Kopek is pointed at may: a topic
+ * read back with 3 and 2 was made so by Kopek, not by the brokers.
  */
 final class KafkaCluster implements AutoCloseable {
 
@@ -86,8 +88,6 @@ final class KafkaCluster implements AutoCloseable {
                 listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
                 log.dirs=%s
                 num.partitions=%d
-                default.replication.factor=3
-                min.insync.replicas=2
                 unclean.leader.election.enable=false
                 offsets.topic.replication.factor=3
                 transaction.state.log.replication.factor=3
@@ -128,15 +128,30 @@ final class KafkaCluster implements AutoCloseable {
         return brokers;
     }
 
-    /** Kopek's topic: replication factor 3, at least 2 in-sync replicas for a write. */
-    void createTopic(String topic) {
+    /** A topic as the cluster reports it: partitions, the smallest replica count, its min.insync.replicas. */
+    record TopicSettings(int partitions, int replicationFactor, int minInsyncReplicas) {}
+
+    /** Reads a topic's replication back, as an operator would check what Kopek created. */
+    TopicSettings topic(String topic) {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(
-                            new NewTopic(topic, PARTITIONS, (short) 3).configs(Map.of("min.insync.replicas", "2"))))
+            TopicDescription d = admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(topic);
+            String minInsync = admin.describeConfigs(List.of(resource))
                     .all()
-                    .get(60, TimeUnit.SECONDS);
+                    .get(30, TimeUnit.SECONDS)
+                    .get(resource)
+                    .get("min.insync.replicas")
+                    .value();
+            int replicas = d.partitions().stream()
+                    .mapToInt(p -> p.replicas().size())
+                    .min()
+                    .orElse(0);
+            return new TopicSettings(d.partitions().size(), replicas, Integer.parseInt(minInsync));
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("creating " + topic + ": " + e.getMessage(), e);
+            throw new IllegalStateException("reading topic " + topic + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -146,4 +146,19 @@ class HaAuditTest {
         assertThat(HaAudit.acknowledged(List.of(payment("captured", 1000, 0), payment("captured", 1000, 0))))
                 .isEqualTo(1);
     }
+
+    @Test
+    void theTopicMustBeAsKopekWasToldToCreateIt() {
+        assertThat(HaAudit.topicReplication(new KafkaCluster.TopicSettings(6, 3, 2), 6))
+                .isEmpty();
+        assertThat(HaAudit.topicReplication(new KafkaCluster.TopicSettings(6, 1, 1), 6))
+                .as("the brokers' defaults: Kopek sent nothing")
+                .singleElement()
+                .asString()
+                .contains("replication factor 1, min.insync.replicas 1; expected 6, 3, 2");
+        assertThat(HaAudit.topicReplication(new KafkaCluster.TopicSettings(6, 3, 1), 6))
+                .hasSize(1);
+        assertThat(HaAudit.topicReplication(new KafkaCluster.TopicSettings(1, 3, 2), 6))
+                .hasSize(1);
+    }
 }

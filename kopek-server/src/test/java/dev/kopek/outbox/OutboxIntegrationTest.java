@@ -1,5 +1,7 @@
 package dev.kopek.outbox;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.kopek.KopekApplication;
 import dev.kopek.merchants.Merchants;
 import dev.kopek.outbox.relay.KafkaPublisher;
@@ -14,6 +16,8 @@ import dev.kopek.support.TestDatabase;
 import java.net.URI;
 import java.util.List;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -97,6 +101,16 @@ abstract class OutboxIntegrationTest {
     /** Publishes whatever is unpublished, so a test starts from an empty outbox. */
     protected void drainOutbox() {
         relay.drain(10_000);
+    }
+
+    /** One gauge's value as Prometheus scrapes it; the Kafka relay's gauges exist only in a Kafka context. */
+    protected double scraped(String metric) {
+        Api.Response scrape = new Api(baseUri(), IntegrationTest.ADMIN_TOKEN).get("/actuator/prometheus");
+        assertThat(scrape.status()).isEqualTo(200);
+        Matcher value =
+                Pattern.compile("(?m)^" + metric + "(?:\\{[^}]*})? (\\S+)$").matcher(scrape.body());
+        assertThat(value.find()).as(metric + " is scraped").isTrue();
+        return Double.parseDouble(value.group(1));
     }
 
     protected record StoredEvent(UUID id, String type, long sequence, boolean published) {}

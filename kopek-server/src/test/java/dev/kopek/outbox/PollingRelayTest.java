@@ -11,7 +11,6 @@ import dev.kopek.outbox.relay.PollingRelay;
 import dev.kopek.outbox.store.Envelope;
 import dev.kopek.outbox.store.OutboxRow;
 import dev.kopek.support.Api;
-import dev.kopek.support.IntegrationTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,8 +23,6 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -77,12 +74,14 @@ class PollingRelayTest extends OutboxIntegrationTest {
             assertThat(stored).noneMatch(StoredEvent::published);
         });
         clock.advance(Duration.ofSeconds(45));
-        assertThat(relayLagSeconds())
+        assertThat(scraped("kopek_outbox_lag_seconds"))
                 .as("the oldest event Kafka has not acknowledged")
                 .isGreaterThanOrEqualTo(45);
 
         drainOutbox();
-        assertThat(relayLagSeconds()).as("everything acknowledged").isZero();
+        assertThat(scraped("kopek_outbox_lag_seconds"))
+                .as("everything acknowledged")
+                .isZero();
 
         Set<String> keys = new LinkedHashSet<>(paymentByMethod.values());
         List<EventsTopic.Published> records = EventsTopic.read(keys, seen -> seen.size() >= 6, KAFKA_WAIT);
@@ -250,15 +249,5 @@ class PollingRelayTest extends OutboxIntegrationTest {
         List<String> all = new ArrayList<>(a);
         all.addAll(b);
         return all;
-    }
-
-    /** kopek_outbox_lag_seconds as Prometheus scrapes it (the Kafka relay's lag exists only in a Kafka context). */
-    private double relayLagSeconds() {
-        Api.Response scrape = new Api(baseUri(), IntegrationTest.ADMIN_TOKEN).get("/actuator/prometheus");
-        assertThat(scrape.status()).isEqualTo(200);
-        Matcher lag = Pattern.compile("(?m)^kopek_outbox_lag_seconds(?:\\{[^}]*})? (\\S+)$")
-                .matcher(scrape.body());
-        assertThat(lag.find()).as("kopek_outbox_lag_seconds is scraped").isTrue();
-        return Double.parseDouble(lag.group(1));
     }
 }

@@ -7,18 +7,10 @@ import dev.kopek.platform.DatabaseOutages;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
@@ -36,8 +28,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Conditional(KafkaConfigured.class)
 @EnableConfigurationProperties(KafkaProperties.class)
 class RelayConfiguration {
-
-    private static final Logger log = LoggerFactory.getLogger(RelayConfiguration.class);
 
     @Bean(destroyMethod = "destroy")
     DefaultKafkaProducerFactory<String, String> outboxProducerFactory(KafkaProperties spring, KafkaSettings kafka) {
@@ -57,9 +47,7 @@ class RelayConfiguration {
             OutboxProperties properties,
             MeterRegistry meters,
             Clock clock) {
-        if (kafka.createTopic()) {
-            createTopic(KafkaClientSettings.admin(spring, kafka), kafka);
-        }
+        prepareTopic(KafkaClientSettings.admin(spring, kafka), kafka, meters);
         return new KafkaPublisher(
                 outboxKafkaTemplate,
                 kafka,
@@ -103,27 +91,26 @@ class RelayConfiguration {
         return new CdcRelay(dataSource, pollingRelay, publisher, store, properties.cdc(), clock, outages, meters);
     }
 
-    private static void createTopic(Map<String, Object> adminConfig, KafkaSettings kafka) {
+    /**
+     * The topic's replication as read at start, for an alert to see: a topic an operator created, or one created
+     * before these settings existed, may keep an acknowledged event on one broker only. Absent when Kafka could not
+     * tell within the admin timeout.
+     */
+    private static void prepareTopic(Map<String, Object> adminConfig, KafkaSettings kafka, MeterRegistry meters) {
+        Optional<TopicDurability> durability;
         try (Admin admin = Admin.create(adminConfig)) {
-            admin.createTopics(List.of(
-                            new NewTopic(kafka.topic(), Optional.of(kafka.topicPartitions()), Optional.empty())))
-                    .all()
-                    .get(KafkaClientSettings.adminTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            log.info("created Kafka topic {} with {} partitions", kafka.topic(), kafka.topicPartitions());
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                log.warn(
-                        "could not create Kafka topic {}; the relay publishes once it exists",
-                        kafka.topic(),
-                        e.getCause());
-            }
-        } catch (TimeoutException e) {
-            log.warn(
-                    "Kafka did not answer within {} while creating topic {}",
-                    KafkaClientSettings.adminTimeout(),
-                    kafka.topic());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            durability = EventsTopicSetup.prepare(admin, kafka);
         }
+        durability.ifPresent(d -> {
+            Gauge.builder("kopek.kafka.topic.replication.factor", d::replicationFactor)
+                    .description("the smallest replica count among the events topic's partitions, read at start")
+                    .register(meters);
+            Gauge.builder("kopek.kafka.topic.min.insync.replicas", d::minInsyncReplicas)
+                    .description("the events topic's effective min.insync.replicas, read at start")
+                    .register(meters);
+            Gauge.builder("kopek.kafka.brokers", d::brokers)
+                    .description("the brokers the Kafka cluster reported at start")
+                    .register(meters);
+        });
     }
 }

@@ -17,7 +17,7 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 class KafkaClientSettingsTest {
 
     private static final KafkaSettings KOPEK =
-            new KafkaSettings("broker-1:9093,broker-2:9093", "kopek.events", 6, true);
+            new KafkaSettings("broker-1:9093,broker-2:9093", "kopek.events", 6, true, null, null);
 
     @Test
     void producerTakesTlsAndSaslFromSpringKafkaSettings() {
