@@ -242,17 +242,22 @@ public class IdempotencyKeys {
      * Takes over an unfinished key to record a PSP notification's certain outcome, like
      * {@link #takeOverWithAnswer}, but never from an owner whose lease is live: that owner is about to record the
      * same answer itself, and its client is waiting for it. Empty then; the notification is applied later.
+     *
+     * <p>The take-over holds the key with a lease of its own until its phase 3, as {@link #takeOver} does (a parked
+     * key stays parked, a longer grace stays): with the old lease left run out, a reconciler could take the key from
+     * under the notification and leave the PSP's outcome unrecorded (issue 24, defect 1).
      */
     public Optional<Integer> takeOverUnlessOwned(KeyRecord seen) {
         Instant now = clock.instant();
         return jdbc.sql("""
                 UPDATE idempotency_keys
-                   SET attempt = attempt + 1, updated_at = :now
+                   SET attempt = attempt + 1, lease_until = GREATEST(lease_until, :leaseUntil), updated_at = :now
                  WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
                    AND attempt = :attempt
                    AND (status = 'AWAITING_RESULT' OR (status = 'IN_PROGRESS' AND lease_until < :now))
                 RETURNING attempt
                 """)
+                .param("leaseUntil", Db.at(now.plus(properties.lease())))
                 .param("now", Db.at(now))
                 .param("merchant", seen.clientKey().merchant().value())
                 .param("operation", seen.clientKey().operation())

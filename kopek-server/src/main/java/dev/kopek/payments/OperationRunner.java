@@ -106,13 +106,8 @@ public class OperationRunner {
         if (outcome instanceof ChargeOutcome.Unknown) {
             return NotificationResult.IGNORED;
         }
-        // Displaced by another writer before phase 3: not ours to report as applied; the retry will see it final.
         return runner.applyUnlessOwned(
-                        attempt(op), keys.findByResource(op.kind().keySpace(), op.id()), outcome)
-                .map(answer -> answer instanceof PaymentAnswer.Final f && !f.replayed()
-                        ? NotificationResult.APPLIED
-                        : NotificationResult.RETRY)
-                .orElse(NotificationResult.RETRY);
+                attempt(op), keys.findByResource(op.kind().keySpace(), op.id()), outcome);
     }
 
     /** A person's decision on an operation parked for review, through the same fenced phase 3. */

@@ -216,11 +216,7 @@ public class PaymentService {
             return NotificationResult.IGNORED;
         }
         return runner.applyUnlessOwned(
-                        attempt(payment),
-                        keys.findByResource(OPERATION, payment.id().value()),
-                        outcome)
-                .map(answer -> NotificationResult.APPLIED)
-                .orElse(NotificationResult.RETRY);
+                attempt(payment), keys.findByResource(OPERATION, payment.id().value()), outcome);
     }
 
     /** A payment's charge (or authorization) as the runner drives it: its PSP call, its lookup, its phase 3. */
