@@ -371,13 +371,24 @@ public class IdempotencyKeys {
                 .optional();
     }
 
-    public Optional<KeyRecord> findByResource(String operation, UUID resourceId) {
-        return jdbc.sql("SELECT * FROM idempotency_keys WHERE operation = :operation AND resource_id = :resource")
+    /**
+     * The unfinished key of one operation on {@code resourceId} (a payment, capture, void or refund): the one a PSP
+     * notification, a person's decision or recovery may take over. Empty once the key is completed (nothing is left
+     * to take over) or when there is none. Served by ix_idempotency_keys_unfinished_resource (V170), which holds only
+     * unfinished keys; its predicate is repeated here so the planner can use it.
+     */
+    public Optional<KeyRecord> findUnfinishedByResource(String operation, UUID resourceId) {
+        return jdbc.sql(UNFINISHED_BY_RESOURCE)
                 .param("operation", operation)
                 .param("resource", resourceId)
                 .query(IdempotencyKeys::map)
                 .optional();
     }
+
+    static final String UNFINISHED_BY_RESOURCE = """
+            SELECT * FROM idempotency_keys
+             WHERE resource_id = :resource AND operation = :operation AND status IN ('IN_PROGRESS', 'AWAITING_RESULT')
+            """;
 
     /** Unfinished keys of one operation whose lease or grace has run out, oldest first. */
     public List<KeyRecord> findRecoverable(String operation, int limit) {

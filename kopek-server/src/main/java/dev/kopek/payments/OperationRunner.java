@@ -107,13 +107,14 @@ public class OperationRunner {
             return NotificationResult.IGNORED;
         }
         return runner.applyUnlessOwned(
-                attempt(op), keys.findByResource(op.kind().keySpace(), op.id()), outcome);
+                attempt(op), keys.findUnfinishedByResource(op.kind().keySpace(), op.id()), outcome);
     }
 
     /** A person's decision on an operation parked for review, through the same fenced phase 3. */
     public Optional<PaymentAnswer> resolveManually(UUID operationId, ChargeOutcome decided) {
         PaymentOperation op = operation(operationId);
-        return runner.decide(attempt(op), keys.findByResource(op.kind().keySpace(), op.id()), decided);
+        return runner.decide(
+                attempt(op), keys.findUnfinishedByResource(op.kind().keySpace(), op.id()), decided);
     }
 
     /** A capture, void or refund as the runner drives it: its PSP call, its lookup, its phase 3. */

@@ -191,7 +191,7 @@ public class PaymentService {
      */
     public Optional<PaymentAnswer> resolveManually(PaymentId id, ChargeOutcome decided) {
         Payment payment = payments.find(id).orElseThrow(() -> new IllegalStateException("no payment " + id));
-        return runner.decide(attempt(payment), keys.findByResource(OPERATION, id.value()), decided);
+        return runner.decide(attempt(payment), keys.findUnfinishedByResource(OPERATION, id.value()), decided);
     }
 
     /**
@@ -216,7 +216,9 @@ public class PaymentService {
             return NotificationResult.IGNORED;
         }
         return runner.applyUnlessOwned(
-                attempt(payment), keys.findByResource(OPERATION, payment.id().value()), outcome);
+                attempt(payment),
+                keys.findUnfinishedByResource(OPERATION, payment.id().value()),
+                outcome);
     }
 
     /** A payment's charge (or authorization) as the runner drives it: its PSP call, its lookup, its phase 3. */
