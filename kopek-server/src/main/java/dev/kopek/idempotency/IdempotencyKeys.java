@@ -385,6 +385,19 @@ public class IdempotencyKeys {
                 .optional();
     }
 
+    /**
+     * {@link #findUnfinishedByResource}, and the key row locked for the rest of the caller's transaction. A person's
+     * decision takes this lock before anything else it locks, as every other writer of an outcome takes the key first
+     * (phase 3's fence): one lock order everywhere, so a decision and a notification on one payment never deadlock.
+     */
+    public Optional<KeyRecord> lockUnfinishedByResource(String operation, UUID resourceId) {
+        return jdbc.sql(UNFINISHED_BY_RESOURCE + " FOR UPDATE")
+                .param("operation", operation)
+                .param("resource", resourceId)
+                .query(IdempotencyKeys::map)
+                .optional();
+    }
+
     static final String UNFINISHED_BY_RESOURCE = """
             SELECT * FROM idempotency_keys
              WHERE resource_id = :resource AND operation = :operation AND status IN ('IN_PROGRESS', 'AWAITING_RESULT')

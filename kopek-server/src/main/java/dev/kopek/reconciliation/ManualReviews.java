@@ -1,5 +1,6 @@
 package dev.kopek.reconciliation;
 
+import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.TimeOrderedIds;
@@ -7,6 +8,7 @@ import dev.kopek.payments.ManualReviewRequired;
 import dev.kopek.payments.OperationRunner;
 import dev.kopek.payments.ParkedOutcomeRecorded;
 import dev.kopek.payments.PaymentService;
+import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.platform.Db;
 import dev.kopek.psp.ChargeOutcome;
@@ -16,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -48,12 +51,15 @@ public class ManualReviews {
     private final JdbcClient jdbc;
     private final PaymentService payments;
     private final OperationRunner operations;
+    private final IdempotencyKeys keys;
     private final Clock clock;
 
-    ManualReviews(JdbcClient jdbc, PaymentService payments, OperationRunner operations, Clock clock) {
+    ManualReviews(
+            JdbcClient jdbc, PaymentService payments, OperationRunner operations, IdempotencyKeys keys, Clock clock) {
         this.jdbc = jdbc;
         this.payments = payments;
         this.operations = operations;
+        this.keys = keys;
         this.clock = clock;
     }
 
@@ -170,17 +176,25 @@ public class ManualReviews {
      * Records a person's decision and applies it through the same fenced path and ledger postings as any machine
      * outcome, in one transaction: either both the decision and the subject's final state commit, or neither.
      * The review is marked first, so the settlement's own "a parked outcome was settled" does not claim it.
+     *
+     * <p>Locks in the order every writer of an outcome takes them: the subject's key first, then the review. A PSP
+     * notification's phase 3 holds the key and then closes the review (ParkedOutcomeRecorded); the review first and
+     * the key second made the two deadlock on one parked payment (issue 24, defect 9). Whichever takes the key first
+     * finishes; the other then finds the key completed and the review resolved.
      */
     @Transactional
     public Resolution resolve(UUID id, Decision decision, String actor, String note) {
-        Optional<ManualReview> locked = jdbc.sql("SELECT * FROM manual_reviews WHERE id = :id FOR UPDATE")
-                .param("id", id)
-                .query(ManualReviews::map)
-                .optional();
-        if (locked.isEmpty()) {
+        Optional<ManualReview> seen = find(id);
+        if (seen.isEmpty()) {
             return new Resolution.NotFound();
         }
-        ManualReview review = locked.get();
+        keySpaceOf(seen.get().subject())
+                .ifPresent(
+                        space -> keys.lockUnfinishedByResource(space, seen.get().subjectId()));
+        ManualReview review = jdbc.sql("SELECT * FROM manual_reviews WHERE id = :id FOR UPDATE")
+                .param("id", id)
+                .query(ManualReviews::map)
+                .single();
         if (!review.status().equals("OPEN")) {
             return new Resolution.NotOpen(review);
         }
@@ -213,6 +227,17 @@ public class ManualReviews {
                 decision.kind(),
                 actor);
         return new Resolution.Resolved(find(id).orElseThrow());
+    }
+
+    /** The key space of a review's subject whose key a decision takes over; none for an exposure or a notification. */
+    private static Optional<String> keySpaceOf(String subject) {
+        return switch (subject) {
+            case "payment" -> Optional.of(PaymentService.OPERATION);
+            case "capture", "void", "refund" ->
+                Optional.of(
+                        OperationKind.valueOf(subject.toUpperCase(Locale.ROOT)).keySpace());
+            default -> Optional.empty();
+        };
     }
 
     private Optional<String> unfit(ManualReview review, Decision decision) {
