@@ -45,8 +45,11 @@ public class ManualReviews {
     /** The actor recorded when a PSP notification settled a parked outcome before a person did. */
     public static final String SETTLED_BY_PSP = "psp-notification";
 
-    /** A decided authorization without a known expiry is held for this long after it was parked. */
-    private static final Duration DEFAULT_AUTHORIZATION = Duration.ofDays(7);
+    /**
+     * How long a card authorization holds at the PSP when it names no expiry (Stripe's, and the simulator's default):
+     * counted from when the payment was sent, which is when the PSP authorized it, never from when it was parked.
+     */
+    private static final Duration CARD_AUTHORIZATION = Duration.ofDays(7);
 
     private final JdbcClient jdbc;
     private final PaymentService payments;
@@ -160,7 +163,8 @@ public class ManualReviews {
      *     {@code failed}; for a capture, void or refund {@code succeeded} or {@code failed}; for an exposure or a
      *     notification {@code acknowledged}
      * @param pspReference the PSP's reference of what moved (for captured, authorized, succeeded)
-     * @param captureBefore for authorized: when the hold expires at the PSP (default: created + 7 days)
+     * @param captureBefore for authorized: when the hold expires at the PSP (default: the payment's own expiry if
+     *     Kopek knows it, else 7 days from when the payment was sent; the console gives none)
      */
     public record Decision(String kind, String pspReference, Instant captureBefore) {}
 
@@ -263,9 +267,7 @@ public class ManualReviews {
             case "authorized" ->
                 new ChargeOutcome.Authorized(
                         decision.pspReference(),
-                        decision.captureBefore() != null
-                                ? decision.captureBefore()
-                                : review.createdAt().plus(DEFAULT_AUTHORIZATION));
+                        decision.captureBefore() != null ? decision.captureBefore() : authorizationExpiry(review));
             case "failed" -> new ChargeOutcome.Failed("nothing moved at the PSP, confirmed by " + actor);
             default -> null;
         };
@@ -276,6 +278,20 @@ public class ManualReviews {
                 operations.resolveManually(review.subjectId(), outcome).isPresent();
             default -> true;
         };
+    }
+
+    /**
+     * When the hold a person decided as authorized expires at the PSP, where the person named no time: the payment's
+     * own expiry if Kopek learned it, else a card hold's 7 days from when the payment was sent. The review was opened
+     * at least a key window later (a day at Stripe), so counting from it would let Kopek capture after the PSP has
+     * released the hold, and release it in the ledger a day late.
+     */
+    private Instant authorizationExpiry(ManualReview review) {
+        Payment payment = payments.find(review.merchant(), review.payment())
+                .orElseThrow(() -> new IllegalStateException("review " + review.id() + " names no payment"));
+        return payment.captureBefore() != null
+                ? payment.captureBefore()
+                : payment.createdAt().plus(CARD_AUTHORIZATION);
     }
 
     private static ManualReview map(ResultSet rs, int row) throws SQLException {

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.money.PaymentId;
 import dev.kopek.support.Api;
+import dev.kopek.support.ConsoleBrowser;
 import dev.kopek.support.IntegrationTest;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
@@ -19,20 +21,55 @@ import tools.jackson.databind.JsonNode;
  */
 class ManualReviewEveryKindTest extends IntegrationTest {
 
+    /** A manual-capture payment whose outcome only the PSP's notification would tell. */
+    private static String manualWebhookOnly(String reference, long amount) {
+        return "{\"reference\":\"" + reference + "\",\"amount\":" + amount
+                + ",\"currency\":\"EUR\",\"payment_method\":\"pm_webhook_only\",\"capture_method\":\"manual\"}";
+    }
+
     private void closeTheKeyWindow() {
         clock.advance(Duration.ofHours(25));
         SIMULATOR.advanceClock(Duration.ofHours(25));
         reconciler.reconcileOnce();
     }
 
+    /**
+     * Issue 24: the console's "authorized" gives no expiry; the hold is then the card's 7 days from when the payment
+     * was sent (when the PSP authorized it), not from when its review was opened a day or more later.
+     */
+    @Test
+    void anAuthorizationDecidedInTheConsoleExpiresWhenThePspsHoldDoes() throws Exception {
+        Api api = newMerchant();
+        String reference = newReference();
+        Api.Response processing = api.pay(Api.newKey(), manualWebhookOnly(reference, 2500));
+        assertThat(processing.status()).isEqualTo(202);
+        closeTheKeyWindow();
+        String charge = recordsAtPsp(reference).getFirst().id();
+        String review = openReview("payment", processing.text("id"));
+
+        ConsoleBrowser console = ConsoleBrowser.loggedIn(baseUri(), ADMIN_TOKEN);
+        var resolved = console.post(
+                "/console/reviews/" + review + "/resolve",
+                "decision=authorized&psp_reference=" + charge + "&note=seen+on+the+dashboard");
+
+        assertThat(resolved.statusCode()).as(resolved.body()).isEqualTo(302);
+        JsonNode payment = api.get("/v1/payments/" + processing.text("id")).json();
+        assertThat(payment.get("status").asString()).isEqualTo("authorized");
+        var times = jdbc.sql("SELECT created_at, capture_before FROM payments WHERE reference = :r")
+                .param("r", reference)
+                .query((rs, n) -> new Instant[] {
+                    rs.getTimestamp("created_at").toInstant(),
+                    rs.getTimestamp("capture_before").toInstant()
+                })
+                .single();
+        assertThat(times[1]).isEqualTo(times[0].plus(Duration.ofDays(7)));
+    }
+
     @Test
     void aParkedManualCapturePaymentIsDecidedAuthorizedNeverCaptured() {
         Api api = newMerchant();
         String reference = newReference();
-        Api.Response processing = api.pay(
-                Api.newKey(),
-                "{\"reference\":\"" + reference + "\",\"amount\":5000,"
-                        + "\"currency\":\"EUR\",\"payment_method\":\"pm_webhook_only\",\"capture_method\":\"manual\"}");
+        Api.Response processing = api.pay(Api.newKey(), manualWebhookOnly(reference, 5000));
         assertThat(processing.status()).isEqualTo(202);
         closeTheKeyWindow();
         String charge = recordsAtPsp(reference).getFirst().id();
