@@ -168,6 +168,11 @@ public enum ProblemCode {
             "Another capture of this payment is in flight; retry when it is " + "settled (watch the capture.* events).",
             409),
     AMOUNT_EXCEEDS_CAPTURABLE(Action.FIX_REQUEST, "The amount is more than what remains capturable.", 409),
+    PARTIAL_CAPTURE_UNSUPPORTED(
+            Action.FIX_REQUEST,
+            "The PSP account of this payment captures an authorization once: capture all that remains, or send"
+                    + " \"final\": true to capture the amount and release the rest. Nothing was done.",
+            422),
     ALREADY_CAPTURED(Action.LOOK_UP, "A payment with a capture cannot be voided; refund it instead.", 409),
     AUTHORIZATION_CLOSED(Action.LOOK_UP, "This authorization can no longer be voided.", 409),
     AUTHORIZATION_VOIDED(Action.LOOK_UP, "This authorization was voided.", 409),
