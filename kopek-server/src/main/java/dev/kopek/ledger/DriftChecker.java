@@ -76,6 +76,8 @@ public class DriftChecker {
 
     public DriftReport check() {
         DriftReport report = duration.record(() -> snapshot.execute(status -> {
+            // Reads the whole journal: longer than the statement timeout of Kopek's sessions allows, on a big one.
+            balances.withoutStatementTimeout();
             List<DriftReport.AccountDrift> drifts = balances.drifted().stream()
                     .map(d -> new DriftReport.AccountDrift(
                             d.projected().accountId(),

@@ -1,5 +1,6 @@
 package dev.kopek.platform;
 
+import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -24,16 +25,31 @@ final class DatabaseBusy {
     /** The 503 to answer when the failure, or one of its causes, is a connection the pool could not give. */
     static ApiProblem problemFor(Throwable failure) {
         Throwable cause = noConnection(failure);
-        if (cause == null) {
+        if (cause != null) {
+            log.warn("no database connection within the pool's timeout: {}", cause.getMessage());
+        } else if ((cause = cancelledByTimeout(failure)) != null) {
+            log.warn("a statement ran past kopek.db.statement-timeout and was cancelled: {}", cause.getMessage());
+        } else {
             return null;
         }
-        log.warn("no database connection within the pool's timeout: {}", cause.getMessage());
         return ApiProblem.withHeaders(
                 HttpStatus.SERVICE_UNAVAILABLE,
                 "database_unavailable",
                 "The database is busy or unavailable; retry with the same Idempotency-Key after "
                         + "Retry-After seconds.",
                 Map.of(HttpHeaders.RETRY_AFTER, "1"));
+    }
+
+    /** The cause that says PostgreSQL cancelled a statement at its statement timeout (57014), or null. */
+    static Throwable cancelledByTimeout(Throwable failure) {
+        Throwable cause = failure;
+        for (int depth = 0; cause != null && depth < 10; depth++) {
+            if (cause instanceof SQLException sql && "57014".equals(sql.getSQLState())) {
+                return cause;
+            }
+            cause = cause.getCause();
+        }
+        return null;
     }
 
     /** The cause that says the pool gave no connection within its timeout, or null when it is another failure. */

@@ -45,6 +45,14 @@ class DatabaseConfiguration {
             config.setJdbcUrl(embedded.postgres().getJdbcUrl("postgres", "postgres"));
             config.setUsername("postgres");
         }
+        if (!props.statementTimeout().isZero()) {
+            // Every statement of Kopek's sessions is bounded: none of Kopek's own needs minutes, and one that grows
+            // without bound (a balance read while the projection is held back) is cancelled and answered 503 instead
+            // of holding a connection. Migrations and the drift check's whole-journal read lift it for themselves.
+            config.addDataSourceProperty(
+                    "options",
+                    "-c statement_timeout=" + props.statementTimeout().toMillis());
+        }
         config.setPoolName("kopek");
         config.setMaximumPoolSize(props.poolSize());
         config.setConnectionTimeout(props.connectionTimeout().toMillis());

@@ -186,6 +186,12 @@ public enum ProblemCode {
     CAPTURE_DECLINED(Action.LOOK_UP, "The PSP refused the capture; nothing was captured.", 402),
     VOID_DECLINED(Action.LOOK_UP, "The PSP refused the void; the authorization stands.", 402),
 
+    BALANCES_BEHIND(
+            Action.WAIT_THEN_RETRY,
+            "The balance cannot be read exactly right now: the ledger's projection is behind (an operator is alerted)."
+                    + " Payments are not affected; retry after Retry-After seconds.",
+            503),
+
     // ---- webhook endpoints
     ENDPOINT_LIMIT_REACHED(
             Action.FIX_REQUEST, "A merchant may have only so many webhook endpoints; delete one " + "first.", 409),
