@@ -209,6 +209,11 @@ public enum ProblemCode {
     BREAK_NOT_OPEN(Action.LOOK_UP, "This settlement break is already cleared or resolved.", 409),
     DECISION_NOT_APPLICABLE(Action.FIX_REQUEST, "This decision does not apply to this review item's subject.", 409),
     DATE_NOT_CLOSED(Action.WAIT_THEN_RETRY, "The settlement date is not closed yet; run it after the day ended.", 422),
+    LEDGER_REPAIR_REFUSED(
+            Action.LOOK_UP,
+            "The ledger projection was not repaired, and nothing changed: a balance exceeds its entries (written outside"
+                    + " the projector), or a transaction older than the projection's mark is still open.",
+            409),
     SETTLEMENT_FILE_UNAVAILABLE(
             Action.WAIT_THEN_RETRY, "The PSP's settlement file could not be fetched; run it " + "again later.", 502),
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kopek.events.MoneyMovement.Kind;
 import dev.kopek.ledger.domain.AccountType;
 import dev.kopek.money.MerchantId;
+import dev.kopek.support.Api;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -56,6 +57,46 @@ class LedgerDriftTest extends LedgerTestSupport {
 
         tamper("UPDATE ledger_balances SET credit_minor = credit_minor + 1 WHERE account_id = " + account);
         assertThat(driftChecker.check().drifts()).noneMatch(d -> d.accountId() == account);
+    }
+
+    /**
+     * Issue 24, defect 7: the drift check's repair. A balance short of its entries (a posting the projection missed) is
+     * topped up by the audited ops action; a balance above its entries is refused, and nothing changes.
+     */
+    @Test
+    void aBalanceShortOfItsEntriesIsRepairedByTheAuditedOpsActionAndOneAboveThemIsRefused() throws SQLException {
+        MerchantId merchant = newMerchantId();
+        UUID payment = newId();
+        publish(movement(Kind.CAPTURED, merchant, payment, payment, 6_000, "EUR"));
+        long account = journalOf(merchant, payment).getFirst().entries().stream()
+                .filter(e -> e.account() == AccountType.MERCHANT_PAYABLE)
+                .findFirst()
+                .orElseThrow()
+                .accountId();
+        projectAll();
+
+        tamper("UPDATE ledger_balances SET credit_minor = credit_minor + 1 WHERE account_id = " + account);
+        Api.Response refused = admin().post("/v1/ops/ledger/projection/repair", null, "");
+        assertThat(refused.status()).as(refused.body()).isEqualTo(409);
+        assertThat(refused.text("code")).isEqualTo("ledger_repair_refused");
+        assertThat(projectedBalance(merchant, AccountType.MERCHANT_PAYABLE, "EUR"))
+                .as("nothing changed")
+                .isEqualTo(6_001);
+
+        tamper("UPDATE ledger_balances SET credit_minor = credit_minor - 2 WHERE account_id = " + account);
+        assertThat(driftChecker.check().drifts()).anyMatch(d -> d.accountId() == account);
+        Api.Response repaired = admin().post("/v1/ops/ledger/projection/repair", null, "");
+
+        assertThat(repaired.status()).as(repaired.body()).isEqualTo(200);
+        assertThat(repaired.json().get("repaired").toString())
+                .contains("\"account_id\":" + account + ",\"added_debits\":0,\"added_credits\":1");
+        assertThat(driftChecker.check().drifts()).noneMatch(d -> d.accountId() == account);
+        assertThat(balance(merchant, AccountType.MERCHANT_PAYABLE, "EUR")).isEqualTo(6_000);
+        assertThat(jdbc.sql("SELECT count(*) FROM audit_events WHERE action = 'ledger.projection_repaired'")
+                        .query(Long.class)
+                        .single())
+                .as("audited")
+                .isPositive();
     }
 
     private void tamper(String sql) throws SQLException {

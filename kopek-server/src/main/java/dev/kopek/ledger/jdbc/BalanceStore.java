@@ -3,10 +3,12 @@ package dev.kopek.ledger.jdbc;
 import dev.kopek.ledger.domain.AccountType;
 import dev.kopek.money.MerchantId;
 import dev.kopek.platform.Db;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -197,6 +199,40 @@ public class BalanceStore {
                 """)
                 .query((rs, n) -> new Drift(totals(rs, n), rs.getLong("entry_debits"), rs.getLong("entry_credits")))
                 .list();
+    }
+
+    /** What a repair added to one account's balance. */
+    public record Repaired(long accountId, long addedDebitMinor, long addedCreditMinor) {}
+
+    /** Why the projection was not repaired; nothing changed. */
+    public static final class NotRepairable extends RuntimeException {
+        NotRepairable(String reason, Throwable cause) {
+            super(reason, cause, false, false);
+        }
+    }
+
+    /**
+     * The drift check's repair (V173, {@code ledger_repair_projection}), in the caller's transaction: adds to each
+     * balance what the entries below the mark hold beyond it, once no transaction older than the mark is open (it waits
+     * up to {@code maxWaitSeconds} for one). Refused, changing nothing, where a balance exceeds its entries (a row
+     * written outside the projector) or an older transaction stays open; the caller's transaction must then roll back.
+     */
+    public List<Repaired> repairProjection(int maxWaitSeconds) {
+        try {
+            return jdbc.sql("SELECT * FROM ledger_repair_projection(:wait)")
+                    .param("wait", maxWaitSeconds)
+                    .query((rs, n) -> new Repaired(
+                            rs.getLong("account_id"),
+                            rs.getLong("added_debit_minor"),
+                            rs.getLong("added_credit_minor")))
+                    .list();
+        } catch (DataAccessException e) {
+            String state = e.getMostSpecificCause() instanceof SQLException sql ? sql.getSQLState() : null;
+            if ("22000".equals(state) || "55P03".equals(state)) {
+                throw new NotRepairable(e.getMostSpecificCause().getMessage(), e);
+            }
+            throw e;
+        }
     }
 
     /** Lifts the statement timeout for the rest of the caller's transaction: a whole-journal read follows. */
