@@ -172,10 +172,7 @@ class NotificationQueueTest extends IntegrationTest {
     }
 
     private String providerKey(UUID payment) {
-        return jdbc.sql("SELECT provider_key FROM payments WHERE id = :p")
-                .param("p", payment)
-                .query(String.class)
-                .single();
+        return SimulatorEvents.providerKey(jdbc, payment);
     }
 
     private String outcome(String disputeId) {

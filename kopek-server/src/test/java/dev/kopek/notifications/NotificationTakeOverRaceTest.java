@@ -97,16 +97,10 @@ class NotificationTakeOverRaceTest extends IntegrationTest {
     }
 
     private String outcome(String eventId) {
-        return jdbc.sql("SELECT coalesce(outcome, 'waiting') FROM psp_notifications WHERE event_id = :e")
-                .param("e", eventId)
-                .query(String.class)
-                .single();
+        return SimulatorEvents.outcome(jdbc, eventId);
     }
 
     private String providerKey(UUID payment) {
-        return jdbc.sql("SELECT provider_key FROM payments WHERE id = :p")
-                .param("p", payment)
-                .query(String.class)
-                .single();
+        return SimulatorEvents.providerKey(jdbc, payment);
     }
 }
