@@ -51,9 +51,16 @@ public final class CrashSwitch implements AfterPspCall {
         armed.set(true);
     }
 
-    /** Disarms a switch the last step did not use (it was refused before reaching the PSP). */
+    /**
+     * Disarms a switch the last step did not use (it was refused before reaching the PSP), and lets go of a notification
+     * pause no notification reached.
+     */
     public void disarm() {
         armed.set(false);
+        Pause unused = notificationPause.getAndSet(null);
+        if (unused != null) {
+            unused.release();
+        }
     }
 
     /** Holds the next PSP call's thread after the PSP answered, before phase 3, until released (at most 30 s). */
