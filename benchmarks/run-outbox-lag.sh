@@ -35,12 +35,13 @@ trap cleanup EXIT
 
 cd "$ROOT"
 if [[ -z "${SKIP_BUILD:-}" ]]; then
-  locked ./mvnw -q -DskipTests -pl kopek-server,benchmarks -am package
+  locked ./mvnw -q -DskipTests -pl kopek-demo,benchmarks -am package
   locked ./mvnw -q -pl kopek-server -am dependency:build-classpath -Dmdep.includeScope=test \
     -Dmdep.outputFile="$ROOT/kopek-server/target/test-classpath.txt"
 fi
 TEST_CP="kopek-server/target/test-classes:kopek-server/target/classes:$(cat kopek-server/target/test-classpath.txt)"
-JAR="$(ls kopek-server/target/kopek-server-*.jar | grep -v original | head -1)"
+# The demo build: Kopek with its simulator in-process, as the PSP of this measurement.
+JAR="$(ls kopek-demo/target/kopek-demo-*.jar | grep -v original | head -1)"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 

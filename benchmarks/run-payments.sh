@@ -6,8 +6,8 @@
 #
 # Knobs (environment): FAST_PAYMENTS=20000 FAST_CONCURRENCY=64 FAST_WARMUP=40000 FAST_POOL=10
 #   LATENCY_MS=3000 LATENCY_PAYMENTS=200 LATENCY_CONCURRENCY=200 LATENCY_POOL=5
-#   SKIP_BUILD=1 to reuse the jars in */target; KOPEK_JAR=/path/to/kopek-server.jar to measure another build
-#   (e.g. one of a clean `git archive HEAD`; implies no build of kopek-server); BENCH_LOCK=/tmp/kopek-mvn.lock is also held while measuring
+#   SKIP_BUILD=1 to reuse the jars in */target; KOPEK_JAR=/path/to/kopek-demo.jar to measure another build
+#   (the demo build: its simulator runs in-process; e.g. one of a clean `git archive HEAD`; implies no build of it); BENCH_LOCK=/tmp/kopek-mvn.lock is also held while measuring
 #   so that concurrent Maven builds on a small machine do not skew the figures (BENCH_LOCK= to not wait).
 set -euo pipefail
 
@@ -35,12 +35,12 @@ locked() { if [[ -n "$LOCK" ]]; then flock "$LOCK" "$@"; else "$@"; fi; }
 
 KOPEK_JAR="${KOPEK_JAR:-}"
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    modules="kopek-server,benchmarks"
+    modules="kopek-demo,benchmarks"
     [[ -z "$KOPEK_JAR" ]] || modules="benchmarks"
     echo "building $modules (waiting for /tmp/kopek-mvn.lock if another build runs)..."
     (cd "$ROOT" && flock /tmp/kopek-mvn.lock ./mvnw -q -o -DskipTests -pl "$modules" -am package)
 fi
-KOPEK_JAR="${KOPEK_JAR:-$ROOT/kopek-server/target/kopek-server-0.1.0-SNAPSHOT.jar}"
+KOPEK_JAR="${KOPEK_JAR:-$ROOT/kopek-demo/target/kopek-demo-0.1.0-SNAPSHOT.jar}"
 
 WORK="$(mktemp -d /tmp/kopek-bench.XXXXXX)"
 # Private copies: a rebuild in the working tree must not swap a jar under a running JVM.

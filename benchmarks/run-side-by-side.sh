@@ -3,7 +3,7 @@
 #
 #   1. starts PostgreSQL 17 from the embedded binaries with Kopek's run-mode settings (fsync, synchronous commit,
 #      full-page writes on; DatabaseConfiguration.EmbeddedDatabase.RUN_MODE_SETTINGS) plus pg_stat_statements;
-#   2. Script A (../shared/perf or PERF_DIR) with pgbench at the same client count as Kopek's DB pool;
+#   2. Script A (benchmarks/script-a, or PERF_DIR) with pgbench at the same client count as Kopek's DB pool;
 #   3. Kopek against the same cluster (HTTP -> Kopek -> separate acquirer simulator at zero latency -> settle):
 #      warmup, then a closed loop at CONCURRENCY; then open loops at 200/s and at 80% of the measured peak;
 #   4. Script A again;
@@ -121,8 +121,7 @@ KOPEK_HEAP="${KOPEK_HEAP:-512m}"
 # The rate limiter stays on (its cost is part of every request) with limits far above what the driver sends: one
 # demo merchant sends everything here.
 LIMIT="${RATE_LIMIT:-1000000}"
-PERF_DIR="${PERF_DIR:-$ROOT/../shared/perf}"
-[[ -f "$PERF_DIR/script-a.sql" ]] || PERF_DIR=/work/shared/perf
+PERF_DIR="${PERF_DIR:-$ROOT/benchmarks/script-a}"
 LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
 API_KEY="sk_test_bench_0123456789abcdef"
 

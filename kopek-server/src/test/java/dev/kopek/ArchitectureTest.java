@@ -2,15 +2,19 @@ package dev.kopek;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.kopek.platform.ReadReplica;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZonedDateTime;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.springframework.modulith.core.ApplicationModules;
 
@@ -55,6 +59,44 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("org.springframework..", "java.sql..", "tools.jackson..", "jakarta..")
+                .check(KOPEK);
+    }
+
+    /**
+     * The read replica is for the named read models alone (docs/read-replicas.md): the key store, the fences and
+     * every write path read and write the primary, so a retry can never be decided on a replica that has not seen
+     * the first answer (seed 000). A class that needs the replica is added here, with its reason in that page.
+     */
+    private static final Set<String> READ_MODELS = Set.of(
+            "dev.kopek.platform.ReadReplica",
+            "dev.kopek.platform.ReadReplicaConfiguration",
+            "dev.kopek.console.ConsoleQueries",
+            "dev.kopek.console.HealthQueries",
+            "dev.kopek.console.web.ConsoleModel");
+
+    @Test
+    void onlyNamedReadModelsReadTheReplica() {
+        noClasses()
+                .that(DescribedPredicate.describe(
+                        "are not named read models", (JavaClass c) -> !READ_MODELS.contains(c.getName())))
+                .should()
+                .dependOnClassesThat()
+                .areAssignableTo(ReadReplica.class)
+                .check(KOPEK);
+        noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "dev.kopek.idempotency..",
+                        "dev.kopek.payments..",
+                        "dev.kopek.refunds..",
+                        "dev.kopek.ledger..",
+                        "dev.kopek.outbox..",
+                        "dev.kopek.disputes..",
+                        "dev.kopek.notifications..")
+                .should()
+                .dependOnClassesThat()
+                .areAssignableTo(ReadReplica.class)
+                .because("keys, fences and writes are decided on the primary (seed 000)")
                 .check(KOPEK);
     }
 

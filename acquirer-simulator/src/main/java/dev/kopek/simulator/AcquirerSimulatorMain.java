@@ -2,24 +2,28 @@ package dev.kopek.simulator;
 
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * Standalone entry point: {@code java -jar acquirer-simulator-exec.jar [--bind ADDRESS] --port N
- * [--key-window-seconds S]}. It listens on 127.0.0.1 unless {@code --bind} names another address ({@code 0.0.0.0} in
- * a container). Runs until SIGTERM or Ctrl-C, then closes the server through a shutdown hook.
+ * [--key-window-seconds S] [--webhook-url URL]}. It listens on 127.0.0.1 unless {@code --bind} names another address
+ * ({@code 0.0.0.0} in a container). {@code --webhook-url} is where its signed notifications go from the start, as
+ * {@code POST /_sim/config} would set it later: a container started by compose has no one to send that request.
+ * Runs until SIGTERM or Ctrl-C, then closes the server through a shutdown hook.
  */
 public final class AcquirerSimulatorMain {
     static final int DEFAULT_PORT = 9090;
     static final String DEFAULT_BIND = "127.0.0.1";
     private static final String USAGE =
-            "usage: acquirer-simulator [--bind ADDRESS] [--port N] [--key-window-seconds S]";
+            "usage: acquirer-simulator [--bind ADDRESS] [--port N] [--key-window-seconds S] [--webhook-url URL]";
 
     private AcquirerSimulatorMain() {}
 
     /** Parsed command line. */
-    record Options(String bind, int port, Long keyWindowSeconds) {}
+    record Options(String bind, int port, Long keyWindowSeconds, URI webhookUrl) {}
 
     public static void main(String[] args) throws InterruptedException {
         Options options;
@@ -53,6 +57,9 @@ public final class AcquirerSimulatorMain {
         if (options.keyWindowSeconds() != null) {
             simulator.configure(simulator.config().withKeyWindowSeconds(options.keyWindowSeconds()));
         }
+        if (options.webhookUrl() != null) {
+            simulator.configure(simulator.config().withWebhookUrl(options.webhookUrl()));
+        }
         return simulator;
     }
 
@@ -60,16 +67,29 @@ public final class AcquirerSimulatorMain {
         String bind = DEFAULT_BIND;
         int port = DEFAULT_PORT;
         Long keyWindow = null;
+        URI webhookUrl = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
                 case "--bind" -> bind = text(arg, args, ++i);
                 case "--port" -> port = (int) number(arg, args, ++i, 0, 65_535);
                 case "--key-window-seconds" -> keyWindow = number(arg, args, ++i, 0, Long.MAX_VALUE);
+                case "--webhook-url" -> webhookUrl = url(arg, text(arg, args, ++i));
                 default -> throw new IllegalArgumentException("unknown argument " + arg);
             }
         }
-        return new Options(bind, port, keyWindow);
+        return new Options(bind, port, keyWindow, webhookUrl);
+    }
+
+    /** An absolute http(s) URL, checked here so that a wrong one is a usage error rather than a failed start. */
+    private static URI url(String name, String text) {
+        try {
+            URI url = new URI(text);
+            WebhookSettings.defaults().withUrl(url);
+            return url;
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + " must be an absolute http or https URL");
+        }
     }
 
     private static String text(String name, String[] args, int index) {

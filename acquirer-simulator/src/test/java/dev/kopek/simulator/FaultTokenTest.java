@@ -17,8 +17,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class FaultTokenTest extends RunningSimulator {
     /**
-     * The README's tables list every token and every armable fault: Kopek's seeded simulation draws from these lists
-     * (AcquirerSimulator.paymentMethodTokens, armableFaults) and a person reads them in the README.
+     * This module's README's tables (acquirer-simulator/README.md) list every token and every armable fault: Kopek's
+     * seeded simulation draws from these lists (AcquirerSimulator.paymentMethodTokens, armableFaults) and a person
+     * reads them in that README.
      */
     @Test
     void readmeListsEveryTokenAndEveryArmableFault() throws IOException {

@@ -32,18 +32,21 @@ final class Api {
     }
 
     private static final Set<String> RETRY_409 = Set.of("request_in_progress", "capture_in_progress");
-    private static final int MAX_ATTEMPTS = 12;
+    private static final String BALANCER_502 = "{\"error\":\"bad_gateway\"}";
 
     private final HttpClient http;
     private final URI base;
     private final Figures figures;
     private final ClientLog log;
+    private final int maxAttempts;
 
-    Api(HttpClient http, URI base, Figures figures, ClientLog log) {
+    /** {@code maxAttempts} bounds one operation's tries: a run whose outages last longer gives more. */
+    Api(HttpClient http, URI base, Figures figures, ClientLog log, int maxAttempts) {
         this.http = http;
         this.base = base;
         this.figures = figures;
         this.log = log;
+        this.maxAttempts = maxAttempts;
     }
 
     /** One logical operation to a final answer (or the last answer after the bounded retries). */
@@ -67,7 +70,7 @@ final class Api {
 
     private Reply retrying(String operation, String path, String key, String body) {
         Reply reply = null;
-        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             if (attempt > 1) {
                 figures.add("retries");
                 Pause.millis(Math.min(
@@ -100,9 +103,13 @@ final class Api {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build();
+        long sent = System.nanoTime();
         Reply reply = send(request);
         if (reply.status() != 0) {
             log.record(operation, key, new Answer(reply.status(), reply.replayed(), reply.body()));
+        }
+        if (reply.status() / 100 == 2) {
+            log.acknowledged(new ClientLog.Ack(operation, key, reply.body(), sent, System.nanoTime()));
         }
         figures.add("http_" + (reply.status() == 0 ? "transport_error" : Integer.toString(reply.status())));
         return reply;
@@ -116,12 +123,36 @@ final class Api {
                 .build());
     }
 
+    /**
+     * Sorts a 5xx: Kopek's 503 {@code database_unavailable} with {@code Retry-After} (the answer the retry
+     * contract asks for while the database is away), the balancer's own 502 (an instance died under the request),
+     * or a server error, which no fault excuses.
+     */
+    private void serverError(HttpRequest request, HttpResponse<String> response) {
+        int status = response.statusCode();
+        boolean retryAfter = response.headers().firstValue("Retry-After").isPresent();
+        if (status == 503
+                && retryAfter
+                && "database_unavailable".equals(Json.text(Json.tryParse(response.body()), "code"))) {
+            figures.add("http5xx_database_unavailable");
+        } else if (status == 502 && BALANCER_502.equals(response.body())) {
+            figures.add("http5xx_balancer");
+        } else {
+            figures.add("server_errors");
+            log.serverError(request.method() + " " + request.uri().getPath() + " " + status
+                    + (retryAfter ? " (Retry-After)" : "") + " " + response.body());
+        }
+    }
+
     private Reply send(HttpRequest request) {
         figures.add("requests");
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             boolean replayed =
                     response.headers().firstValue("Idempotent-Replayed").isPresent();
+            if (response.statusCode() >= 500) {
+                serverError(request, response);
+            }
             return new Reply(response.statusCode(), replayed, response.body());
         } catch (HttpTimeoutException e) {
             figures.add("client_timeouts");

@@ -1,6 +1,5 @@
 package dev.kopek.chaos;
 
-import dev.kopek.chaos.Evidence.PspCharge;
 import dev.kopek.chaos.Evidence.PspMovement;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -14,7 +13,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-import java.util.stream.StreamSupport;
 import tools.jackson.databind.JsonNode;
 
 /** One relay mode: start the fleet, drive load with faults and kills, stop the faults, drain, audit, print. */
@@ -81,11 +79,12 @@ final class ChaosRun {
                 balancer.faults(Balancer.Faults.NONE);
                 simulator.faultsOff();
                 fleet.ensureAllReady();
-                drain(kopek, tap);
-                Evidence evidence = evidence(kopek, tap);
+                Aftermath.drain(kopek, tap, size.drain(), this::say);
+                Evidence evidence = Aftermath.evidence(simulator, kopek, tap, log);
                 Auditor.Report report = Auditor.audit(evidence);
                 print(report, evidence, kopek, fleet);
-                return new Result(mode, figures.get("operations"), figures.get("kills"), report.total());
+                long production = productionAudit(fleet);
+                return new Result(mode, figures.get("operations"), figures.get("kills"), report.total() + production);
             }
         }
     }
@@ -96,7 +95,7 @@ final class ChaosRun {
                 .connectTimeout(Duration.ofSeconds(1))
                 .build();
         Merchant merchant = new Merchant(
-                new Api(http, balancer.uri(), figures, log),
+                new Api(http, balancer.uri(), figures, log, 12),
                 simulator,
                 figures,
                 mode + "-" + Long.toString(System.currentTimeMillis(), 36));
@@ -144,76 +143,6 @@ final class ChaosRun {
                 Pause.millis(100);
             }
         }
-    }
-
-    /** Waits (bounded) until nothing is undecided outside review and every outbox row reached the consumer. */
-    private void drain(KopekRecord kopek, EventTap tap) {
-        long t0 = System.nanoTime();
-        long deadline = t0 + size.drain().toNanos();
-        long lastSay = 0;
-        long quietSince = 0;
-        while (System.nanoTime() < deadline) {
-            long[] progress = kopek.progress();
-            long consumed = tap.events().stream()
-                    .map(Evidence.TopicEvent::eventId)
-                    .distinct()
-                    .count();
-            boolean quiet = progress[0] == 0 && progress[1] == 0 && consumed >= progress[2];
-            // Quiet twice, a few seconds apart: webhooks the simulator still delivers may wake a payment up.
-            if (quiet && quietSince == 0) {
-                quietSince = System.nanoTime();
-            } else if (!quiet) {
-                quietSince = 0;
-            }
-            if (quiet && System.nanoTime() - quietSince >= 3_000_000_000L) {
-                say("quiet after " + secondsSince(t0) + " s: nothing undecided outside review, " + progress[2]
-                        + " events all on the topic");
-                return;
-            }
-            if (System.nanoTime() - lastSay > 10_000_000_000L) {
-                lastSay = System.nanoTime();
-                say("draining: " + progress[0] + " undecided outside review, " + progress[1]
-                        + " outbox rows unpublished, " + consumed + "/" + progress[2] + " events consumed");
-            }
-            Pause.millis(500);
-        }
-        say("drain timed out after " + size.drain().toSeconds() + " s; auditing what is there");
-    }
-
-    private Evidence evidence(KopekRecord kopek, EventTap tap) {
-        List<PspCharge> charges = stream(simulator.charges())
-                .map(c -> new PspCharge(
-                        Json.text(c, "id"),
-                        Json.text(c, "idempotency_key"),
-                        Json.text(c, "reference"),
-                        Json.text(c, "status")))
-                .toList();
-        List<PspMovement> movements = stream(simulator.movements())
-                .map(m -> new PspMovement(
-                        Json.text(m, "id"),
-                        Json.text(m, "charge_id"),
-                        Json.text(m, "type"),
-                        m.path("amount").asLong(),
-                        Json.text(m, "idempotency_key"),
-                        "succeeded".equals(Json.text(m, "status"))))
-                .toList();
-        return new Evidence(
-                charges,
-                movements,
-                kopek.payments(),
-                kopek.operations(),
-                kopek.disputes(),
-                kopek.reviews(),
-                kopek.ledgerTotals(),
-                kopek.unbalancedTransactions(),
-                kopek.stuckKeys(),
-                kopek.outbox(),
-                tap.events(),
-                log.all());
-    }
-
-    private static java.util.stream.Stream<JsonNode> stream(JsonNode array) {
-        return StreamSupport.stream(array.spliterator(), false);
     }
 
     private void print(Auditor.Report report, Evidence evidence, KopekRecord kopek, Fleet fleet) {
@@ -267,6 +196,16 @@ final class ChaosRun {
             report.examples(check).forEach(example -> say("    e.g. " + example));
         }
         say("violations=" + report.total());
+    }
+
+    /** Kopek's own audit must agree: 0 violations after a whole pass over what the run wrote. */
+    private long productionAudit(Fleet fleet) {
+        ProductionAudit.Verdict verdict =
+                ProductionAudit.await(fleet.instances().getFirst().base(), Fleet.ADMIN_TOKEN, size.drain());
+        say("check in_production_audit = " + verdict.violations()
+                + (verdict.covered() ? "" : " (its passes did not finish in time: counted as a violation)"));
+        verdict.examples().stream().limit(5).forEach(example -> say("    e.g. " + example));
+        return verdict.violations() + (verdict.covered() ? 0 : 1);
     }
 
     private static long errorLines(Path log) {

@@ -21,7 +21,7 @@ final class Fleet implements AutoCloseable {
     private static final String READINESS = "/actuator/health/readiness";
 
     /** One instance: its port and its process. */
-    record Instance(int index, int port, JvmProcess process) {
+    record Instance(int index, int port, ChildProcess process) {
         URI base() {
             return URI.create("http://127.0.0.1:" + port);
         }
@@ -74,12 +74,16 @@ final class Fleet implements AutoCloseable {
                     "--kopek.idempotency.lease=6s",
                     "--kopek.idempotency.grace=2s",
                     "--kopek.reconciler.interval=1s",
+                    // Kopek's own audit finishes its passes within the drain, for ProductionAudit to read; a killed
+                    // instance's hold on a check lapses within seconds.
+                    "--kopek.invariants.interval=1s",
+                    "--kopek.invariants.lease=10s",
                     "--kopek.psp.connect-timeout=300ms",
                     "--kopek.psp.read-timeout=1500ms",
                     "--kopek.psp.budget=3500ms",
                     "--logging.level.dev.kopek=WARN");
-            JvmProcess process =
-                    new JvmProcess("kopek-" + i, jvm, kopekJar, args, env, workDir.resolve("kopek-" + i + ".log"));
+            ChildProcess process =
+                    new ChildProcess("kopek-" + i, jvm, kopekJar, args, env, workDir.resolve("kopek-" + i + ".log"));
             instances.add(new Instance(i, port, process));
         }
     }

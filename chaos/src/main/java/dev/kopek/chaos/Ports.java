@@ -4,11 +4,34 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** A port the OS reports free now; a process restarted after kill -9 keeps its port, so it is chosen once. */
 final class Ports {
 
+    /** Below Linux's ephemeral range (32768–60999), where no outgoing connection takes a port meanwhile. */
+    private static final int FIXED_LOW = 20_000;
+
+    private static final int FIXED_HIGH = 32_000;
+
     private Ports() {}
+
+    /**
+     * A free port for a cluster member whose peers are told it before it starts (a Kafka voter, a Patroni node)
+     * and which must get it back when restarted: chosen outside the ephemeral range, since a port the OS hands
+     * out as free there may be an outgoing connection's by the time the member binds it.
+     */
+    static int fixed() {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(FIXED_LOW, FIXED_HIGH);
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                return socket.getLocalPort();
+            } catch (IOException e) {
+                // taken: try another
+            }
+        }
+        throw new IllegalStateException("no free port between " + FIXED_LOW + " and " + FIXED_HIGH);
+    }
 
     static int free() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

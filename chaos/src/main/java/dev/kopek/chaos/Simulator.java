@@ -19,13 +19,13 @@ final class Simulator implements AutoCloseable {
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private final JvmProcess process;
+    private final ChildProcess process;
     private final URI base;
 
     Simulator(Path jar, Path workDir) {
         int port = Ports.free();
         this.base = URI.create("http://127.0.0.1:" + port);
-        this.process = new JvmProcess(
+        this.process = new ChildProcess(
                 "simulator",
                 List.of("-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
                 jar,

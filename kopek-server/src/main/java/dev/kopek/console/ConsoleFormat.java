@@ -70,7 +70,7 @@ public class ConsoleFormat {
         return duration(Duration.ofMillis((long) (seconds * 1000)));
     }
 
-    static String duration(Duration d) {
+    public static String duration(Duration d) {
         long s = Math.max(0, d.toSeconds());
         if (s < 60) {
             return s + "s";

@@ -1,5 +1,6 @@
 package dev.kopek.console;
 
+import dev.kopek.platform.ReadReplica;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -26,8 +27,9 @@ public class ConsoleQueries {
 
     private final JdbcClient jdbc;
 
-    ConsoleQueries(JdbcClient jdbc) {
-        this.jdbc = jdbc;
+    /** The console's lists and search tolerate a replica's few seconds of lag (docs/read-replicas.md). */
+    ConsoleQueries(ReadReplica replica) {
+        this.jdbc = replica.jdbc();
     }
 
     /** The search form; every field optional. */
@@ -44,7 +46,7 @@ public class ConsoleQueries {
         return jdbc.sql("""
                 SELECT p.id, p.merchant_id, m.name AS merchant_name, p.reference, p.amount, p.currency, p.status,
                        p.amount_captured, p.amount_refunded, p.psp_reference, p.created_at, p.updated_at
-                  FROM payments p JOIN merchants m ON m.id = p.merchant_id
+                  FROM published_payments p JOIN published_merchants m ON m.id = p.merchant_id
                  WHERE (CAST(:id AS UUID) IS NULL OR p.id = CAST(:id AS UUID))
                    AND (CAST(:ref AS TEXT) IS NULL OR p.reference = CAST(:ref AS TEXT)
                         OR p.psp_reference = CAST(:ref AS TEXT))
@@ -70,7 +72,7 @@ public class ConsoleQueries {
 
     public Optional<Map<String, Object>> payment(UUID id) {
         return jdbc.sql("""
-                SELECT p.*, m.name AS merchant_name FROM payments p JOIN merchants m ON m.id = p.merchant_id
+                SELECT p.*, m.name AS merchant_name FROM published_payments p JOIN published_merchants m ON m.id = p.merchant_id
                  WHERE p.id = :id
                 """).param("id", id).query().listOfRows().stream().findFirst();
     }
@@ -89,50 +91,50 @@ public class ConsoleQueries {
                 "attempts",
                 """
                 SELECT id, status, amount, currency, psp_reference, decline_code, failure_reason, created_at, updated_at
-                  FROM payments WHERE merchant_id = :merchant AND reference = :reference ORDER BY created_at, id
+                  FROM published_payments WHERE merchant_id = :merchant AND reference = :reference ORDER BY created_at, id
                 """,
                 Map.of("merchant", payment.get("merchant_id"), "reference", payment.get("reference")));
         bounded(story, "operations", """
                 SELECT id, kind, amount, final, status, psp_reference, failure_reason, created_at, updated_at
-                  FROM payment_operations WHERE payment_id = :id AND kind <> 'refund' ORDER BY created_at, id
+                  FROM published_payment_operations WHERE payment_id = :id AND kind <> 'refund' ORDER BY created_at, id
                 """, Map.of("id", id));
         bounded(story, "refunds", """
                 SELECT o.id, o.amount, o.currency, o.reason, o.status, k.attempt, o.psp_reference, o.failure_reason,
                        o.created_at, o.updated_at
-                  FROM payment_operations o
-                  LEFT JOIN idempotency_keys k ON k.merchant_id = o.merchant_id AND k.operation = 'refund.execute'
+                  FROM published_payment_operations o
+                  LEFT JOIN published_idempotency_keys k ON k.merchant_id = o.merchant_id AND k.operation = 'refund.execute'
                                               AND k.idempotency_key = o.id::text
                  WHERE o.payment_id = :id AND o.kind = 'refund' ORDER BY o.created_at, o.id
                 """, Map.of("id", id));
         bounded(story, "disputes", """
                 SELECT id, psp_dispute_id, amount, currency, reason, status, created_at, updated_at
-                  FROM disputes WHERE payment_id = :id ORDER BY created_at, id
+                  FROM published_disputes WHERE payment_id = :id ORDER BY created_at, id
                 """, Map.of("id", id));
         List<UUID> resources = resources(story, id);
         bounded(story, "keys", """
                 SELECT operation, left(encode(sha256(convert_to(idempotency_key, 'UTF8')), 'hex'), 16) AS key_hash,
                        status, attempt, lease_until, response_code, resource_id, created_at, updated_at
-                  FROM idempotency_keys WHERE merchant_id = :merchant AND resource_id IN (:resources)
+                  FROM published_idempotency_keys WHERE merchant_id = :merchant AND resource_id IN (:resources)
                  ORDER BY created_at
                 """, Map.of("merchant", payment.get("merchant_id"), "resources", resources));
         List<String> providerKeys = providerKeys(id);
         bounded(story, "pspCalls", """
                 SELECT provider, operation, provider_key, outcome, psp_reference, detail, started_at, duration_ms
-                  FROM psp_calls WHERE provider_key IN (:keys) ORDER BY started_at, id
+                  FROM published_psp_calls WHERE provider_key IN (:keys) ORDER BY started_at, id
                 """, Map.of("keys", providerKeys));
         bounded(story, "notifications", """
                 SELECT provider, event_id, type, psp_reference, received_at, processed_at, outcome, note
-                  FROM psp_notifications
-                 WHERE provider_key IN (:keys) OR psp_reference IN (SELECT psp_reference FROM payments WHERE id = :id)
-                    OR psp_reference IN (SELECT psp_dispute_id FROM disputes WHERE payment_id = :id)
+                  FROM published_psp_notifications
+                 WHERE provider_key IN (:keys) OR psp_reference IN (SELECT psp_reference FROM published_payments WHERE id = :id)
+                    OR psp_reference IN (SELECT psp_dispute_id FROM published_disputes WHERE payment_id = :id)
                  ORDER BY received_at, id
                 """, Map.of("keys", providerKeys, "id", id));
         bounded(story, "ledger", """
                 SELECT t.id AS transaction_id, t.kind, t.reverses, t.occurred_at, e.line, a.type AS account,
                        e.side, e.amount_minor, e.currency
-                  FROM ledger_transactions t
-                  JOIN ledger_entries e ON e.transaction_id = t.id
-                  JOIN ledger_accounts a ON a.id = e.account_id
+                  FROM published_ledger_transactions t
+                  JOIN published_ledger_entries e ON e.transaction_id = t.id
+                  JOIN published_ledger_accounts a ON a.id = e.account_id
                  WHERE t.payment_id = :id
                  ORDER BY t.recorded_at, t.id, e.line
                 """, Map.of("id", id));
@@ -142,14 +144,15 @@ public class ConsoleQueries {
                        count(d.id) FILTER (WHERE d.status = 'SUCCEEDED') AS delivered,
                        count(d.id) FILTER (WHERE d.status = 'FAILED') AS dead,
                        max(d.last_response_code) AS last_response_code
-                  FROM outbox o LEFT JOIN webhook_deliveries d ON d.event_id = o.id
+                  FROM published_outbox o LEFT JOIN published_webhook_deliveries d ON d.event_id = o.id
                  WHERE o.resource_id IN (:resources)
-                 GROUP BY o.id ORDER BY o.log_position
+                 GROUP BY o.id, o.event_type, o.public_id, o.sequence, o.created_at, o.published_at, o.log_position
+                 ORDER BY o.log_position
                 """, Map.of("resources", resources));
         bounded(story, "reviews", """
                 SELECT id, subject, status, reason, resolution, psp_reference, resolved_by, resolved_note, created_at,
                        resolved_at
-                  FROM manual_reviews WHERE payment_id = :id ORDER BY created_at
+                  FROM published_manual_reviews WHERE payment_id = :id ORDER BY created_at
                 """, Map.of("id", id));
         return story;
     }
@@ -165,8 +168,8 @@ public class ConsoleQueries {
 
     private List<String> providerKeys(UUID payment) {
         return jdbc.sql("""
-                SELECT provider_key FROM payments WHERE id = :id
-                UNION ALL (SELECT provider_key FROM payment_operations WHERE payment_id = :id ORDER BY created_at, id
+                SELECT provider_key FROM published_payments WHERE id = :id
+                UNION ALL (SELECT provider_key FROM published_payment_operations WHERE payment_id = :id ORDER BY created_at, id
                             LIMIT :limit)
                 """)
                 .param("id", payment)
@@ -181,11 +184,11 @@ public class ConsoleQueries {
                 SELECT * FROM (
                     SELECT 'payment' AS kind, p.id AS payment_id, p.id AS subject_id, p.merchant_id, p.reference,
                            p.amount, p.currency, p.status, p.updated_at, p.created_at
-                      FROM payments p WHERE p.status IN ('PENDING', 'UNKNOWN')
+                      FROM published_payments p WHERE p.status IN ('PENDING', 'UNKNOWN')
                     UNION ALL
                     SELECT o.kind, o.payment_id, o.id, o.merchant_id, p.reference, o.amount, p.currency, o.status,
                            o.updated_at, o.created_at
-                      FROM payment_operations o JOIN payments p ON p.id = o.payment_id
+                      FROM published_payment_operations o JOIN published_payments p ON p.id = o.payment_id
                      WHERE o.status IN ('PENDING', 'UNKNOWN')
                 ) stuck ORDER BY created_at LIMIT :limit
                 """).param("limit", limit).query().listOfRows();
@@ -195,7 +198,7 @@ public class ConsoleQueries {
         return jdbc.sql("""
                 SELECT r.id, r.subject, r.subject_id, r.payment_id, r.merchant_id, r.reason, r.created_at,
                        p.reference, p.amount, p.currency, p.provider_key, p.psp_reference
-                  FROM manual_reviews r LEFT JOIN payments p ON p.id = r.payment_id
+                  FROM published_manual_reviews r LEFT JOIN published_payments p ON p.id = r.payment_id
                  WHERE r.status = 'OPEN' ORDER BY r.created_at, r.id LIMIT :limit
                 """).param("limit", limit).query().listOfRows();
     }
@@ -204,8 +207,8 @@ public class ConsoleQueries {
         return jdbc.sql("""
                 SELECT d.id, d.endpoint_id, d.merchant_id, d.attempts, d.last_response_code, d.created_at,
                        d.updated_at, o.event_type, o.public_id, e.url, e.status AS endpoint_status
-                  FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id
-                  JOIN webhook_endpoints e ON e.id = d.endpoint_id
+                  FROM published_webhook_deliveries d JOIN published_outbox o ON o.id = d.event_id
+                  JOIN published_webhook_endpoints e ON e.id = d.endpoint_id
                  WHERE d.status IN ('FAILED', 'CANCELLED') ORDER BY d.updated_at DESC LIMIT :limit
                 """).param("limit", limit).query().listOfRows();
     }
@@ -218,8 +221,8 @@ public class ConsoleQueries {
         return jdbc.sql("""
                 SELECT n.id, n.provider, n.event_id, n.type, n.psp_reference, n.received_at, n.processed_at,
                        n.tries, n.note, r.id AS review_id, r.status AS review_status
-                  FROM psp_notifications n
-                  LEFT JOIN manual_reviews r ON r.subject = 'notification' AND r.subject_id = n.id
+                  FROM published_psp_notifications n
+                  LEFT JOIN published_manual_reviews r ON r.subject = 'notification' AND r.subject_id = n.id
                  WHERE n.outcome = 'dead' ORDER BY n.processed_at DESC NULLS LAST, n.id LIMIT :limit
                 """).param("limit", limit).query().listOfRows();
     }
@@ -228,9 +231,9 @@ public class ConsoleQueries {
         return jdbc.sql("""
                 SELECT e.id, e.merchant_id, m.name AS merchant_name, e.url, e.failing_since, e.disabled_reason,
                        e.updated_at,
-                       (SELECT count(*) FROM webhook_deliveries d
+                       (SELECT count(*) FROM published_webhook_deliveries d
                          WHERE d.endpoint_id = e.id AND d.status IN ('FAILED', 'CANCELLED')) AS dead
-                  FROM webhook_endpoints e JOIN merchants m ON m.id = e.merchant_id
+                  FROM published_webhook_endpoints e JOIN published_merchants m ON m.id = e.merchant_id
                  WHERE e.status = 'DISABLED' ORDER BY e.updated_at DESC LIMIT :limit
                 """).param("limit", limit).query().listOfRows();
     }
@@ -240,7 +243,7 @@ public class ConsoleQueries {
                 SELECT r.id, r.provider, r.settlement_date, r.trigger, r.started_at, r.finished_at, r.breaks_seen,
                        r.new_candidates, r.reported, r.cleared, r.resolved, f.version AS file_version,
                        f.row_count AS file_rows
-                  FROM settlement_runs r JOIN settlement_files f ON f.id = r.file_id
+                  FROM published_settlement_runs r JOIN published_settlement_files f ON f.id = r.file_id
                  ORDER BY r.started_at DESC LIMIT :limit
                 """).param("limit", limit).query().listOfRows();
     }
@@ -257,7 +260,7 @@ public class ConsoleQueries {
                        count(b.id) FILTER (WHERE b.status = 'CLEARED') AS cleared
                   FROM (VALUES ('MISSING_INTERNAL'), ('MISSING_AT_PSP'), ('AMOUNT_MISMATCH'), ('STATUS_MISMATCH'))
                        AS t (type)
-                  LEFT JOIN recon_breaks b ON b.type = t.type
+                  LEFT JOIN published_recon_breaks b ON b.type = t.type
                  GROUP BY t.type ORDER BY t.type
                 """).query().listOfRows();
     }
@@ -265,7 +268,7 @@ public class ConsoleQueries {
     /** Open breaks first (reported before candidates), then the latest closed ones. */
     public List<Map<String, Object>> breaks(String type, int limit) {
         return jdbc.sql("""
-                SELECT * FROM recon_breaks
+                SELECT * FROM published_recon_breaks
                  WHERE (CAST(:type AS TEXT) IS NULL OR type = CAST(:type AS TEXT))
                  ORDER BY CASE status WHEN 'REPORTED' THEN 0 WHEN 'CANDIDATE' THEN 1 ELSE 2 END,
                           settlement_date DESC, updated_at DESC

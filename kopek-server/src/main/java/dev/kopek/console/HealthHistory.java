@@ -1,5 +1,6 @@
 package dev.kopek.console;
 
+import dev.kopek.platform.DatabaseOutages;
 import dev.kopek.platform.RecoveryMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -31,23 +32,38 @@ public class HealthHistory {
             double pspErrorRate) {}
 
     private static final int POINTS = 61;
+    private static final String WORKER = "console health sample";
 
     private final HealthQueries health;
     private final MeterRegistry meters;
     private final Clock clock;
+    private final DatabaseOutages outages;
     private final Deque<Sample> samples = new ArrayDeque<>();
     private double lastWebhookFailed;
     private double lastWebhookAll;
     private double lastPspErrors;
     private double lastPspAll;
 
-    HealthHistory(HealthQueries health, MeterRegistry meters, Clock clock) {
+    HealthHistory(HealthQueries health, MeterRegistry meters, Clock clock, DatabaseOutages outages) {
         this.health = health;
         this.meters = meters;
         this.clock = clock;
+        this.outages = outages;
     }
 
+    /** A minute the database was away for has no sample (the chart has a gap), and the log one warning. */
     @Scheduled(fixedRateString = "${kopek.console.sample-interval:60s}", initialDelayString = "5s")
+    void scheduled() {
+        try {
+            sample();
+            outages.succeeded(WORKER);
+        } catch (RuntimeException e) {
+            if (!outages.failed(WORKER, e)) {
+                throw e;
+            }
+        }
+    }
+
     public synchronized Sample sample() {
         double webhookFailed = counter("kopek.webhooks.attempts", "failed");
         double webhookAll = webhookFailed + counter("kopek.webhooks.attempts", "succeeded");

@@ -1,5 +1,6 @@
 package dev.kopek.console;
 
+import dev.kopek.platform.ReadReplica;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -16,26 +17,29 @@ public class HealthQueries {
 
     /** Where each kind of operation keeps its unknown outcomes; the age counts from its last change. */
     private static final Map<String, String> UNKNOWN_OLDEST = Map.of(
-            "payment", "SELECT count(*) AS n, min(updated_at) AS oldest FROM payments WHERE status = 'UNKNOWN'",
+            "payment",
+                    "SELECT count(*) AS n, min(updated_at) AS oldest FROM published_payments WHERE status = 'UNKNOWN'",
             "capture",
-                    "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
+                    "SELECT count(*) AS n, min(updated_at) AS oldest FROM published_payment_operations"
                             + " WHERE kind = 'capture' AND status = 'UNKNOWN'",
             "void",
-                    "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
+                    "SELECT count(*) AS n, min(updated_at) AS oldest FROM published_payment_operations"
                             + " WHERE kind = 'void' AND status = 'UNKNOWN'",
             "refund",
-                    "SELECT count(*) AS n, min(updated_at) AS oldest FROM payment_operations"
+                    "SELECT count(*) AS n, min(updated_at) AS oldest FROM published_payment_operations"
                             + " WHERE kind = 'refund' AND status = 'UNKNOWN'");
 
-    /** What a manual-review item can be about: the four operations, a money exposure, an unmatched notification. */
+    /** What a manual-review item can be about: the four operations, a money exposure, an unmatched notification, a
+     * violation the production audit found. */
     public static final List<String> REVIEW_SUBJECTS =
-            List.of("payment", "capture", "void", "refund", "exposure", "notification");
+            List.of("payment", "capture", "void", "refund", "exposure", "notification", "invariant");
 
     private final JdbcClient jdbc;
     private final Clock clock;
 
-    HealthQueries(JdbcClient jdbc, Clock clock) {
-        this.jdbc = jdbc;
+    /** Health's figures tolerate a replica's few seconds of lag (docs/read-replicas.md). */
+    HealthQueries(ReadReplica replica, Clock clock) {
+        this.jdbc = replica.jdbc();
         this.clock = clock;
     }
 
@@ -54,13 +58,13 @@ public class HealthQueries {
     }
 
     public long openReviews() {
-        return jdbc.sql("SELECT count(*) FROM manual_reviews WHERE status = 'OPEN'")
+        return jdbc.sql("SELECT count(*) FROM published_manual_reviews WHERE status = 'OPEN'")
                 .query(Long.class)
                 .single();
     }
 
     public long openReviews(String kind) {
-        return jdbc.sql("SELECT count(*) FROM manual_reviews WHERE status = 'OPEN' AND subject = :kind")
+        return jdbc.sql("SELECT count(*) FROM published_manual_reviews WHERE status = 'OPEN' AND subject = :kind")
                 .param("kind", kind)
                 .query(Long.class)
                 .single();
@@ -72,14 +76,14 @@ public class HealthQueries {
      */
     public double feedLagSeconds() {
         return ageSeconds(jdbc.sql("""
-                SELECT min(created_at) FROM outbox
+                SELECT min(created_at) FROM published_outbox
                  WHERE tx_id >= pg_snapshot_xmin(pg_current_snapshot())::text::bigint
                 """).query(OffsetDateTime.class).optional().orElse(null));
     }
 
     /** Seconds the oldest webhook delivery that is still due has waited since its event. */
     public double webhookLagSeconds() {
-        return ageSeconds(jdbc.sql("SELECT min(created_at) FROM webhook_deliveries WHERE status = 'PENDING'")
+        return ageSeconds(jdbc.sql("SELECT min(created_at) FROM published_webhook_deliveries WHERE status = 'PENDING'")
                 .query(OffsetDateTime.class)
                 .optional()
                 .orElse(null));
@@ -87,20 +91,20 @@ public class HealthQueries {
 
     /** Deliveries given up on (the endpoint failed for the whole retry window): the dead letters. */
     public long deadLetters() {
-        return jdbc.sql("SELECT count(*) FROM webhook_deliveries WHERE status = 'FAILED'")
+        return jdbc.sql("SELECT count(*) FROM published_webhook_deliveries WHERE status = 'FAILED'")
                 .query(Long.class)
                 .single();
     }
 
     public long disabledEndpoints() {
-        return jdbc.sql("SELECT count(*) FROM webhook_endpoints WHERE status = 'DISABLED'")
+        return jdbc.sql("SELECT count(*) FROM published_webhook_endpoints WHERE status = 'DISABLED'")
                 .query(Long.class)
                 .single();
     }
 
     /** Settlement breaks reported (seen by two consecutive runs) and not yet acknowledged or resolved. */
     public long reportedBreaks() {
-        return jdbc.sql("SELECT count(*) FROM recon_breaks WHERE status = 'REPORTED'")
+        return jdbc.sql("SELECT count(*) FROM published_recon_breaks WHERE status = 'REPORTED'")
                 .query(Long.class)
                 .single();
     }

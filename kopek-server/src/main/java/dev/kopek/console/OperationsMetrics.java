@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.stereotype.Component;
 
 /**
- * The operations metrics DESIGN.md and issue 13 name, for every kind of operation, registered at start so a scrape
+ * The operations metrics docs/design.md and issue 13 name, for every kind of operation, registered at start so a scrape
  * always shows them (zero is an answer; a missing series hides an alert). ops/grafana/kopek.json and
  * ops/prometheus/alerts.yml are built on these names, and a test keeps them in step.
  */

@@ -272,22 +272,39 @@ public class IdempotencyKeys {
      * Empty for a stale owner; otherwise whether the key was parked for a person (so settling it closes a review).
      */
     public Optional<Boolean> holdAsOwner(ClientKey ck, int attempt) {
-        Optional<Boolean> held = jdbc.sql("""
-                SELECT lease_until FROM idempotency_keys
-                 WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
-                   AND attempt = :attempt AND status <> 'COMPLETED'
-                   FOR UPDATE
-                """)
-                .param("merchant", ck.merchant().value())
-                .param("operation", ck.operation())
-                .param("key", ck.key())
-                .param("attempt", attempt)
+        Optional<Boolean> held = jdbc.sql(OWNED_ROW)
+                .params(ownedRowParams(ck, attempt))
                 .query((rs, row) -> isParked(Db.instant(rs, "lease_until")))
                 .optional();
         if (held.isEmpty()) {
             RecoveryMeters.staleRejected(meters, RecoveryMeters.kindOfKeySpace(ck.operation()));
         }
         return held;
+    }
+
+    /**
+     * The same fence as a CTE named {@code fence} (column {@code lease_until}) of the caller's statement, for a
+     * resource's phase-3 move in one statement: one row, the key's, locked FOR UPDATE, if and only if {@code attempt}
+     * still owns the key. MATERIALIZED, so PostgreSQL takes the key's lock before the statement reads its own rows:
+     * the lock order stays key, then resource.
+     */
+    public static SqlPart fencePart(ClientKey ck, int attempt) {
+        return new SqlPart("fence AS MATERIALIZED (" + OWNED_ROW + ")", ownedRowParams(ck, attempt));
+    }
+
+    private static final String OWNED_ROW = """
+            SELECT lease_until FROM idempotency_keys
+             WHERE merchant_id = :fence_merchant AND operation = :fence_operation AND idempotency_key = :fence_key
+               AND attempt = :fence_attempt AND status <> 'COMPLETED'
+               FOR UPDATE
+            """;
+
+    private static Map<String, Object> ownedRowParams(ClientKey ck, int attempt) {
+        return Map.of(
+                "fence_merchant", ck.merchant().value(),
+                "fence_operation", ck.operation(),
+                "fence_key", ck.key(),
+                "fence_attempt", attempt);
     }
 
     /** Whether a lease is the parking mark: an unknown outcome waiting for a person. */

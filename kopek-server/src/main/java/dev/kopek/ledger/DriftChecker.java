@@ -1,6 +1,7 @@
 package dev.kopek.ledger;
 
 import dev.kopek.ledger.jdbc.BalanceStore;
+import dev.kopek.platform.DatabaseOutages;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,6 +29,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class DriftChecker {
 
     private static final Logger log = LoggerFactory.getLogger(DriftChecker.class);
+    private static final String WORKER = "ledger drift check";
     private static final int MAX_LOGGED = 100;
 
     private final BalanceStore balances;
@@ -37,6 +39,7 @@ public class DriftChecker {
     private final Counter detected;
     private final Timer duration;
     private final Clock clock;
+    private final DatabaseOutages outages;
     private volatile LastCheck last;
 
     /** When this instance last checked, how many accounts, and how many of them differed. */
@@ -47,8 +50,10 @@ public class DriftChecker {
             LedgerProperties properties,
             PlatformTransactionManager transactions,
             MeterRegistry meters,
-            Clock clock) {
+            Clock clock,
+            DatabaseOutages outages) {
         this.balances = balances;
+        this.outages = outages;
         this.clock = clock;
         this.properties = properties;
         this.snapshot = new TransactionTemplate(transactions);
@@ -69,8 +74,16 @@ public class DriftChecker {
             fixedDelayString = "${kopek.ledger.check-interval:1h}",
             initialDelayString = "${kopek.ledger.check-initial-delay:10m}")
     void scheduled() {
-        if (properties.checkEnabled()) {
+        if (!properties.checkEnabled()) {
+            return;
+        }
+        try {
             check();
+            outages.succeeded(WORKER);
+        } catch (RuntimeException e) {
+            if (!outages.failed(WORKER, e)) {
+                throw e;
+            }
         }
     }
 

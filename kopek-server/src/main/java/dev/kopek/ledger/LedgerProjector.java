@@ -1,6 +1,7 @@
 package dev.kopek.ledger;
 
 import dev.kopek.ledger.jdbc.BalanceStore;
+import dev.kopek.platform.DatabaseOutages;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,14 +21,18 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class LedgerProjector {
 
     private static final Logger log = LoggerFactory.getLogger(LedgerProjector.class);
+    private static final String WORKER = "ledger projector";
 
     private final BalanceStore balances;
     private final TransactionTemplate tx;
     private final Counter projected;
+    private final DatabaseOutages outages;
 
-    LedgerProjector(BalanceStore balances, TransactionTemplate tx, MeterRegistry meters, Clock clock) {
+    LedgerProjector(
+            BalanceStore balances, TransactionTemplate tx, MeterRegistry meters, DatabaseOutages outages, Clock clock) {
         this.balances = balances;
         this.tx = tx;
+        this.outages = outages;
         this.projected = Counter.builder("kopek.ledger.projected")
                 .description("journal transactions added to the balance projection")
                 .register(meters);
@@ -39,10 +44,16 @@ public class LedgerProjector {
 
     @Scheduled(fixedDelayString = "${kopek.ledger.projection-interval:200ms}")
     void scheduled() {
+        if (!outages.mayRun(WORKER)) {
+            return;
+        }
         try {
             project();
+            outages.succeeded(WORKER);
         } catch (RuntimeException e) {
-            log.warn("ledger projection pass failed; the next pass takes its postings: {}", e.toString());
+            if (!outages.failed(WORKER, e)) {
+                log.warn("ledger projection pass failed; the next pass takes its postings: {}", e.toString());
+            }
         }
     }
 

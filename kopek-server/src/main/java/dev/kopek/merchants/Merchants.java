@@ -3,9 +3,11 @@ package dev.kopek.merchants;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.platform.Db;
+import dev.kopek.platform.SqlPart;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,6 +49,38 @@ public class Merchants {
                 .param("now", Db.at(now))
                 .update();
         return new Merchant(new MerchantId(id), name, now);
+    }
+
+    /**
+     * A CTE named {@code account} (column {@code psp_account}) for the caller's statement: the PSP account the
+     * merchant's new payments go to, read from its row locked FOR KEY SHARE. A payment's phase 1 joins it; a change
+     * of the merchant's PSP locks the row FOR UPDATE ({@link #lockForUpdate}) and writes the account to it
+     * ({@link #recordPaymentsAccount}), so in READ COMMITTED the statement reads the row as that change left it.
+     */
+    public static SqlPart paymentsAccountPart(MerchantId merchant) {
+        return new SqlPart(
+                "account AS MATERIALIZED (SELECT psp_account FROM merchants WHERE id = :account_merchant"
+                        + " FOR KEY SHARE)",
+                Map.of("account_merchant", merchant.value()));
+    }
+
+    /** Locks the merchant's row FOR UPDATE in the caller's transaction, against payments' phase 1 (see above). */
+    public void lockForUpdate(MerchantId merchant) {
+        jdbc.sql("SELECT 1 FROM merchants WHERE id = :merchant FOR UPDATE")
+                .param("merchant", merchant.value())
+                .query(Integer.class)
+                .optional();
+    }
+
+    /**
+     * Where the merchant's new payments go, on the row a payment's phase 1 locks (V166): a provider that holds the
+     * merchant's own credentials, or null for Kopek's configured PSP. In the caller's transaction.
+     */
+    public void recordPaymentsAccount(MerchantId merchant, String account) {
+        jdbc.sql("UPDATE merchants SET psp_account = :account WHERE id = :merchant")
+                .param("account", account)
+                .param("merchant", merchant.value())
+                .update();
     }
 
     public Optional<Merchant> find(MerchantId id) {

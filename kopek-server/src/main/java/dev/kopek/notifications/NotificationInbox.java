@@ -7,6 +7,8 @@ import dev.kopek.payments.ManualReviewRequired;
 import dev.kopek.payments.NotificationResult;
 import dev.kopek.payments.OperationRunner;
 import dev.kopek.payments.PaymentService;
+import dev.kopek.platform.DatabaseFailures;
+import dev.kopek.platform.DatabaseOutages;
 import dev.kopek.platform.Db;
 import dev.kopek.psp.NotificationCheck;
 import dev.kopek.psp.NotificationSource;
@@ -38,6 +40,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class NotificationInbox {
 
     private static final Logger log = LoggerFactory.getLogger(NotificationInbox.class);
+    private static final String WORKER = "notification retries";
     private static final int RETRY_BATCH = 100;
     /** How long the receiving request has to apply a notification before the retry pass may take it. */
     private static final java.time.Duration CLAIM = java.time.Duration.ofSeconds(30);
@@ -72,6 +75,7 @@ public class NotificationInbox {
     private final int maxTries;
     private final TransactionTemplate tx;
     private final ApplicationEventPublisher publisher;
+    private final DatabaseOutages outages;
 
     NotificationInbox(
             PaymentProviders psps,
@@ -84,7 +88,9 @@ public class NotificationInbox {
             @Value("${kopek.reconciler.enabled:true}") boolean enabled,
             @Value("${kopek.notifications.max-tries:10}") int maxTries,
             TransactionTemplate tx,
-            ApplicationEventPublisher publisher) {
+            ApplicationEventPublisher publisher,
+            DatabaseOutages outages) {
+        this.outages = outages;
         this.psps = psps;
         this.payments = payments;
         this.operations = operations;
@@ -168,6 +174,11 @@ public class NotificationInbox {
         try {
             result = apply(n, source);
         } catch (RuntimeException e) {
+            if (DatabaseFailures.of(e).isPresent()) {
+                // Stored, not applied: the request is answered 503 (the PSP sends it again, a duplicate then) and
+                // the retry pass applies it once the database is back.
+                throw e;
+            }
             log.error(
                     "notification {} ({}) could not be applied; it waits for the next pass", n.eventId(), n.type(), e);
             return false;
@@ -226,8 +237,16 @@ public class NotificationInbox {
 
     @Scheduled(fixedDelayString = "${kopek.reconciler.interval:5s}")
     void scheduled() {
-        if (workersEnabled) {
+        if (!workersEnabled || !outages.mayRun(WORKER)) {
+            return;
+        }
+        try {
             retryWaiting();
+            outages.succeeded(WORKER);
+        } catch (RuntimeException e) {
+            if (!outages.failed(WORKER, e)) {
+                throw e;
+            }
         }
     }
 

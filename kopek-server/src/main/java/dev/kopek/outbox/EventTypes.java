@@ -6,8 +6,8 @@ import java.util.TreeSet;
 /**
  * The one catalogue of event types: exactly the types the code emits, and the types a webhook endpoint may
  * subscribe to. {@code EventCatalogueTest} derives the emitted set from the state machines (every status of a
- * payment, refund, capture and void is announced when it is entered) and fails when this list differs; the README
- * and the OpenAPI document list the same types.
+ * payment, refund, capture and void is announced when it is entered) and fails when this list differs; the API page
+ * (docs/api.md) and the OpenAPI document list the same types.
  */
 public final class EventTypes {
 

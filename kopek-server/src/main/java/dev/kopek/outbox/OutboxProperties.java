@@ -11,9 +11,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param mode {@code KOPEK_OUTBOX_MODE}: how events reach Kafka when {@code KOPEK_KAFKA_BOOTSTRAP_SERVERS} is set
  * @param workersEnabled whether this instance runs the scheduled relay, CDC watchdog, webhook and cleanup workers
  *     (every instance may; they share the work through the database). Tests switch them off and drive them by hand.
- * @param retention how long events (and their deliveries and attempts) and inbox entries are kept: the feed goes
- *     back this far, and an inbox forgets an event id after it. Unpublished events and events with pending
- *     deliveries are never deleted.
+ * @param retention how long events (and their deliveries and attempts) are kept: the feed goes back this far.
+ *     Unpublished events and events with pending deliveries are never deleted.
  */
 @ConfigurationProperties("kopek.outbox")
 public record OutboxProperties(

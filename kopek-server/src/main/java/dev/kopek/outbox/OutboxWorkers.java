@@ -4,6 +4,7 @@ import dev.kopek.outbox.relay.CdcRelay;
 import dev.kopek.outbox.relay.PollingRelay;
 import dev.kopek.outbox.store.OutboxStore;
 import dev.kopek.outbox.webhooks.DeliveryWorker;
+import dev.kopek.platform.DatabaseOutages;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +18,8 @@ import org.springframework.stereotype.Component;
  * The scheduled side of the module, on every instance unless {@code kopek.outbox.workers-enabled=false}: the
  * polling relay or the CDC watchdog (by {@code KOPEK_OUTBOX_MODE}, only with Kafka), the webhook worker, and
  * the retention cleanup.
- * A failing pass pauses that worker briefly instead of flooding the log.
+ * A failing pass pauses that worker briefly instead of flooding the log; while the database is away (a failover)
+ * each worker warns once, pauses and resumes by itself ({@link DatabaseOutages}).
  */
 @Component
 class OutboxWorkers {
@@ -25,6 +27,8 @@ class OutboxWorkers {
     private static final Logger log = LoggerFactory.getLogger(OutboxWorkers.class);
     private static final Duration PAUSE_AFTER_FAILURE = Duration.ofSeconds(5);
     private static final int MAX_BATCHES_PER_PASS = 50;
+    private static final String RELAY = "outbox relay";
+    private static final String WEBHOOKS = "webhook delivery";
     private static final int CLEANUP_BATCH = 5_000;
     private static final int MAX_CLEANUP_BATCHES = 100;
 
@@ -35,6 +39,7 @@ class OutboxWorkers {
     private final OutboxStore store;
     private final KafkaSettings kafka;
     private final Clock clock;
+    private final DatabaseOutages outages;
     private volatile Instant relayPausedUntil = Instant.MIN;
 
     OutboxWorkers(
@@ -44,7 +49,8 @@ class OutboxWorkers {
             DeliveryWorker webhooks,
             OutboxStore store,
             KafkaSettings kafka,
-            Clock clock) {
+            Clock clock,
+            DatabaseOutages outages) {
         this.properties = properties;
         this.relay = relay;
         this.cdc = cdc;
@@ -52,19 +58,25 @@ class OutboxWorkers {
         this.store = store;
         this.kafka = kafka;
         this.clock = clock;
+        this.outages = outages;
     }
 
     @Scheduled(fixedDelayString = "${kopek.outbox.relay.interval:100ms}", initialDelayString = "1s")
     void relay() {
         if (!properties.workersEnabled()
                 || properties.mode() != OutboxProperties.Mode.POLLING
-                || clock.instant().isBefore(relayPausedUntil)) {
+                || clock.instant().isBefore(relayPausedUntil)
+                || !outages.mayRun(RELAY)) {
             return;
         }
         relay.ifAvailable(polling -> {
             try {
                 polling.drain(MAX_BATCHES_PER_PASS);
+                outages.succeeded(RELAY);
             } catch (RuntimeException e) {
+                if (outages.failed(RELAY, e)) {
+                    return;
+                }
                 relayPausedUntil = clock.instant().plus(PAUSE_AFTER_FAILURE);
                 log.error(
                         "outbox relay pass failed; events stay unpublished and are retried in {}",
@@ -83,7 +95,7 @@ class OutboxWorkers {
 
     @Scheduled(fixedDelayString = "${kopek.outbox.webhooks.interval:1s}", initialDelayString = "1s")
     void webhooks() {
-        if (!properties.workersEnabled()) {
+        if (!properties.workersEnabled() || !outages.mayRun(WEBHOOKS)) {
             return;
         }
         try {
@@ -92,7 +104,11 @@ class OutboxWorkers {
                     break;
                 }
             }
+            outages.succeeded(WEBHOOKS);
         } catch (RuntimeException e) {
+            if (outages.failed(WEBHOOKS, e)) {
+                return;
+            }
             log.error("webhook delivery pass failed; due deliveries are retried on the next pass", e);
         }
     }
@@ -116,13 +132,10 @@ class OutboxWorkers {
                     break;
                 }
             }
-            for (int i = 0;
-                    i < MAX_CLEANUP_BATCHES && store.deleteInboxEntries(before, CLEANUP_BATCH) == CLEANUP_BATCH;
-                    i++) {
-                // keep going while full batches come back
-            }
         } catch (RuntimeException e) {
-            log.error("outbox cleanup failed; it runs again on the next pass", e);
+            if (!outages.failed("outbox cleanup", e)) {
+                log.error("outbox cleanup failed; it runs again on the next pass", e);
+            }
         }
         if (events > 0) {
             log.info("deleted {} events older than {}", events, properties.retention());

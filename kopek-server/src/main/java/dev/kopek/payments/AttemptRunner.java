@@ -3,6 +3,8 @@ package dev.kopek.payments;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyRecord;
+import dev.kopek.idempotency.KeyStatus;
+import dev.kopek.platform.ConnectionWait;
 import dev.kopek.psp.ChargeOutcome;
 import java.time.Clock;
 import java.util.Optional;
@@ -24,12 +26,19 @@ class AttemptRunner {
     private final KeyWindow keyWindow;
     private final AfterPspCall afterPspCall;
     private final Clock clock;
+    private final ConnectionWait connectionWait;
 
-    AttemptRunner(IdempotencyKeys keys, KeyWindow keyWindow, Optional<AfterPspCall> afterPspCall, Clock clock) {
+    AttemptRunner(
+            IdempotencyKeys keys,
+            KeyWindow keyWindow,
+            Optional<AfterPspCall> afterPspCall,
+            Clock clock,
+            ConnectionWait connectionWait) {
         this.keys = keys;
         this.keyWindow = keyWindow;
         this.afterPspCall = afterPspCall.orElse((payment, outcome) -> {});
         this.clock = clock;
+        this.connectionWait = connectionWait;
     }
 
     /** Phase 2 of the first owner: the first PSP call, nothing held (L3), then phase 3. */
@@ -75,15 +84,31 @@ class AttemptRunner {
                 keys.takeOverWithAnswer(k).map(owner -> recordOrReport(attempt, k.clientKey(), owner, decided, null)));
     }
 
-    /** Phase 3, or — when someone else owns the key by now — the answer their state gives. */
+    /**
+     * Phase 3, or — when someone else owns the key by now — the answer their state gives. The PSP has answered, so
+     * phase 3 rides through a failover (ConnectionWait.throughOutage). A try that failed with the database gone may
+     * have committed before its answer was lost: the next try first reads the key, and a key no longer in progress
+     * under this attempt means that commit happened (only this owner moves it out of progress) or that another owner
+     * took over — either way its state is the answer, and phase 3 is not run twice (docs/pipeline.md, "When the
+     * database goes away").
+     */
     PaymentAnswer recordOrReport(Attempt attempt, ClientKey ck, int owner, ChargeOutcome outcome, String review) {
-        try {
-            return attempt.record(ck, owner, outcome, review);
-        } catch (StaleAttempt stale) {
-            return PaymentAnswer.fromKey(
-                    keys.find(ck).orElseThrow(() -> new IllegalStateException("key vanished while unfinished: " + ck)),
-                    attempt::current,
-                    clock.instant());
-        }
+        return connectionWait.throughOutage("phase 3 of " + attempt.payment() + " attempt " + owner, tries -> {
+            if (tries > 1) {
+                KeyRecord key = keyOf(ck);
+                if (key.attempt() != owner || key.status() != KeyStatus.IN_PROGRESS) {
+                    return PaymentAnswer.fromKey(key, attempt::current, clock.instant());
+                }
+            }
+            try {
+                return attempt.record(ck, owner, outcome, review);
+            } catch (StaleAttempt stale) {
+                return PaymentAnswer.fromKey(keyOf(ck), attempt::current, clock.instant());
+            }
+        });
+    }
+
+    private KeyRecord keyOf(ClientKey ck) {
+        return keys.find(ck).orElseThrow(() -> new IllegalStateException("key vanished while unfinished: " + ck));
     }
 }

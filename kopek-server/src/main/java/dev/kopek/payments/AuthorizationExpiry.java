@@ -5,6 +5,7 @@ import dev.kopek.money.PaymentId;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentStatus;
 import dev.kopek.payments.jdbc.PaymentStore;
+import dev.kopek.platform.DatabaseFailures;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -36,6 +37,9 @@ public class AuthorizationExpiry {
                         status -> payments.expire(id).map(this::close).isPresent());
                 expired += Boolean.TRUE.equals(done) ? 1 : 0;
             } catch (RuntimeException e) {
+                if (DatabaseFailures.of(e).isPresent()) {
+                    throw e; // the reconciler's pass ends and resumes once the database is back
+                }
                 log.error("closing the expired authorization of {} failed; it stays for the next pass", id, e);
             }
         }

@@ -10,6 +10,7 @@ import dev.kopek.payments.domain.PaymentStatus;
 import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.platform.ConnectionWait;
 import dev.kopek.platform.LogContext;
+import dev.kopek.platform.SqlPart;
 import dev.kopek.psp.ChargeOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -139,7 +140,7 @@ class PaymentRecorder {
             ChargeOutcome outcome,
             PaymentStatus next,
             PaymentStore.Outcome recorded) {
-        PaymentStore.Fence fence = new PaymentStore.Fence(ck.merchant(), ck.operation(), ck.key(), attempt);
+        SqlPart fence = IdempotencyKeys.fencePart(ck, attempt);
         PaymentStore.Fenced moved = payments.fencedTransition(fence, payment.id(), next, recorded)
                 .orElseGet(() -> {
                     if (keys.holdAsOwner(ck, attempt).isEmpty()) {

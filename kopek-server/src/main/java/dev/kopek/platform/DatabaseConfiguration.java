@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,20 +46,15 @@ class DatabaseConfiguration {
             config.setJdbcUrl(embedded.postgres().getJdbcUrl("postgres", "postgres"));
             config.setUsername("postgres");
         }
-        if (!props.statementTimeout().isZero()) {
-            // Every statement of Kopek's sessions is bounded: none of Kopek's own needs minutes, and one that grows
-            // without bound (a balance read while the projection is held back) is cancelled and answered 503 instead
-            // of holding a connection. Migrations and the drift check's whole-journal read lift it for themselves.
-            config.addDataSourceProperty(
-                    "options",
-                    "-c statement_timeout=" + props.statementTimeout().toMillis());
-        }
         config.setPoolName("kopek");
         config.setMaximumPoolSize(props.poolSize());
         config.setConnectionTimeout(props.connectionTimeout().toMillis());
         config.setInitializationFailTimeout(props.connectionTimeout().toMillis());
+        ReadOnlyEviction readOnly = new ReadOnlyEviction();
+        failoverSettings(config, props, readOnly);
         try {
             HikariDataSource dataSource = new HikariDataSource(config);
+            readOnly.evictFrom(dataSource);
             verify(dataSource);
             return dataSource;
         } catch (RuntimeException | SQLException e) {
@@ -69,15 +65,95 @@ class DatabaseConfiguration {
         }
     }
 
+    /**
+     * The pool and driver settings that let Kopek ride through a failover (docs/beyond-one-machine.md). They are the
+     * driver's defaults for this pool: a parameter written in {@code KOPEK_DB_URL} wins over each of them. Only the
+     * primary is written to ({@code targetServerType=primary}: with several hosts, the one that takes writes; with
+     * one, a standby is refused at connect time rather than at its first write); no wait on a server is unbounded;
+     * idle connections are checked, every connection retires after {@code maxLifetime}, and a read-only answer
+     * replaces them all ({@link ReadOnlyEviction}). The one session setting is the statement timeout
+     * ({@link #boundedWaits}).
+     */
+    static void failoverSettings(HikariConfig config, DatabaseProperties props, ReadOnlyEviction readOnly) {
+        config.addDataSourceProperty("targetServerType", "primary");
+        boundedWaits(config, props);
+        config.setExceptionOverride(readOnly);
+    }
+
+    /**
+     * No wait on a server is unbounded, idle connections are checked and every connection retires now and then: the
+     * primary's pool and the read replica's alike, so that either recovers by itself when its server comes back.
+     */
+    static void boundedWaits(HikariConfig config, DatabaseProperties props) {
+        config.addDataSourceProperty(
+                "loginTimeout", Long.toString(props.loginTimeout().toSeconds()));
+        config.addDataSourceProperty(
+                "connectTimeout", Long.toString(Math.min(props.loginTimeout().toSeconds(), CONNECT_TIMEOUT_SECONDS)));
+        config.addDataSourceProperty(
+                "socketTimeout", Long.toString(props.socketTimeout().toSeconds()));
+        config.addDataSourceProperty("tcpKeepAlive", "true");
+        if (!props.statementTimeout().isZero()) {
+            // Every statement is bounded on the server too: none of Kopek's own needs long, and one that grows without
+            // bound (a balance read while the projection is held back) is cancelled and answered 503 instead of
+            // holding a connection. Below the socket timeout, so that PostgreSQL ends the statement (and frees the
+            // server) before the driver gives up on the socket. Migrations and the drift check lift it for
+            // themselves; options= in the URL wins over it.
+            config.addDataSourceProperty(
+                    "options",
+                    "-c statement_timeout=" + props.statementTimeout().toMillis());
+        }
+        config.addDataSourceProperty("ApplicationName", "kopek");
+        config.setKeepaliveTime(props.keepaliveTime().toMillis());
+        config.setMaxLifetime(props.maxLifetime().toMillis());
+        // Below the wait for a connection, so that a check hanging on a frozen server does not use all of it.
+        long validationMillis =
+                Math.min(VALIDATION_TIMEOUT_MILLIS, props.connectionTimeout().toMillis() / 2);
+        if (validationMillis >= MIN_VALIDATION_TIMEOUT_MILLIS) {
+            config.setValidationTimeout(validationMillis);
+        }
+    }
+
+    /**
+     * The oldest PostgreSQL Kopek runs on. 15 is the first with {@code UNIQUE NULLS NOT DISTINCT} (V140: one PSP
+     * event is stored once per account, the configured account being a NULL merchant); nothing Kopek runs needs a
+     * newer one (docs/beyond-one-machine.md, "PostgreSQL versions").
+     */
+    static final int MIN_POSTGRES_MAJOR = 15;
+
+    /** TCP connect to one host: a host that does not answer is skipped for the next one after this. */
+    private static final long CONNECT_TIMEOUT_SECONDS = 5;
+
+    private static final long VALIDATION_TIMEOUT_MILLIS = 2_000;
+    private static final long MIN_VALIDATION_TIMEOUT_MILLIS = 250;
+
+    /** Spring's own, but a rollback on a session a failover already ended is no error of its own. */
+    @Bean
+    LostSessionTransactionManager transactionManager(HikariDataSource dataSource) {
+        return new LostSessionTransactionManager(dataSource);
+    }
+
     private static void verify(DataSource dataSource) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             String product = connection.getMetaData().getDatabaseProductName();
-            int major = connection.getMetaData().getDatabaseMajorVersion();
-            if (!"PostgreSQL".equals(product) || major < 14) {
-                throw new SQLException("need PostgreSQL 14 or newer, found " + product + " " + major);
+            String version = connection.getMetaData().getDatabaseProductVersion();
+            Optional<String> refusal = refusal(product, connection.getMetaData().getDatabaseMajorVersion(), version);
+            if (refusal.isPresent()) {
+                throw new SQLException(refusal.get());
             }
-            log.info("database ready: {} {}", product, connection.getMetaData().getDatabaseProductVersion());
+            log.info("database ready: {} {}", product, version);
         }
+    }
+
+    /** Why Kopek will not run on this server, or empty when it will. */
+    static Optional<String> refusal(String product, int major, String version) {
+        if (!"PostgreSQL".equals(product)) {
+            return Optional.of("need PostgreSQL " + MIN_POSTGRES_MAJOR + " or newer, found " + product);
+        }
+        if (major < MIN_POSTGRES_MAJOR) {
+            return Optional.of("need PostgreSQL " + MIN_POSTGRES_MAJOR + " or newer (migration V140 uses UNIQUE NULLS"
+                    + " NOT DISTINCT, new in 15), found PostgreSQL " + version);
+        }
+        return Optional.empty();
     }
 
     /** A password may be written into the URL; it never reaches a log line. */
@@ -142,8 +218,13 @@ class DatabaseConfiguration {
             Path pgData = dataDir.toAbsolutePath().resolve("postgres");
             try {
                 Files.createDirectories(pgData.getParent());
-                EmbeddedPostgres.Builder builder =
-                        EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(false);
+                // Not the library's own JVM shutdown hook: it stops the server as soon as SIGTERM arrives, in
+                // parallel with the web server's drain, so a payment in flight would lose its database. Spring
+                // closes this bean after the drain and the pool instead (EmbeddedDatabaseShutdownTest).
+                EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                        .setDataDirectory(pgData)
+                        .setCleanDataDirectory(false)
+                        .setRegisterShutdownHook(false);
                 RUN_MODE_SETTINGS.forEach(builder::setServerConfig);
                 EmbeddedPostgres postgres = builder.start();
                 log.info("embedded PostgreSQL on port {} with data in {}", postgres.getPort(), pgData);

@@ -21,11 +21,17 @@ class ProblemErrorController implements ErrorController {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemErrorController.class);
 
+    private final DatabaseOutages outages;
+
+    ProblemErrorController(DatabaseOutages outages) {
+        this.outages = outages;
+    }
+
     @RequestMapping("${server.error.path:${error.path:/error}}")
     ResponseEntity<String> error(HttpServletRequest request) {
         ApiProblem problem = apiProblem(request.getAttribute(RequestDispatcher.ERROR_EXCEPTION));
         if (problem == null && request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable failure) {
-            problem = DatabaseBusy.problemFor(failure);
+            problem = outages.problemFor(failure).orElse(null);
         }
         if (problem != null) {
             var response = ResponseEntity.status(problem.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON);

@@ -1,6 +1,7 @@
 package dev.kopek.platform;
 
 import java.net.URI;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -17,12 +18,19 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 /**
  * Every error leaves as {@code application/problem+json} with a stable {@code code}. Framework errors
  * (unknown path, wrong method or media type) get codes too; anything unexpected is a logged 500 that says
- * nothing about internals.
+ * nothing about internals — except that the database went away or cannot take writes (a failover): that is a
+ * 503 to retry with the same key ({@link DatabaseOutages}).
  */
 @RestControllerAdvice
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+    private final DatabaseOutages outages;
+
+    ProblemHandler(DatabaseOutages outages) {
+        this.outages = outages;
+    }
 
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
@@ -45,9 +53,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
-        ApiProblem busy = DatabaseBusy.problemFor(e);
-        if (busy != null) {
-            return apiProblem(busy);
+        Optional<ApiProblem> unavailable = outages.problemFor(e);
+        if (unavailable.isPresent()) {
+            return apiProblem(unavailable.get());
         }
         log.error("unexpected error", e);
         return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR)

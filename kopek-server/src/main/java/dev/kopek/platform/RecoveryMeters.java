@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The recovery metrics DESIGN.md names, one spelling for every kind of operation ({@code payment},
+ * The recovery metrics docs/design.md names, one spelling for every kind of operation ({@code payment},
  * {@code capture}, {@code void}, {@code refund}): key reclaims, stale-attempt rejections, and the time from an
  * owner's lease expiring to the operation's final state. Registered for every kind up front, so a scrape shows
  * zeros rather than missing series.

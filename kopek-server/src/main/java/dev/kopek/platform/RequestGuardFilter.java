@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Enumeration;
+import java.util.Optional;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -28,10 +29,19 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * no origin is ever allowed. A preflight is refused here, quietly (a 403 problem, no log line: anyone can send them
  * by the thousand), before authentication or any handler could answer it, so its answer is the same for every path
  * and says nothing about which routes exist.
+ *
+ * <p>A filter that fails because the database is unavailable (a failover) is answered here with the 503 every
+ * request gets then ({@link DatabaseOutages}).
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 1)
 class RequestGuardFilter extends OncePerRequestFilter {
+
+    private final DatabaseOutages outages;
+
+    RequestGuardFilter(DatabaseOutages outages) {
+        this.outages = outages;
+    }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -42,7 +52,19 @@ class RequestGuardFilter extends OncePerRequestFilter {
             return;
         }
         WatchedResponse watched = new WatchedResponse(response);
-        chain.doFilter(request, watched);
+        try {
+            chain.doFilter(request, watched);
+        } catch (RuntimeException | ServletException e) {
+            // The database went away under a filter (authentication, the rate limiter): answered here, so that the
+            // container does not log the failure as an error with its stack trace on its way to the error page.
+            Optional<ApiProblem> unavailable = response.isCommitted() ? Optional.empty() : outages.problemFor(e);
+            if (unavailable.isEmpty()) {
+                throw e;
+            }
+            response.resetBuffer();
+            write(response, unavailable.get());
+            return;
+        }
         if (watched.refusedWithoutBody()) {
             int status = response.getStatus();
             write(

@@ -3,7 +3,8 @@ package dev.kopek.psp;
 import java.time.Duration;
 
 /**
- * What an adapter's provider promises about idempotency keys, declared rather than assumed (DESIGN.md, PSP port).
+ * What an adapter's provider promises about idempotency keys, declared rather than assumed (docs/design.md, "The PSP
+ * port and the simulator").
  *
  * @param keyWindow how long the provider remembers a key; past it a repeat would charge again (L6)
  * @param scope what a key is unique within

@@ -1,5 +1,6 @@
 package dev.kopek.psp;
 
+import dev.kopek.merchants.Merchants;
 import dev.kopek.money.MerchantId;
 import dev.kopek.platform.Db;
 import dev.kopek.platform.SealedRows;
@@ -28,10 +29,12 @@ public class MerchantPspStore implements SealedRows {
 
     private final JdbcClient jdbc;
     private final SecretBox box;
+    private final Merchants merchants;
 
-    MerchantPspStore(JdbcClient jdbc, SecretBox box) {
+    MerchantPspStore(JdbcClient jdbc, SecretBox box, Merchants merchants) {
         this.jdbc = jdbc;
         this.box = box;
+        this.merchants = merchants;
     }
 
     /** The merchant's setting, its credentials opened; empty when it uses Kopek's configured PSP. */
@@ -46,14 +49,14 @@ public class MerchantPspStore implements SealedRows {
     }
 
     /**
-     * Merchants that have sent payments through their own account at their PSP (payments.psp_account is that
+     * Merchants that have sent payments through their own account at their PSP (a payment's psp_account is that
      * account's provider), at most {@code limit}, in id order: the accounts whose settlement Kopek reconciles besides
-     * its configured PSP's.
+     * its configured PSP's. Payments are read through the view their module publishes.
      */
     public List<MerchantId> withOwnAccountPayments(int limit) {
         return jdbc.sql("""
                 SELECT m.merchant_id FROM merchant_psp m
-                 WHERE EXISTS (SELECT 1 FROM payments p
+                 WHERE EXISTS (SELECT 1 FROM published_payments p
                                 WHERE p.merchant_id = m.merchant_id AND p.psp_account = m.provider)
                  ORDER BY m.merchant_id
                  LIMIT :limit
@@ -93,11 +96,8 @@ public class MerchantPspStore implements SealedRows {
                 .param("now", Db.at(now))
                 .query(Integer.class)
                 .single();
-        // Where new payments go, on the row a payment's phase 1 locks (V166): this provider once it has credentials.
-        jdbc.sql("UPDATE merchants SET psp_account = :account WHERE id = :merchant")
-                .param("account", sealed == null ? null : provider)
-                .param("merchant", merchant.value())
-                .update();
+        // Where new payments go, on the row a payment's phase 1 locks: this provider once it has credentials.
+        merchants.recordPaymentsAccount(merchant, sealed == null ? null : provider);
         return new MerchantPsp(merchant, provider, credentials, version, now);
     }
 
@@ -108,16 +108,13 @@ public class MerchantPspStore implements SealedRows {
      * payment.
      */
     public void lockMerchant(MerchantId merchant) {
-        jdbc.sql("SELECT 1 FROM merchants WHERE id = :merchant FOR UPDATE")
-                .param("merchant", merchant.value())
-                .query(Integer.class)
-                .optional();
+        merchants.lockForUpdate(merchant);
     }
 
     /** Whether any payment of the merchant exists: its PSP holds them, so the PSP may no longer change. */
     public boolean hasPayments(MerchantId merchant) {
-        // Read across modules on purpose: the payments module depends on this one, not the other way round.
-        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM payments WHERE merchant_id = :merchant)")
+        // Through the view the payments module publishes: that module depends on this one, not the other way round.
+        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM published_payments WHERE merchant_id = :merchant)")
                 .param("merchant", merchant.value())
                 .query(Boolean.class)
                 .single();

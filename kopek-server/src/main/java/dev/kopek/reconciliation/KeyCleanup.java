@@ -1,6 +1,7 @@
 package dev.kopek.reconciliation;
 
 import dev.kopek.idempotency.IdempotencyKeys;
+import dev.kopek.platform.DatabaseOutages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -11,20 +12,31 @@ import org.springframework.stereotype.Component;
 public class KeyCleanup {
 
     private static final Logger log = LoggerFactory.getLogger(KeyCleanup.class);
+    private static final String WORKER = "key cleanup";
     private static final int MAX_BATCHES_PER_RUN = 100;
 
     private final IdempotencyKeys keys;
     private final ReconciliationProperties properties;
+    private final DatabaseOutages outages;
 
-    KeyCleanup(IdempotencyKeys keys, ReconciliationProperties properties) {
+    KeyCleanup(IdempotencyKeys keys, ReconciliationProperties properties, DatabaseOutages outages) {
         this.keys = keys;
         this.properties = properties;
+        this.outages = outages;
     }
 
     @Scheduled(fixedDelayString = "${kopek.reconciler.cleanup-interval:1h}", initialDelayString = "1m")
     void scheduled() {
-        if (properties.enabled()) {
+        if (!properties.enabled()) {
+            return;
+        }
+        try {
             cleanOnce();
+            outages.succeeded(WORKER);
+        } catch (RuntimeException e) {
+            if (!outages.failed(WORKER, e)) {
+                throw e;
+            }
         }
     }
 

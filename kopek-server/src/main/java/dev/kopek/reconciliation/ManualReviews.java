@@ -160,8 +160,8 @@ public class ManualReviews {
      * A person's decision, after checking with the PSP out of band.
      *
      * @param kind for a payment {@code captured}, {@code authorized} (only held; a manual-capture payment) or
-     *     {@code failed}; for a capture, void or refund {@code succeeded} or {@code failed}; for an exposure or a
-     *     notification {@code acknowledged}
+     *     {@code failed}; for a capture, void or refund {@code succeeded} or {@code failed}; for an exposure, a
+     *     notification or an invariant violation {@code acknowledged}
      * @param pspReference the PSP's reference of what moved (for captured, authorized, succeeded)
      * @param captureBefore for authorized: when the hold expires at the PSP (default: the payment's own expiry if
      *     Kopek knows it, else 7 days from when the payment was sent; the console gives none)
@@ -174,7 +174,8 @@ public class ManualReviews {
             "void", Set.of("succeeded", "failed"),
             "refund", Set.of("succeeded", "failed"),
             "exposure", Set.of("acknowledged"),
-            "notification", Set.of("acknowledged"));
+            "notification", Set.of("acknowledged"),
+            "invariant", Set.of("acknowledged"));
 
     /**
      * Records a person's decision and applies it through the same fenced path and ledger postings as any machine

@@ -15,7 +15,7 @@ class RecoveryMetrics {
         Gauge.builder(
                         "kopek.payments.unknown",
                         jdbc,
-                        db -> db.sql("SELECT count(*) FROM payments WHERE status = 'UNKNOWN'")
+                        db -> db.sql("SELECT count(*) FROM published_payments WHERE status = 'UNKNOWN'")
                                 .query(Long.class)
                                 .single())
                 .description("payments whose PSP outcome is unknown")
@@ -23,7 +23,7 @@ class RecoveryMetrics {
         Gauge.builder(
                         "kopek.payments.unknown.oldest.age.seconds",
                         jdbc,
-                        db -> db.sql("SELECT min(updated_at) FROM payments WHERE status = 'UNKNOWN'")
+                        db -> db.sql("SELECT min(updated_at) FROM published_payments WHERE status = 'UNKNOWN'")
                                 .query(OffsetDateTime.class)
                                 .optional()
                                 .map(oldest -> (double) (clock.millis()

@@ -7,6 +7,8 @@ import dev.kopek.payments.OperationRunner;
 import dev.kopek.payments.PaymentAnswer;
 import dev.kopek.payments.PaymentService;
 import dev.kopek.payments.domain.OperationKind;
+import dev.kopek.platform.DatabaseFailures;
+import dev.kopek.platform.DatabaseOutages;
 import dev.kopek.platform.LogContext;
 import dev.kopek.platform.RecoveryMeters;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,6 +33,7 @@ import org.springframework.stereotype.Component;
 public class StuckAttemptReconciler {
 
     private static final Logger log = LoggerFactory.getLogger(StuckAttemptReconciler.class);
+    private static final String WORKER = "reconciler";
 
     private final IdempotencyKeys keys;
     private final PaymentService payments;
@@ -39,6 +42,7 @@ public class StuckAttemptReconciler {
     private final ReconciliationProperties properties;
     private final MeterRegistry meters;
     private final Clock clock;
+    private final DatabaseOutages outages;
 
     StuckAttemptReconciler(
             IdempotencyKeys keys,
@@ -47,9 +51,11 @@ public class StuckAttemptReconciler {
             AuthorizationExpiry expiry,
             ReconciliationProperties properties,
             MeterRegistry meters,
-            Clock clock) {
+            Clock clock,
+            DatabaseOutages outages) {
         this.meters = meters;
         this.clock = clock;
+        this.outages = outages;
         this.keys = keys;
         this.payments = payments;
         this.operations = operations;
@@ -61,8 +67,16 @@ public class StuckAttemptReconciler {
             fixedDelayString = "${kopek.reconciler.interval:5s}",
             initialDelayString = "${kopek.reconciler.interval:5s}")
     void scheduled() {
-        if (properties.enabled()) {
+        if (!properties.enabled() || !outages.mayRun(WORKER)) {
+            return;
+        }
+        try {
             reconcileOnce();
+            outages.succeeded(WORKER);
+        } catch (RuntimeException e) {
+            if (!outages.failed(WORKER, e)) {
+                throw e;
+            }
         }
     }
 
@@ -76,11 +90,17 @@ public class StuckAttemptReconciler {
         return resumed;
     }
 
-    /** Each kind of work is isolated: a failure in one never skips the others in this pass. */
+    /**
+     * Each kind of work is isolated: a failure in one never skips the others in this pass — unless the database is
+     * away, which ends the pass (every other step would fail the same way); the next pass resumes.
+     */
     private int step(String what, java.util.function.IntSupplier work) {
         try {
             return work.getAsInt();
         } catch (RuntimeException e) {
+            if (DatabaseFailures.of(e).isPresent()) {
+                throw e;
+            }
             log.error("reconciler step '{}' failed; the rest of the pass goes on", what, e);
             return 0;
         }
@@ -103,6 +123,10 @@ public class StuckAttemptReconciler {
                             Duration.between(stuck.leaseUntil(), clock.instant()));
                 }
             } catch (RuntimeException e) {
+                if (DatabaseFailures.of(e).isPresent()) {
+                    LogContext.clearPaymentFields();
+                    throw e;
+                }
                 // The lease expires again and the next pass, here or elsewhere, retries.
                 log.error("reconciling {} {} failed; it stays for the next pass", operation, stuck.resourceId(), e);
             }

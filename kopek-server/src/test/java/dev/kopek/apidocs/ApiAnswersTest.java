@@ -303,6 +303,7 @@ class ApiAnswersTest extends IntegrationTest {
         ok(admin.post("/v1/ops/ledger/drift-check", null, "{}"));
         ok(admin.post("/v1/ops/ledger/projection/repair", null, ""));
         ok(admin.get("/v1/ops/psp"));
+        ok(admin.get("/v1/ops/invariants"));
     }
 
     /** A payment whose outcome stayed unknown past the PSP's key window: an open review item, its id. */

@@ -38,8 +38,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * The operator console end to end in a real headless Chromium (Debian's chromium and chromium-driver): log in,
  * find a payment, read its story, resolve a payment's and a capture's manual-review items, re-enable a disabled
  * webhook endpoint and redeliver its dead deliveries (they arrive), acknowledge and then resolve a settlement break,
- * and see every decision in the audit trail. Screenshots of the main pages are taken (for the README's docs/console/). Without Chromium the test is
- * skipped loudly on a developer's machine and fails in CI (CI=true), where .ci/run installs it.
+ * and see every decision in the audit trail. Screenshots of the main pages are taken (for docs/operations.md, which
+ * shows them from docs/console/). Without Chromium the test is skipped loudly on a developer's machine and fails in CI
+ * (CI=true), where .ci/run installs it.
  */
 class ConsoleBrowserTest extends IntegrationTest {
 
@@ -47,8 +48,9 @@ class ConsoleBrowserTest extends IntegrationTest {
     private static final Path DRIVER =
             Path.of(System.getenv().getOrDefault("CHROMEDRIVER_BIN", "/usr/bin/chromedriver"));
     /**
-     * Every run takes the screenshots into target/; the README's copies in docs/console/ are refreshed on purpose
-     * ({@code -Dkopek.console.screenshots=../docs/console}), so a test run never leaves the work tree changed.
+     * Every run takes the screenshots into target/; the copies docs/operations.md shows (docs/console/) are refreshed
+     * on purpose ({@code -Dkopek.console.screenshots=../docs/console}), so a test run never leaves the work tree
+     * changed.
      */
     private static final Path SCREENSHOTS =
             Path.of(System.getProperty("kopek.console.screenshots", "target/console-screenshots"));

@@ -4,21 +4,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kopek.ledger.domain.FeeRule;
+import dev.kopek.support.Gen;
+import dev.kopek.support.Property;
 import java.math.BigInteger;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Test;
 
 /** The one rounding rule of fees, against exact arithmetic, over the whole range of amounts. */
 class FeeRuleTest {
 
-    @Property(tries = 2_000)
-    void feeIsHalfUpOfTheBasisPointsPlusTheFixedPartCappedAtTheAmount(
-            @ForAll @LongRange(min = 1, max = Long.MAX_VALUE) long amount,
-            @ForAll @IntRange(min = 0, max = FeeRule.MAX_BPS) int bps,
-            @ForAll @LongRange(min = 0, max = FeeRule.MAX_FIXED_MINOR) long fixed) {
+    /** A capture's amount and the fee rule's two parts. */
+    record Case(long amount, int bps, long fixed) {}
+
+    private static Gen<Case> cases(long maxAmount, long maxFixed) {
+        Gen<Long> amounts = Gen.longs(1, maxAmount);
+        Gen<Integer> bps = Gen.ints(0, FeeRule.MAX_BPS);
+        Gen<Long> fixed = Gen.longs(0, maxFixed);
+        return c -> new Case(amounts.draw(c), bps.draw(c), fixed.draw(c));
+    }
+
+    @Test
+    void feeIsHalfUpOfTheBasisPointsPlusTheFixedPartCappedAtTheAmount() {
+        Property.check(
+                2_000,
+                cases(Long.MAX_VALUE, FeeRule.MAX_FIXED_MINOR),
+                c -> feeIsHalfUpPlusFixedCapped(c.amount(), c.bps(), c.fixed()));
+    }
+
+    private static void feeIsHalfUpPlusFixedCapped(long amount, int bps, long fixed) {
         BigInteger[] qr = BigInteger.valueOf(amount)
                 .multiply(BigInteger.valueOf(bps))
                 .divideAndRemainder(BigInteger.valueOf(10_000));
@@ -32,16 +44,15 @@ class FeeRuleTest {
         assertThat(fee).isEqualTo(expected).isBetween(0L, amount);
     }
 
-    @Property(tries = 500)
-    void aLargerCaptureNeverPaysASmallerFee(
-            @ForAll @LongRange(min = 1, max = 1_000_000_000_000L) long amount,
-            @ForAll @IntRange(min = 0, max = FeeRule.MAX_BPS) int bps,
-            @ForAll @LongRange(min = 0, max = 10_000) long fixed) {
-        FeeRule rule = new FeeRule(bps, fixed);
-        assertThat(rule.feeFor(amount + 1)).isGreaterThanOrEqualTo(rule.feeFor(amount));
+    @Test
+    void aLargerCaptureNeverPaysASmallerFee() {
+        Property.check(500, cases(1_000_000_000_000L, 10_000), c -> {
+            FeeRule rule = new FeeRule(c.bps(), c.fixed());
+            assertThat(rule.feeFor(c.amount() + 1)).isGreaterThanOrEqualTo(rule.feeFor(c.amount()));
+        });
     }
 
-    @Example
+    @Test
     void halfAMinorUnitRoundsUpAndLessRoundsDown() {
         assertThat(new FeeRule(50, 0).feeFor(100)).isEqualTo(1); // 0.5 → 1
         assertThat(new FeeRule(49, 0).feeFor(100)).isEqualTo(0); // 0.49 → 0

@@ -7,6 +7,7 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.money.Money;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.support.IntegrationTest;
+import dev.kopek.support.LedgerProjection;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -109,19 +110,7 @@ abstract class LedgerTestSupport extends IntegrationTest {
      * projector was running at the same time may have started before the last commit.
      */
     protected void projectAll() {
-        long committedBelow = jdbc.sql("SELECT pg_current_xact_id()::text::bigint")
-                .query(Long.class)
-                .single();
-        for (int pass = 0; pass < 200; pass++) {
-            projector.project();
-            if (jdbc.sql("SELECT projected_below FROM ledger_projection")
-                            .query(Long.class)
-                            .single()
-                    > committedBelow) {
-                return;
-            }
-        }
-        throw new AssertionError("the projection did not reach transaction " + committedBelow);
+        LedgerProjection.projectAll(jdbc, projector);
     }
 
     /** The same balance computed from the entries alone. */

@@ -2,17 +2,14 @@ package dev.kopek.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kopek.support.Promtool;
+import dev.kopek.support.Promtool.Result;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
@@ -26,20 +23,9 @@ import org.yaml.snakeyaml.Yaml;
  */
 class AlertRulesPromtoolTest {
 
-    private static final Path PROMTOOL = Path.of(System.getenv().getOrDefault("PROMTOOL_BIN", "/usr/bin/promtool"));
-    private static final Path RULES = Path.of("..", "ops", "prometheus");
-
     @BeforeEach
     void promtoolIsThere() {
-        if (!Files.isExecutable(PROMTOOL)) {
-            String message = "\n\n*** AlertRulesPromtoolTest needs promtool: " + PROMTOOL
-                    + " (apt-get install prometheus). ***\n";
-            if ("true".equals(System.getenv("CI"))) {
-                throw new IllegalStateException(message + "CI must check the alert rules; .ci/run installs it.");
-            }
-            System.err.println(message + "Skipping the alert rule tests on this machine.\n");
-            Assumptions.abort("promtool is not installed");
-        }
+        Promtool.required("AlertRulesPromtoolTest");
     }
 
     @Test
@@ -82,31 +68,12 @@ class AlertRulesPromtoolTest {
         return firing;
     }
 
-    private record Result(int exit, String output) {}
-
     private static Result promtool(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(PROMTOOL.toString()));
-        command.addAll(List.of(args));
-        Path output = Files.createTempFile("promtool", ".out");
-        try {
-            Process process = new ProcessBuilder(command)
-                    .directory(RULES.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile())
-                    .start();
-            process.getOutputStream().close();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException("promtool " + String.join(" ", args) + " did not finish in 60 s");
-            }
-            return new Result(process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
-        } finally {
-            Files.delete(output);
-        }
+        return Promtool.run(args);
     }
 
     private static Map<String, Object> yaml(String file) throws IOException {
-        return new Yaml().load(Files.readString(RULES.resolve(file)));
+        return new Yaml().load(Files.readString(Promtool.RULES.resolve(file)));
     }
 
     @SuppressWarnings("unchecked")

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * Issue 10, defect 5: the subscribable event types are the types the code emits. Every status a payment, capture,
  * void or refund can enter is announced as {@code <resource>.<status>} (a payment is never announced as pending: it
  * is announced as created), and so is every state of a dispute and an inquiry (their tables name the event), plus
- * the few named changes below; the catalogue, the README and the OpenAPI document must list exactly these.
+ * the few named changes below; the catalogue, the API page (docs/api.md) and the OpenAPI document must list exactly
+ * these.
  */
 class EventCatalogueTest {
 
@@ -58,10 +59,10 @@ class EventCatalogueTest {
 
     /** The OpenAPI document is generated from EventTypes (one webhook per type): ApiDocumentTest checks it. */
     @Test
-    void readmePublishesEveryType() throws IOException {
-        String readme = Files.readString(Path.of("../README.md"));
+    void theApiPagePublishesEveryType() throws IOException {
+        String page = Files.readString(Path.of("../docs/api.md"));
         for (String type : emitted()) {
-            assertThat(readme).as("README lists " + type).contains("`" + type + "`");
+            assertThat(page).as("docs/api.md lists " + type).contains("`" + type + "`");
         }
     }
 }

@@ -15,15 +15,15 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Reads the events topic from the beginning, as a consumer service would, keeping only the given keys. */
-final class EventsTopic {
+public final class EventsTopic {
 
-    record Published(
+    public record Published(
             String key, int partition, long offset, String eventId, String type, long sequence, String envelope) {}
 
     private EventsTopic() {}
 
     /** Every record for {@code keys}, in partition order, once {@code done} holds (or fails after the timeout). */
-    static List<Published> read(Set<String> keys, Predicate<List<Published>> done, Duration timeout) {
+    public static List<Published> read(Set<String> keys, Predicate<List<Published>> done, Duration timeout) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 SharedKafka.bootstrapServers(),
@@ -65,7 +65,7 @@ final class EventsTopic {
     }
 
     /** The records of one key, in the order a consumer of that key's partition reads them. */
-    static List<Published> ofKey(List<Published> records, String key) {
+    public static List<Published> ofKey(List<Published> records, String key) {
         return records.stream()
                 .filter(r -> r.key().equals(key))
                 .sorted(java.util.Comparator.comparingLong(Published::offset))

@@ -213,7 +213,7 @@ class WebhookDeliveryTest extends OutboxIntegrationTest {
                 "/v1/webhook-endpoints",
                 key,
                 endpointBody("https://example.test/h", "[\"refund.failed\",\"payment.captured\"]"));
-        // The secret is never stored in clear, so a replay cannot repeat it (WebhookSecretsTest, README).
+        // The secret is never stored in clear, so a replay cannot repeat it (WebhookSecretsTest, docs/api.md).
         assertThat(replay.body()).isEqualTo(created.body().replace("\"" + created.text("secret") + "\"", "null"));
         assertThat(replay.header("Idempotent-Replayed")).isEqualTo("true");
         assertThat(api.post("/v1/webhook-endpoints", key, endpointBody("https://example.test/other", "[\"*\"]"))

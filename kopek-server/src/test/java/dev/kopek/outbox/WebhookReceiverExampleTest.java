@@ -34,15 +34,15 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * The webhook receiver the README shows, run against a real Kopek: its code is {@link ShopWebhooks#start}, word for
- * word the README's (this test fails when they differ), so the README's code compiles. It verifies each delivery
+ * The webhook receiver docs/integrating.md shows, run against a real Kopek: its code is {@link ShopWebhooks#start},
+ * word for word the page's (this test fails when they differ), so the page's code compiles. It verifies each delivery
  * with kopek-client's {@link Webhooks}, handles an event once however often it comes, answers at once, and refuses
  * a body Kopek did not sign.
  */
 class WebhookReceiverExampleTest extends OutboxIntegrationTest {
 
     private static final Path SOURCE = Path.of("src/test/java/dev/kopek/outbox/WebhookReceiverExampleTest.java");
-    private static final Path README = Path.of("../README.md");
+    private static final Path PAGE = Path.of("../docs/integrating.md");
 
     /** A shop's receiver: what it does with an event is {@code handle}, after the answer has gone. */
     static final class ShopWebhooks {
@@ -57,7 +57,7 @@ class WebhookReceiverExampleTest extends OutboxIntegrationTest {
             this.clock = clock;
         }
 
-        // README: webhook receiver
+        // docs/integrating.md: webhook receiver
         HttpServer start(int port) throws IOException {
             Set<String> seen = ConcurrentHashMap.newKeySet(); // in production: a table, unique on the id
             ExecutorService work = Executors.newVirtualThreadPerTaskExecutor();
@@ -80,7 +80,7 @@ class WebhookReceiverExampleTest extends OutboxIntegrationTest {
             server.start();
             return server;
         }
-        // README: end
+        // docs/integrating.md: end
     }
 
     @Test
@@ -138,10 +138,10 @@ class WebhookReceiverExampleTest extends OutboxIntegrationTest {
     }
 
     @Test
-    void theReadmeShowsThisReceiverWordForWord() throws IOException {
+    void theIntegrationPageShowsThisReceiverWordForWord() throws IOException {
         List<String> lines = Files.readAllLines(SOURCE);
-        int from = lines.indexOf("        // README: webhook receiver");
-        int to = lines.indexOf("        // README: end");
+        int from = lines.indexOf("        // docs/integrating.md: webhook receiver");
+        int to = lines.indexOf("        // docs/integrating.md: end");
         assertThat(from).isPositive();
         assertThat(to).isGreaterThan(from);
         StringBuilder snippet = new StringBuilder();
@@ -149,12 +149,12 @@ class WebhookReceiverExampleTest extends OutboxIntegrationTest {
             snippet.append(line.length() >= 8 ? line.substring(8) : line.strip())
                     .append('\n');
         }
-        assertThat(readme()).contains("```java\n" + snippet + "```");
+        assertThat(page()).contains("```java\n" + snippet + "```");
     }
 
-    private static String readme() {
+    private static String page() {
         try {
-            return Files.readString(README);
+            return Files.readString(PAGE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

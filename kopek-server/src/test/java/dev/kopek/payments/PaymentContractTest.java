@@ -6,7 +6,7 @@ import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
 import org.junit.jupiter.api.Test;
 
-/** The retry contract of DESIGN.md, one rule per test, checked over HTTP and at the PSP. */
+/** The retry contract of docs/design.md, one rule per test, checked over HTTP and at the PSP. */
 class PaymentContractTest extends IntegrationTest {
 
     @Test

@@ -43,4 +43,19 @@ class DatabaseStartupTest {
                             .doesNotContain("\n");
                 });
     }
+
+    /**
+     * PostgreSQL 15 is the oldest Kopek runs on (migration V140), 15 to 17 are run by the build (PostgreSql15Test and
+     * the embedded 17); an older server is refused before any migration, with the reason.
+     */
+    @Test
+    void aServerOlderThan15IsRefusedWithTheReason() {
+        assertThat(DatabaseConfiguration.refusal("PostgreSQL", 14, "14.12"))
+                .hasValueSatisfying(reason -> assertThat(reason)
+                        .contains(
+                                "need PostgreSQL 15 or newer", "UNIQUE NULLS NOT DISTINCT", "found PostgreSQL 14.12"));
+        assertThat(DatabaseConfiguration.refusal("PostgreSQL", 15, "15.14")).isEmpty();
+        assertThat(DatabaseConfiguration.refusal("PostgreSQL", 17, "17.6")).isEmpty();
+        assertThat(DatabaseConfiguration.refusal("MySQL", 8, "8.4")).isPresent();
+    }
 }

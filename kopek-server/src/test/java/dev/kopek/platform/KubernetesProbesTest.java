@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
 
-/** The probes the README documents for Kubernetes: liveness is the process alone, readiness includes the database. */
+/**
+ * The probes docs/containers.md documents for Kubernetes: liveness is the process alone, readiness includes the
+ * database.
+ */
 class KubernetesProbesTest extends IntegrationTest {
 
     @Autowired

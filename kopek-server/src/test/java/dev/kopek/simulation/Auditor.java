@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 
 /**
  * The auditor of every law (issue 10 §3): judges a quiesced {@link World} against the PSP's own record and the
- * laws of DESIGN.md. Pure: it reads only the world it is given, so {@code AuditorTest} can show that each check
+ * laws of docs/design.md. Pure: it reads only the world it is given, so {@code AuditorTest} can show that each check
  * fails on data that breaks it. Money Kopek cannot account for is allowed only where a person has it in an open
  * review item.
  */
@@ -130,7 +130,7 @@ final class Auditor {
 
     /**
      * Money moved for an intent: a charge captured when made, or an authorization with a capture. A voided or
-     * expired authorization frees the intent (DESIGN.md: a new attempt is then allowed) and moved nothing.
+     * expired authorization frees the intent (docs/design.md, L2: a new attempt is then allowed) and moved nothing.
      */
     private void intentChargedAtMostOnce() {
         Set<String> captured = w.pspMovements().stream()

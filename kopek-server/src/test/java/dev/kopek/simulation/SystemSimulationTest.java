@@ -13,6 +13,7 @@ import dev.kopek.support.CrashSwitch;
 import dev.kopek.support.IntegrationTest;
 import dev.kopek.support.MutableClock;
 import dev.kopek.support.SharedSimulator;
+import dev.kopek.support.Shrink;
 import dev.kopek.support.TestDatabase;
 import java.net.URI;
 import java.time.Duration;
@@ -341,27 +342,16 @@ class SystemSimulationTest {
     }
 
     /** Drops steps while the same check still fails (bounded in runs and time). */
-    private List<Op> shrink(long seed, List<Op> ops, java.util.function.Predicate<Auditor.Violation> same) {
-        List<Op> current = new ArrayList<>(ops);
+    private List<Op> shrink(long seed, List<Op> ops, Predicate<Auditor.Violation> same) {
         long deadline = System.nanoTime() + SHRINK_BUDGET.toNanos();
-        int runs = 0;
-        for (int chunk = Math.max(1, current.size() / 2); chunk >= 1; chunk /= 2) {
-            for (int i = current.size() - chunk;
-                    i >= 0 && runs < SHRINK_RUNS && System.nanoTime() < deadline;
-                    i -= chunk) {
-                List<Op> candidate = new ArrayList<>(current.subList(0, i));
-                candidate.addAll(current.subList(Math.min(current.size(), i + chunk), current.size()));
-                if (candidate.isEmpty()) {
-                    continue;
-                }
-                runs++;
-                if (run(seed, candidate).stream().anyMatch(same)) {
-                    current = candidate;
-                    i = Math.min(i, current.size());
-                }
-            }
-        }
-        return current;
+        int[] runs = {0};
+        return Shrink.dropChunks(
+                ops,
+                candidate -> {
+                    runs[0]++;
+                    return run(seed, candidate).stream().anyMatch(same);
+                },
+                () -> runs[0] < SHRINK_RUNS && System.nanoTime() < deadline);
     }
 
     private URI uri(int port) {

@@ -70,6 +70,8 @@ public abstract class IntegrationTest {
         registry.add("kopek.psp.budget", () -> "3s");
         registry.add("kopek.demo-enabled", () -> "false");
         registry.add("kopek.reconciler.enabled", () -> "false");
+        // Tests plant broken rows on purpose; the production audit runs when a test asks (InvariantAuditorTest).
+        registry.add("kopek.invariants.enabled", () -> "false");
         registry.add("kopek.refunds.dispatch", () -> "false");
         registry.add("kopek.admin-token", () -> ADMIN_TOKEN);
         registry.add("kopek.secrets-key", () -> SECRETS_KEY);

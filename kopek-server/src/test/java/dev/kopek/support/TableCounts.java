@@ -6,7 +6,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * The row count of every table Kopek owns, in one statement: "a refused request stored nothing" as data. Left
- * out: the tables only background workers write (webhook deliveries and their attempts, the consumer inbox —
+ * out: the tables only background workers write (webhook deliveries and their attempts —
  * earlier tests' deliveries may still be retried while a test runs, and no request writes them directly; the PSP
  * call log, which one writer thread fills in batches after the calls, so an earlier request's line can land while a
  * later one runs; the balance projection and its mark, which the ledger projector writes after earlier requests'
@@ -16,7 +16,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 public final class TableCounts {
 
     private static final String WORKER_TABLES = "'flyway_schema_history', 'webhook_deliveries', 'webhook_attempts',"
-            + " 'inbox', 'rate_limit_buckets', 'psp_calls', 'ledger_balances', 'ledger_projection'";
+            + " 'rate_limit_buckets', 'psp_calls', 'ledger_balances', 'ledger_projection'";
 
     private TableCounts() {}
 

@@ -1,20 +1,23 @@
 package dev.kopek.console.web;
 
 import dev.kopek.access.AdminSessions;
+import dev.kopek.console.ConsoleFormat;
+import dev.kopek.platform.DatabaseOutages;
 import dev.kopek.platform.LogContext;
+import dev.kopek.platform.ReadReplica;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpStatus;
+import org.springframework.dao.DataAccessException;
+import org.springframework.http.HttpHeaders;
 import org.springframework.ui.Model;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.ModelAttribute;
-import org.springframework.web.bind.annotation.ResponseStatus;
 
 /**
  * What every console page shows (who is logged in, the CSRF token for its forms), and the console's own error
@@ -28,9 +31,13 @@ class ConsoleModel {
     private static final Logger log = LoggerFactory.getLogger(ConsoleModel.class);
 
     private final AdminSessions sessions;
+    private final ReadReplica replica;
+    private final DatabaseOutages outages;
 
-    ConsoleModel(AdminSessions sessions) {
+    ConsoleModel(AdminSessions sessions, ReadReplica replica, DatabaseOutages outages) {
         this.sessions = sessions;
+        this.replica = replica;
+        this.outages = outages;
     }
 
     @ModelAttribute
@@ -38,6 +45,25 @@ class ConsoleModel {
         model.addAttribute("admin", sessions.name(request));
         model.addAttribute("csrf", sessions.csrfToken(request));
         model.addAttribute("csrfField", AdminSessions.CSRF_FIELD);
+        model.addAttribute("replica", replicaLag());
+    }
+
+    /**
+     * When the console's lists come from a read replica, how far behind it is, in words for the page's header
+     * (seed 000: a person looking at a replica must know that the last seconds may be missing); null without one.
+     */
+    private String replicaLag() {
+        if (!replica.separate()) {
+            return null;
+        }
+        try {
+            return replica.lag()
+                    .map(lag -> "lists read from a replica " + ConsoleFormat.duration(lag) + " behind")
+                    .orElse("lists read from a replica (lag unknown)");
+        } catch (DataAccessException e) {
+            log.warn("the read replica did not answer its lag: {}", e.getMessage());
+            return "lists read from a replica that does not answer";
+        }
     }
 
     /** Input the console refuses: a 400 page that says why (404 for an id that names nothing). */
@@ -86,9 +112,24 @@ class ConsoleModel {
         return "console/error";
     }
 
+    /**
+     * Anything else is a logged 500 page — except the database being away (a failover): a 503 page saying so, with
+     * {@code Retry-After}, counted and warned about like every request that meets it.
+     */
     @ExceptionHandler(Exception.class)
-    @ResponseStatus(HttpStatus.INTERNAL_SERVER_ERROR)
-    String failed(Exception e, Model model) {
+    String failed(Exception e, Model model, HttpServletResponse response) {
+        if (outages.problemFor(e).isPresent()) {
+            response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+            response.setHeader(HttpHeaders.RETRY_AFTER, DatabaseOutages.RETRY_AFTER_SECONDS);
+            model.addAttribute("title", "Database unavailable");
+            model.addAttribute(
+                    "message",
+                    "The database is unavailable for a moment (a failover or a restart); nothing was changed. Try"
+                            + " again in a few seconds.");
+            model.addAttribute("requestId", LogContext.requestId());
+            return "console/error";
+        }
+        response.setStatus(HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
         log.error("console page failed", e);
         model.addAttribute("title", "Something went wrong");
         model.addAttribute("message", "The page could not be shown; the error has been logged with this request's id.");

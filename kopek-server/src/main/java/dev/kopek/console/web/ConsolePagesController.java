@@ -4,6 +4,7 @@ import dev.kopek.audit.AuditEvents;
 import dev.kopek.console.ConsoleQueries;
 import dev.kopek.console.HealthHistory;
 import dev.kopek.console.HealthQueries;
+import dev.kopek.invariants.Invariants;
 import dev.kopek.ledger.DriftChecker;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.RecoveryMeters;
@@ -30,18 +31,21 @@ class ConsolePagesController {
     private final HealthHistory history;
     private final AuditEvents audit;
     private final DriftChecker drift;
+    private final Invariants invariants;
 
     ConsolePagesController(
             ConsoleQueries queries,
             HealthQueries health,
             HealthHistory history,
             AuditEvents audit,
-            DriftChecker drift) {
+            DriftChecker drift,
+            Invariants invariants) {
         this.queries = queries;
         this.health = health;
         this.history = history;
         this.audit = audit;
         this.drift = drift;
+        this.invariants = invariants;
     }
 
     @GetMapping({"/console", "/console/"})
@@ -190,6 +194,18 @@ class ConsolePagesController {
                                 HealthHistory.chart(
                                         samples, HealthHistory.Sample::pspErrorRate, "PSP error rate", true))));
         return "console/health";
+    }
+
+    /** The production audit: each check's last run, its coverage, and the violations it found (issue 26 §2). */
+    @GetMapping("/console/invariants")
+    String invariants(Model model) {
+        List<Invariants.CheckStatus> checks = invariants.checks();
+        model.addAttribute("checks", checks);
+        model.addAttribute(
+                "total",
+                checks.stream().mapToLong(Invariants.CheckStatus::violations).sum());
+        model.addAttribute("violations", invariants.current(QUEUE_LIMIT));
+        return "console/invariants";
     }
 
     /** The audit trail (every admin's and the console's decisions), newest first; by actor or target id. */

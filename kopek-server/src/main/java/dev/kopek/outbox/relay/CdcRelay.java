@@ -3,10 +3,13 @@ package dev.kopek.outbox.relay;
 import dev.kopek.outbox.OutboxProperties;
 import dev.kopek.outbox.store.OutboxRow;
 import dev.kopek.outbox.store.OutboxStore;
+import dev.kopek.platform.DatabaseOutages;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -41,6 +44,16 @@ import org.springframework.dao.DataAccessException;
  * position, so one resource's events still reach the broker in order. The slot advances only after a batch was
  * acknowledged, so a crash re-sends (same event ids) rather than loses. Rows are also marked published, which
  * keeps the lag metric honest and lets the polling mode take over at any time.
+ *
+ * <p>A failover loses the slot: PostgreSQL 15 and 16 keep logical slots on the primary only (17 carries them to a
+ * standby only with {@code sync_replication_slots}), and a promoted standby or a server restored from a base backup
+ * has none. That is the first start again: the watchdog, once the pool reaches the new primary, creates the slot
+ * there and the catch-up publishes every row not marked published — those the old slot had not streamed, and those
+ * it streamed whose marks were lost with the old primary (duplicates with the same event ids, which consumers drop).
+ * No event is lost, because the mark is written only after the broker acknowledged the event. How many were sent
+ * again is logged and counted ({@code kopek_outbox_cdc_slot_created_total}, docs/beyond-one-machine.md). The
+ * watchdog also checks that the session holding the lock still answers and is on a primary: a lock held on a
+ * frozen or demoted server is given up and taken again where the pool now connects.
  */
 public class CdcRelay {
 
@@ -51,6 +64,8 @@ public class CdcRelay {
     private static final int CATCH_UP_BATCHES = 10_000;
     private static final Duration MAX_RETRY_PAUSE = Duration.ofSeconds(30);
     private static final Duration VISIBILITY_PAUSE = Duration.ofMillis(5);
+    private static final int LOCK_CHECK_SECONDS = 2;
+    private static final String WORKER = "CDC relay";
 
     private final DataSource dataSource;
     private final PollingRelay catchUp;
@@ -58,6 +73,8 @@ public class CdcRelay {
     private final OutboxStore store;
     private final OutboxProperties.Cdc settings;
     private final Clock clock;
+    private final DatabaseOutages outages;
+    private final Counter slotsCreated;
 
     private Connection lockHolder;
     private DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
@@ -71,7 +88,13 @@ public class CdcRelay {
             KafkaPublisher publisher,
             OutboxStore store,
             OutboxProperties.Cdc settings,
-            Clock clock) {
+            Clock clock,
+            DatabaseOutages outages,
+            MeterRegistry meters) {
+        this.outages = outages;
+        this.slotsCreated = Counter.builder("kopek.outbox.cdc.slot.created")
+                .description("logical replication slots the CDC relay had to create: its first start, or a failover")
+                .register(meters);
         this.dataSource = dataSource;
         this.catchUp = catchUp;
         this.publisher = publisher;
@@ -90,8 +113,12 @@ public class CdcRelay {
 
     /** Starts the engine here unless it runs here already or another instance holds the lock; true if it runs. */
     public synchronized boolean ensureRunning() {
-        if (running) {
+        if (running && lockStillHeld()) {
             return true;
+        }
+        if (running) {
+            log.warn("CDC relay: the session holding its lock no longer answers or is not on a primary; restarting");
+            stop();
         }
         releaseLock();
         int caughtUp;
@@ -101,19 +128,31 @@ public class CdcRelay {
                 releaseLock();
                 return false;
             }
-            prepare(lockHolder);
+            boolean slotCreated = prepare(lockHolder);
             caughtUp = catchUp.drain(CATCH_UP_BATCHES);
+            if (slotCreated) {
+                slotsCreated.increment();
+                log.warn(
+                        "CDC relay: slot {} was missing on this server (the first start, or a failover: PostgreSQL"
+                                + " keeps logical slots on the primary only); created it and sent the {} events not"
+                                + " marked published again",
+                        settings.slot(),
+                        caughtUp);
+            }
             stopping = false;
             engine = DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
-                    .using(engineProperties())
+                    .using(engineProperties(CdcSource.of(dataSource, lockHolder)))
                     .notifying(this::handleBatch)
                     .using((success, message, error) -> engineEnded(success, message, error))
                     .build();
         } catch (SQLException | RuntimeException e) {
-            log.error("CDC relay could not start; the next watchdog pass retries", e);
+            if (!outages.failed(WORKER, e)) {
+                log.error("CDC relay could not start; the next watchdog pass retries", e);
+            }
             releaseLock();
             return false;
         }
+        outages.succeeded(WORKER);
         running = true;
         engineThread = Thread.ofPlatform().name("kopek-outbox-cdc").daemon().start(engine);
         log.info(
@@ -150,8 +189,24 @@ public class CdcRelay {
     /** On the engine's thread, perhaps while {@link #stop()} waits for it: so not synchronized. */
     private void engineEnded(boolean success, String message, Throwable error) {
         running = false;
-        if (!stopping) {
-            log.error("CDC engine stopped (success={}): {}; the watchdog restarts it", success, message, error);
+        if (stopping) {
+            return;
+        }
+        if (error != null && outages.failed(WORKER, error)) {
+            return; // the database went away (a failover): warned about once, the watchdog restarts the engine
+        }
+        log.error("CDC engine stopped (success={}): {}; the watchdog restarts it", success, message, error);
+    }
+
+    /** Whether the session holding the lock still answers, on a server that is still a primary. */
+    private boolean lockStillHeld() {
+        try (Statement s = lockHolder.createStatement()) {
+            s.setQueryTimeout(LOCK_CHECK_SECONDS);
+            try (ResultSet rs = s.executeQuery("SELECT NOT pg_is_in_recovery()")) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        } catch (SQLException | RuntimeException e) {
+            return false;
         }
     }
 
@@ -164,8 +219,11 @@ public class CdcRelay {
         }
     }
 
-    /** The publication (inserts into the outbox only) and the slot, created once and then reused. */
-    private void prepare(Connection connection) throws SQLException {
+    /**
+     * The publication (inserts into the outbox only) and the slot, created once and then reused; true when the slot
+     * had to be created.
+     */
+    private boolean prepare(Connection connection) throws SQLException {
         if (!exists(connection, "SELECT 1 FROM pg_publication WHERE pubname = ?", settings.publication())) {
             try (Statement s = connection.createStatement()) {
                 // Identifiers were checked against [a-z_][a-z0-9_]* in OutboxProperties.Cdc.
@@ -182,7 +240,9 @@ public class CdcRelay {
             log.info(
                     "created logical replication slot {}: it retains WAL until the CDC relay confirms it",
                     settings.slot());
+            return true;
         }
+        return false;
     }
 
     private static boolean exists(Connection connection, String sql, String name) throws SQLException {
@@ -205,8 +265,7 @@ public class CdcRelay {
         }
     }
 
-    private Properties engineProperties() {
-        CdcSource source = CdcSource.of(dataSource);
+    private Properties engineProperties(CdcSource source) {
         Properties p = new Properties();
         p.setProperty("name", "kopek-outbox-cdc");
         p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
@@ -322,7 +381,9 @@ public class CdcRelay {
                 if (stopping) {
                     throw new InterruptedException("stopping before it could " + what + "; it is streamed again");
                 }
-                log.warn("could not {}, retrying in {}", what, pause, e);
+                if (!outages.failed(WORKER, e)) {
+                    log.warn("could not {}, retrying in {}", what, pause, e);
+                }
                 Thread.sleep(pause);
                 pause = pause.multipliedBy(2).compareTo(MAX_RETRY_PAUSE) > 0 ? MAX_RETRY_PAUSE : pause.multipliedBy(2);
             }

@@ -2,26 +2,30 @@ package dev.kopek.outbox.relay;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.net.URI;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.util.HostSpec;
 
-/** Where Debezium connects: the same PostgreSQL as the pool, read from the pool's JDBC URL and credentials. */
+/**
+ * Where Debezium connects: the server the pool's connection {@code on} is open to, as the same user. With a
+ * multi-host URL ({@code jdbc:postgresql://n1,n2,n3/kopek?targetServerType=primary}) that is the current primary, so
+ * after a failover the relay's next start follows the pool to the new one; Debezium itself takes one host only.
+ */
 record CdcSource(String host, int port, String database, String user, String password) {
 
-    static CdcSource of(DataSource dataSource) {
-        HikariDataSource hikari;
-        try {
-            hikari = dataSource.unwrap(HikariDataSource.class);
-        } catch (SQLException e) {
-            throw new IllegalStateException("CDC needs the Hikari pool's JDBC URL", e);
-        }
+    static CdcSource of(DataSource dataSource, Connection on) throws SQLException {
+        HikariDataSource hikari = dataSource.unwrap(HikariDataSource.class);
         String url = hikari.getJdbcUrl();
         if (url == null || !url.startsWith("jdbc:postgresql://")) {
-            throw new IllegalStateException("CDC supports a single-host jdbc:postgresql:// URL");
+            throw new IllegalStateException("CDC needs a jdbc:postgresql:// URL");
         }
+        HostSpec server = on.unwrap(BaseConnection.class).getQueryExecutor().getHostSpec();
+        // A multi-host authority is no server-based authority to java.net.URI, but the query still parses.
         URI uri = URI.create(url.substring("jdbc:".length()));
         Map<String, String> query = uri.getRawQuery() == null
                 ? Map.of()
@@ -31,12 +35,7 @@ record CdcSource(String host, int port, String database, String user, String pas
                         .collect(Collectors.toMap(p -> p[0], p -> p[1], (a, b) -> b));
         String user = hikari.getUsername() != null ? hikari.getUsername() : query.getOrDefault("user", "postgres");
         String password = hikari.getPassword() != null ? hikari.getPassword() : query.getOrDefault("password", "");
-        return new CdcSource(
-                uri.getHost(),
-                uri.getPort() < 0 ? 5432 : uri.getPort(),
-                uri.getPath().substring(1),
-                user,
-                password);
+        return new CdcSource(server.getHost(), server.getPort(), on.getCatalog(), user, password);
     }
 
     @Override

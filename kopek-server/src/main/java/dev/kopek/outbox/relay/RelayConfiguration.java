@@ -3,6 +3,7 @@ package dev.kopek.outbox.relay;
 import dev.kopek.outbox.KafkaSettings;
 import dev.kopek.outbox.OutboxProperties;
 import dev.kopek.outbox.store.OutboxStore;
+import dev.kopek.platform.DatabaseOutages;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -96,8 +97,10 @@ class RelayConfiguration {
             KafkaPublisher publisher,
             OutboxStore store,
             OutboxProperties properties,
-            Clock clock) {
-        return new CdcRelay(dataSource, pollingRelay, publisher, store, properties.cdc(), clock);
+            Clock clock,
+            DatabaseOutages outages,
+            MeterRegistry meters) {
+        return new CdcRelay(dataSource, pollingRelay, publisher, store, properties.cdc(), clock, outages, meters);
     }
 
     private static void createTopic(Map<String, Object> adminConfig, KafkaSettings kafka) {

@@ -209,16 +209,6 @@ public class OutboxStore {
                 .update();
     }
 
-    public int deleteInboxEntries(Instant before, int batch) {
-        return jdbc.sql("""
-                DELETE FROM inbox WHERE (consumer, event_id) IN (
-                    SELECT consumer, event_id FROM inbox WHERE processed_at < :before LIMIT :batch)
-                """)
-                .param("before", Db.at(before))
-                .param("batch", batch)
-                .update();
-    }
-
     public Optional<Instant> oldestUnpublished() {
         return jdbc.sql("""
                 SELECT created_at FROM outbox WHERE published_at IS NULL ORDER BY log_position LIMIT 1

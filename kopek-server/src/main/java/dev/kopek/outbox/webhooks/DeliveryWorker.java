@@ -6,6 +6,7 @@ import dev.kopek.money.PrefixedId;
 import dev.kopek.outbox.EventTypes;
 import dev.kopek.outbox.OutboxProperties;
 import dev.kopek.outbox.store.Envelope;
+import dev.kopek.platform.DatabaseFailures;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
@@ -87,6 +88,7 @@ public class DeliveryWorker {
         if (claimed.isEmpty()) {
             return 0;
         }
+        RuntimeException unavailable = null;
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> running = new ArrayList<>();
             for (DeliveryStore.Claimed delivery : claimed) {
@@ -96,13 +98,22 @@ public class DeliveryWorker {
                 try {
                     attempt.get();
                 } catch (ExecutionException e) {
-                    // Its lease runs out and the next pass, here or elsewhere, tries again.
-                    log.error("webhook attempt could not be recorded", e.getCause());
+                    // Its lease runs out and the next pass, here or elsewhere, tries again. While the database is
+                    // away that is every attempt of the batch: the worker's pass reports it once (OutboxWorkers).
+                    if (e.getCause() instanceof RuntimeException failure
+                            && DatabaseFailures.of(failure).isPresent()) {
+                        unavailable = failure;
+                    } else {
+                        log.error("webhook attempt could not be recorded", e.getCause());
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     break;
                 }
             }
+        }
+        if (unavailable != null) {
+            throw unavailable;
         }
         return claimed.size();
     }

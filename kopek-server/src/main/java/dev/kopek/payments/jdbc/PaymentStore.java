@@ -1,5 +1,6 @@
 package dev.kopek.payments.jdbc;
 
+import dev.kopek.merchants.Merchants;
 import dev.kopek.money.CurrencyCode;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.Money;
@@ -62,19 +63,16 @@ public class PaymentStore {
      */
     public Payment insertPending(
             PaymentId id, MerchantId merchant, PaymentRequest request, String idempotencyKey, String providerKey) {
-        return jdbc.sql(PENDING.formatted("VALUES ("
-                                + PENDING_VALUES.formatted(
-                                        "(SELECT psp_account FROM merchants" + " WHERE id = :merchant)")
-                                + ")")
+        // The merchants module's part locks the row FOR KEY SHARE, which this transaction already holds.
+        SqlPart account = Merchants.paymentsAccountPart(merchant);
+        Map<String, Object> params = pendingParams(
+                id, merchant, request, idempotencyKey, providerKey, Db.micros(clock.instant()), metadataJson(request));
+        params.putAll(account.params());
+        return jdbc.sql("WITH " + account.sql() + "\n"
+                        + PENDING.formatted(
+                                "VALUES (" + PENDING_VALUES.formatted("(SELECT psp_account FROM account)") + ")")
                         + " RETURNING *")
-                .params(pendingParams(
-                        id,
-                        merchant,
-                        request,
-                        idempotencyKey,
-                        providerKey,
-                        Db.micros(clock.instant()),
-                        metadataJson(request)))
+                .params(params)
                 .query(PaymentStore::map)
                 .single();
     }
@@ -125,11 +123,12 @@ public class PaymentStore {
                 null,
                 null);
         SqlPart event = created.apply(pending);
+        SqlPart account = Merchants.paymentsAccountPart(merchant);
         Map<String, Object> params = pendingParams(id, merchant, request, idempotencyKey, providerKey, now, metadata);
         params.putAll(claim.params());
+        params.putAll(account.params());
         params.putAll(event.params());
-        return jdbc.sql("WITH " + claim.sql() + """
-                , account AS MATERIALIZED (SELECT psp_account FROM merchants WHERE id = :merchant FOR KEY SHARE),
+        return jdbc.sql("WITH " + claim.sql() + ", " + account.sql() + ",\n" + """
                 payment AS (
                 """
                         + PENDING.formatted("SELECT " + PENDING_VALUES.formatted("(SELECT psp_account FROM account)")
@@ -222,33 +221,19 @@ public class PaymentStore {
                 .optional();
     }
 
-    /** The attempt that owns a key, as phase 3 checks it: the key row's scope and the attempt number. */
-    public record Fence(MerchantId merchant, String operation, String key, int attempt) {}
-
     /** A transition made by the key's owner; {@code keyLeaseUntil} is the key's lease as it was locked. */
     public record Fenced(Payment payment, Instant keyLeaseUntil) {}
 
     /**
-     * {@link #transition} by the key's current owner, in one statement: the key row is locked first (its attempt
-     * must be {@code fence.attempt()} and it must not be completed), then the payment moves by compare-and-set.
-     * Empty when either check fails; the caller tells a stale owner from an illegal move.
+     * {@link #transition} by the key's current owner, in one statement: {@code fence} (the idempotency module's CTE
+     * named {@code fence}: the key row, locked, while this attempt owns it) first, then the payment moves by
+     * compare-and-set. Empty when either check fails; the caller tells a stale owner from an illegal move.
      */
-    public Optional<Fenced> fencedTransition(Fence fence, PaymentId id, PaymentStatus next, Outcome outcome) {
+    public Optional<Fenced> fencedTransition(SqlPart fence, PaymentId id, PaymentStatus next, Outcome outcome) {
         // The fence is an uncorrelated InitPlan, so PostgreSQL evaluates it (and takes the key row's lock) before it
         // reads the payment row: the lock order stays key, then payment, as everywhere else.
-        String fenceSql = """
-                WITH fence AS MATERIALIZED (
-                    SELECT lease_until FROM idempotency_keys
-                     WHERE merchant_id = :fenceMerchant AND operation = :fenceOperation
-                       AND idempotency_key = :fenceKey AND attempt = :fenceAttempt AND status <> 'COMPLETED'
-                       FOR UPDATE
-                )
-                """;
-        return transitionStatement(fenceSql, id, next, outcome)
-                .param("fenceMerchant", fence.merchant().value())
-                .param("fenceOperation", fence.operation())
-                .param("fenceKey", fence.key())
-                .param("fenceAttempt", fence.attempt())
+        return transitionStatement("WITH " + fence.sql() + "\n", id, next, outcome)
+                .params(fence.params())
                 .query((rs, row) -> new Fenced(map(rs, row), Db.instant(rs, "fence_lease_until")))
                 .optional();
     }

@@ -4,20 +4,27 @@ import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.IdempotencyContract;
 import dev.kopek.psp.LookupResult;
+import dev.kopek.psp.NotificationCheck;
+import dev.kopek.psp.NotificationSignature;
 import dev.kopek.psp.OneRetry;
 import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.OutboundHeaders;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PspHttp;
+import dev.kopek.psp.PspNotification;
 import dev.kopek.psp.PspProperties;
 import dev.kopek.psp.SettlementReport;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.hc.core5.http.ContentType;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -33,20 +40,21 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
     private final URI base;
     private final PspProperties properties;
     private final PspHttp http;
-    private final SimulatorNotifications notifications;
+    private final NotificationSignature signature;
     private final OutboundHeaders outboundHeaders;
 
-    public SimulatorPaymentProvider(URI base, PspProperties properties, java.time.Clock clock) {
+    public SimulatorPaymentProvider(URI base, PspProperties properties, Clock clock) {
         this(base, properties, clock, OutboundHeaders.none());
     }
 
-    public SimulatorPaymentProvider(
-            URI base, PspProperties properties, java.time.Clock clock, OutboundHeaders outboundHeaders) {
+    public SimulatorPaymentProvider(URI base, PspProperties properties, Clock clock, OutboundHeaders outboundHeaders) {
         this.outboundHeaders = outboundHeaders;
         this.base = base;
         this.properties = properties;
-        this.notifications =
-                new SimulatorNotifications(properties.webhookSecret(), properties.webhookTolerance(), clock);
+        this.signature = new NotificationSignature(
+                SimulatorNotifications.scheme(properties.webhookTolerance()),
+                List.of(properties.webhookSecret()),
+                clock);
         this.http = new PspHttp(properties.connectTimeout());
     }
 
@@ -180,28 +188,28 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
 
     @Override
     public String notificationSignatureHeader() {
-        return SimulatorNotifications.HEADER;
+        return signature.header();
     }
 
     @Override
-    public dev.kopek.psp.NotificationCheck verifyNotification(String signatureHeader, String body) {
-        return notifications.verify(signatureHeader, body);
+    public NotificationCheck verifyNotification(String signatureHeader, String body) {
+        return signature.verify(signatureHeader, body, SimulatorNotifications::read);
     }
 
     @Override
-    public dev.kopek.psp.PspNotification readVerifiedNotification(String body) {
+    public PspNotification readVerifiedNotification(String body) {
         return switch (SimulatorNotifications.read(body)) {
-            case dev.kopek.psp.NotificationCheck.Valid v -> v.notification();
-            case dev.kopek.psp.NotificationCheck.Invalid i ->
+            case NotificationCheck.Valid v -> v.notification();
+            case NotificationCheck.Invalid i ->
                 throw new IllegalStateException("a stored notification no longer reads: " + i.reason());
-            case dev.kopek.psp.NotificationCheck.Malformed m ->
+            case NotificationCheck.Malformed m ->
                 throw new IllegalStateException(
                         "a stored notification no longer reads: " + m.field() + " " + m.reason());
         };
     }
 
     @Override
-    public SettlementReport settlementReport(java.time.LocalDate date) {
+    public SettlementReport settlementReport(LocalDate date) {
         try {
             PspHttp.Answer answer = get(base.resolve("/_sim/settlements/" + date));
             if (answer.status() != 200) {
@@ -214,18 +222,16 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
     }
 
     @Override
-    public java.util.Optional<String> providerKeyOf(String pspReference) {
+    public Optional<String> providerKeyOf(String pspReference) {
         try {
             PspHttp.Answer answer = get(base.resolve("/charges/" + encode(pspReference)));
             if (answer.status() != 200) {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
             var key = SimulatorResponses.parse(answer.body()).get("idempotency_key");
-            return key != null && key.isString()
-                    ? java.util.Optional.of(key.stringValue())
-                    : java.util.Optional.empty();
+            return key != null && key.isString() ? Optional.of(key.stringValue()) : Optional.empty();
         } catch (IOException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 

@@ -4,30 +4,19 @@ import dev.kopek.money.CurrencyCode;
 import dev.kopek.platform.InputText;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.NotificationCheck;
+import dev.kopek.psp.NotificationSignature;
 import dev.kopek.psp.PspNotification;
-import java.nio.charset.StandardCharsets;
-import java.security.InvalidKeyException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Stripe's webhook events: {@code Stripe-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, t + "." + body)>[,v1=…]}.
- * Every configured secret is tried against every {@code v1} (a secret being rolled and its successor both sign
- * while Stripe rolls it), each comparison in constant time and all of them made, so the time taken says nothing
- * about which part matched. A timestamp more than the tolerance away from now is refused, so a captured event
- * cannot be replayed later; a replay inside the tolerance carries the same event id and is deduplicated by the
- * inbox. The events Kopek acts on are mapped to its notification vocabulary:
+ * Stripe's webhook events: {@code Stripe-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, t + "." + body)>[,v1=…]},
+ * checked by the one {@link NotificationSignature} against every configured secret (a secret being rolled and its
+ * successor both sign while Stripe rolls it); a replay inside the tolerance carries the same event id and is
+ * deduplicated by the notification inbox. The events Kopek acts on are mapped to its notification vocabulary:
  * {@code payment_intent.succeeded|amount_capturable_updated|payment_failed} → {@code charge.succeeded|authorized|
  * declined}; {@code refund.*} and {@code charge.refunded} (with its newest refund) → {@code refund.<status>};
  * {@code charge.dispute.*} by the dispute's status: an inquiry ({@code warning_*}) → {@code dispute.inquiry_opened|
@@ -40,68 +29,18 @@ final class StripeNotifications {
     /** The metadata field Kopek sets on every PaymentIntent and refund: the provider key of the operation. */
     static final String KEY_FIELD = "kopek_provider_key";
 
-    private static final int MAX_HEADER = 1024;
-    private static final int MAX_SIGNATURES = 8;
     private static final long MAX_EPOCH_SECOND = 253_402_300_799L;
 
-    private final List<byte[]> secrets;
-    private final Duration tolerance;
-    private final Clock clock;
+    private StripeNotifications() {}
 
-    StripeNotifications(List<String> secrets, Duration tolerance, Clock clock) {
-        this.secrets =
-                secrets.stream().map(s -> s.getBytes(StandardCharsets.UTF_8)).toList();
-        this.tolerance = tolerance;
-        this.clock = clock;
-    }
-
-    NotificationCheck verify(String header, String body) {
-        if (header == null || header.length() > MAX_HEADER || secrets.isEmpty()) {
-            return new NotificationCheck.Invalid("missing signature");
-        }
-        String t = null;
-        List<byte[]> given = new ArrayList<>();
-        for (String part : header.split(",")) {
-            String[] kv = part.trim().split("=", 2);
-            if (kv.length == 2 && kv[0].equals("t")) {
-                t = kv[1];
-            } else if (kv.length == 2 && kv[0].equals("v1") && given.size() < MAX_SIGNATURES) {
-                try {
-                    given.add(HexFormat.of().parseHex(kv[1]));
-                } catch (IllegalArgumentException e) {
-                    return new NotificationCheck.Invalid("malformed signature");
-                }
-            }
-        }
-        if (t == null || given.isEmpty() || !t.matches("\\d{1,12}")) {
-            return new NotificationCheck.Invalid("malformed signature");
-        }
-        if (!anyMatches(t + "." + body, given)) {
-            return new NotificationCheck.Invalid("signature does not match");
-        }
-        Instant signedAt = Instant.ofEpochSecond(Long.parseLong(t));
-        if (Duration.between(signedAt, clock.instant()).abs().compareTo(tolerance) > 0) {
-            return new NotificationCheck.Invalid(
-                    "signature timestamp outside the " + tolerance.toMinutes() + "-minute tolerance");
-        }
-        return read(body);
-    }
-
-    private boolean anyMatches(String signed, List<byte[]> given) {
-        boolean matched = false;
-        for (byte[] secret : secrets) {
-            byte[] expected = hmac(secret, signed);
-            for (byte[] candidate : given) {
-                matched |= MessageDigest.isEqual(expected, candidate);
-            }
-        }
-        return matched;
+    static NotificationSignature.Scheme scheme(Duration tolerance) {
+        return new NotificationSignature.Scheme(
+                HEADER, "v1", NotificationSignature.SignedPayload.TIMESTAMP_DOT_BODY, tolerance);
     }
 
     /** Signs a body as Stripe does; for tests and the contract kit. */
     static String sign(String secret, long epochSecond, String body) {
-        return "t=" + epochSecond + ",v1="
-                + HexFormat.of().formatHex(hmac(secret.getBytes(StandardCharsets.UTF_8), epochSecond + "." + body));
+        return NotificationSignature.sign(scheme(Duration.ofMinutes(5)), secret, epochSecond, body);
     }
 
     static NotificationCheck read(String body) {
@@ -315,15 +254,5 @@ final class StripeNotifications {
             throw new IllegalArgumentException("has an amount that is not a whole number of minor units");
         }
         return minor.getAsLong();
-    }
-
-    private static byte[] hmac(byte[] secret, String signed) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            return mac.doFinal(signed.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException("HmacSHA256 is always available", e);
-        }
     }
 }

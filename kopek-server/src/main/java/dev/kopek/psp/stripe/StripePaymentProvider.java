@@ -6,6 +6,7 @@ import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.IdempotencyContract;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationCheck;
+import dev.kopek.psp.NotificationSignature;
 import dev.kopek.psp.OneRetry;
 import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.OutboundHeaders;
@@ -43,7 +44,7 @@ public final class StripePaymentProvider implements PaymentProvider {
     private final StripeProperties stripe;
     private final PspProperties limits;
     private final HttpClient http;
-    private final StripeNotifications notifications;
+    private final NotificationSignature signature;
     private final OutboundHeaders outboundHeaders;
     /** PaymentIntent ids of unknown outcomes by provider key: a lookup by id needs no search, even after a restart. */
     private final PspReferences references;
@@ -58,7 +59,8 @@ public final class StripePaymentProvider implements PaymentProvider {
         this.limits = limits;
         this.outboundHeaders = outboundHeaders;
         this.references = references;
-        this.notifications = new StripeNotifications(stripe.webhookSecrets(), stripe.webhookTolerance(), clock);
+        this.signature = new NotificationSignature(
+                StripeNotifications.scheme(stripe.webhookTolerance()), stripe.webhookSecrets(), clock);
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(limits.connectTimeout())
@@ -240,12 +242,12 @@ public final class StripePaymentProvider implements PaymentProvider {
 
     @Override
     public String notificationSignatureHeader() {
-        return StripeNotifications.HEADER;
+        return signature.header();
     }
 
     @Override
     public NotificationCheck verifyNotification(String signatureHeader, String body) {
-        return notifications.verify(signatureHeader, body);
+        return signature.verify(signatureHeader, body, StripeNotifications::read);
     }
 
     @Override

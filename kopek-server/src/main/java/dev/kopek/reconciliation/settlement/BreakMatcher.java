@@ -145,25 +145,25 @@ class BreakMatcher {
                    p.status, CASE WHEN p.amount_captured > 0 THEN p.amount_captured ELSE p.amount END AS amount,
                    p.currency, p.capture_method = 'automatic' AND p.amount_captured > 0 AS settled,
                    p.created_at AS moved_at
-              FROM payments p
+              FROM published_payments p
              WHERE p.psp_reference IS NOT NULL AND {scope:p}
             UNION ALL
             SELECT o.kind, o.id, o.payment_id, o.merchant_id, o.psp_reference,
                    CASE o.kind WHEN 'capture' THEN 'charge' ELSE o.kind END,
                    o.status, o.amount, o.currency, o.kind IN ('capture', 'refund') AND o.status = 'SUCCEEDED',
                    o.updated_at
-              FROM payment_operations o JOIN payments op ON op.id = o.payment_id AND {scope:op}
+              FROM published_payment_operations o JOIN published_payments op ON op.id = o.payment_id AND {scope:op}
              WHERE o.psp_reference IS NOT NULL
             UNION ALL
             -- A dispute is two movements under one reference: the chargeback when it opens, and, if it is won,
             -- the reversal (a won dispute is final, so its updated_at is when it was won).
             SELECT 'dispute', d.id, d.payment_id, d.merchant_id, d.psp_dispute_id, 'chargeback', d.status, d.amount,
                    d.currency, TRUE, d.created_at
-              FROM disputes d JOIN payments dp ON dp.id = d.payment_id AND {scope:dp}
+              FROM published_disputes d JOIN published_payments dp ON dp.id = d.payment_id AND {scope:dp}
             UNION ALL
             SELECT 'dispute', d.id, d.payment_id, d.merchant_id, d.psp_dispute_id, 'chargeback_reversal', d.status,
                    d.amount, d.currency, TRUE, d.updated_at
-              FROM disputes d JOIN payments dp ON dp.id = d.payment_id AND {scope:dp}
+              FROM published_disputes d JOIN published_payments dp ON dp.id = d.payment_id AND {scope:dp}
              WHERE d.status = 'WON'
         ),
         internal AS (

@@ -1,6 +1,7 @@
 package dev.kopek.reconciliation.settlement;
 
 import dev.kopek.audit.Actor;
+import dev.kopek.platform.DatabaseOutages;
 import dev.kopek.platform.Db;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.reconciliation.ReconciliationProperties;
@@ -18,7 +19,9 @@ import org.springframework.stereotype.Component;
  * insert today's row in {@code settlement_schedule} runs it, so a day is counted as one sighting, not one per
  * instance. Off where {@code kopek.reconciler.enabled} (this instance runs no workers) or
  * {@code kopek.settlement.enabled} is false. Each run is audited like an admin's, its actor Kopek itself
- * ({@code system:daily-settlement}).
+ * ({@code system:daily-settlement}). A run the database was away for is tried again every minute until it goes
+ * through (claiming the day is its first statement, so a run that claimed nothing is simply run again; one that
+ * claimed the day and then lost the database leaves that date to the next day's re-check).
  */
 @Component
 public class DailySettlementRun {
@@ -26,6 +29,7 @@ public class DailySettlementRun {
     private static final Logger log = LoggerFactory.getLogger(DailySettlementRun.class);
 
     static final Actor ACTOR = Actor.system("daily-settlement");
+    private static final String WORKER = "daily settlement run";
 
     private final SettlementReconciliation reconciliation;
     private final SettlementAudit audit;
@@ -34,6 +38,8 @@ public class DailySettlementRun {
     private final SettlementProperties properties;
     private final ReconciliationProperties workers;
     private final Clock clock;
+    private final DatabaseOutages outages;
+    private volatile boolean missedInOutage;
 
     DailySettlementRun(
             SettlementReconciliation reconciliation,
@@ -42,7 +48,9 @@ public class DailySettlementRun {
             JdbcClient jdbc,
             SettlementProperties properties,
             ReconciliationProperties workers,
-            Clock clock) {
+            Clock clock,
+            DatabaseOutages outages) {
+        this.outages = outages;
         this.reconciliation = reconciliation;
         this.audit = audit;
         this.psp = psp;
@@ -54,8 +62,25 @@ public class DailySettlementRun {
 
     @Scheduled(cron = "${kopek.settlement.cron:0 30 2 * * *}", zone = "UTC")
     void scheduled() {
-        if (workers.enabled() && properties.enabled()) {
+        if (!workers.enabled() || !properties.enabled()) {
+            return;
+        }
+        try {
             runIfDue();
+            missedInOutage = false;
+            outages.succeeded(WORKER);
+        } catch (RuntimeException e) {
+            if (!outages.failed(WORKER, e)) {
+                throw e;
+            }
+            missedInOutage = true;
+        }
+    }
+
+    @Scheduled(fixedDelayString = "1m", initialDelayString = "1m")
+    void retryAfterOutage() {
+        if (missedInOutage && outages.mayRun(WORKER)) {
+            scheduled();
         }
     }
 

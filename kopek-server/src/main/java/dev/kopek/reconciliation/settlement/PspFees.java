@@ -111,8 +111,8 @@ class PspFees {
                      GROUP BY psp_reference, currency
                 )
                 SELECT f.psp_reference, f.currency, COALESCE(l.wanted, 0) AS wanted, f.amount_minor, f.revision,
-                       COALESCE((SELECT p.id FROM payments p WHERE p.psp_reference = f.psp_reference LIMIT 1),
-                                (SELECT o.payment_id FROM payment_operations o
+                       COALESCE((SELECT p.id FROM published_payments p WHERE p.psp_reference = f.psp_reference LIMIT 1),
+                                (SELECT o.payment_id FROM published_payment_operations o
                                   WHERE o.psp_reference = f.psp_reference AND o.kind = 'capture' LIMIT 1))
                            AS payment_id
                   FROM psp_fees f

@@ -119,7 +119,7 @@ class UnknownChargeResolver {
     /** The payment behind a provider key, only if the account that reported the charge holds it (L11). */
     private Optional<Attempt> attemptByProviderKey(SettlementAccount account, String providerKey) {
         return jdbc.sql("""
-                SELECT id, merchant_id, status, psp_reference, amount_captured FROM payments
+                SELECT id, merchant_id, status, psp_reference, amount_captured FROM published_payments
                  WHERE provider_key = :key
                    AND (CAST(:merchant AS UUID) IS NULL AND psp_account IS NULL
                         OR merchant_id = CAST(:merchant AS UUID) AND psp_account = :account)
@@ -132,7 +132,8 @@ class UnknownChargeResolver {
     }
 
     private Optional<Attempt> attemptById(UUID id) {
-        return jdbc.sql("SELECT id, merchant_id, status, psp_reference, amount_captured FROM payments WHERE id = :id")
+        return jdbc.sql(
+                        "SELECT id, merchant_id, status, psp_reference, amount_captured FROM published_payments WHERE id = :id")
                 .param("id", id)
                 .query(UnknownChargeResolver::attempt)
                 .optional();

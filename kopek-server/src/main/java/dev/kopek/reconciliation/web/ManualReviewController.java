@@ -97,7 +97,8 @@ class ManualReviewController {
                     "decision",
                     "decision is 'captured', 'authorized' or"
                             + " 'failed' for a payment; 'succeeded' or 'failed' for a capture, void or refund; 'acknowledged'"
-                            + " for an exposure or a notification. captured, authorized and succeeded need psp_reference.");
+                            + " for an exposure, a notification or an invariant violation. captured, authorized and succeeded"
+                            + " need psp_reference.");
         }
         String pspReference = NEEDS_REFERENCE.contains(decision) ? text(body, "psp_reference", 128) : null;
         Instant captureBefore = body.has("capture_before") ? instant(body, "capture_before") : null;

@@ -7,15 +7,13 @@ import dev.kopek.money.CurrencyCode;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
+import dev.kopek.support.Gen;
+import dev.kopek.support.Property;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
 
 /**
  * Random sequences of moves over the two state machines' tables, through the domain types' own transition
@@ -33,9 +31,12 @@ class TransitionPropertyTest {
 
     // ---- operations (capture, void, refund): one table
 
-    @Property(tries = 500)
-    void anOperationNeverLeavesAFinalStateAndCountsEachChangeOnce(
-            @ForAll("operationMoves") List<OperationStatus> moves) {
+    @Test
+    void anOperationNeverLeavesAFinalStateAndCountsEachChangeOnce() {
+        Property.check(500, operationMoves(), TransitionPropertyTest::operationNeverLeavesAFinalState);
+    }
+
+    private static void operationNeverLeavesAFinalState(List<OperationStatus> moves) {
         PaymentOperation op = new PaymentOperation(
                 UUID.randomUUID(),
                 new PaymentId(UUID.randomUUID()),
@@ -70,16 +71,16 @@ class TransitionPropertyTest {
     }
 
     /** The tables' final states are these and no others: a table edit that reopens one fails here first. */
-    @net.jqwik.api.Example
+    @Test
     void finalStatesAreExactlyTheseAndHaveNoWayOut() {
-        assertThat(java.util.Arrays.stream(PaymentStatus.values()).filter(PaymentStatus::isFinal))
+        assertThat(Arrays.stream(PaymentStatus.values()).filter(PaymentStatus::isFinal))
                 .containsExactlyInAnyOrder(
                         PaymentStatus.CHARGED_BACK,
                         PaymentStatus.DECLINED,
                         PaymentStatus.FAILED,
                         PaymentStatus.VOIDED,
                         PaymentStatus.EXPIRED);
-        assertThat(java.util.Arrays.stream(OperationStatus.values()).filter(OperationStatus::isFinal))
+        assertThat(Arrays.stream(OperationStatus.values()).filter(OperationStatus::isFinal))
                 .containsExactlyInAnyOrder(OperationStatus.SUCCEEDED, OperationStatus.FAILED);
     }
 
@@ -87,7 +88,7 @@ class TransitionPropertyTest {
      * The guards' status sets agree with the table: a capture or a void is reserved only where the move its success
      * makes is allowed, a refund only on a paid payment, and a hold is released at expiry wherever one may be left.
      */
-    @net.jqwik.api.Example
+    @Test
     void theReservationGuardsAgreeWithTheTable() {
         assertThat(PaymentStatus.CAPTURABLE)
                 .allSatisfy(s -> assertThat(s.isFinal()).isFalse())
@@ -106,17 +107,14 @@ class TransitionPropertyTest {
                 .containsAll(PaymentStatus.CAPTURABLE)
                 .containsAll(PaymentStatus.VOIDABLE)
                 .as("every paid state: a partial capture's rest may be held in any of them")
-                .containsAll(java.util.Arrays.stream(PaymentStatus.values())
+                .containsAll(Arrays.stream(PaymentStatus.values())
                         .filter(PaymentStatus::isPaid)
                         .toList());
     }
 
-    @Provide
-    Arbitrary<List<OperationStatus>> operationMoves() {
-        return Arbitraries.of(OperationStatus.UNKNOWN, OperationStatus.SUCCEEDED, OperationStatus.FAILED)
-                .list()
-                .ofMinSize(1)
-                .ofMaxSize(8);
+    private static Gen<List<OperationStatus>> operationMoves() {
+        return Gen.of(OperationStatus.UNKNOWN, OperationStatus.SUCCEEDED, OperationStatus.FAILED)
+                .list(1, 8);
     }
 
     // ---- payments
@@ -143,16 +141,12 @@ class TransitionPropertyTest {
 
     record Step(Move move, int percent, PaymentStatus target) {}
 
-    @Provide
-    Arbitrary<List<Step>> paymentLives() {
-        return Combinators.combine(
-                        Arbitraries.of(Move.class),
-                        Arbitraries.integers().between(1, 100),
-                        Arbitraries.of(PaymentStatus.class))
-                .as(Step::new)
-                .list()
-                .ofMinSize(1)
-                .ofMaxSize(40);
+    private static Gen<List<Step>> paymentLives() {
+        Gen<Move> moves = Gen.of(Move.class);
+        Gen<Integer> percents = Gen.ints(1, 100);
+        Gen<PaymentStatus> targets = Gen.of(PaymentStatus.class);
+        Gen<Step> steps = c -> new Step(moves.draw(c), percents.draw(c), targets.draw(c));
+        return steps.list(1, 40);
     }
 
     /** The in-flight reservations a life has open, so that confirm and release act on what was reserved. */
@@ -166,8 +160,12 @@ class TransitionPropertyTest {
         int changes;
     }
 
-    @Property(tries = 1000)
-    void aPaymentNeverLeavesAFinalStateAndKeepsItsAmounts(@ForAll("paymentLives") List<Step> steps) {
+    @Test
+    void aPaymentNeverLeavesAFinalStateAndKeepsItsAmounts() {
+        Property.check(1_000, paymentLives(), TransitionPropertyTest::paymentNeverLeavesAFinalState);
+    }
+
+    private static void paymentNeverLeavesAFinalState(List<Step> steps) {
         Life life = new Life();
         for (Step step : steps) {
             PaymentStatus before = life.payment.status();

@@ -4,19 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.idempotency.Fingerprint;
 import dev.kopek.payments.domain.PaymentRequest;
+import dev.kopek.support.Gen;
+import dev.kopek.support.Property;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Properties of the request fingerprint, through the real parser: reformatting and reordering JSON never change
@@ -35,41 +33,51 @@ class FingerprintTest {
             String description,
             Map<String, String> metadata) {}
 
-    @Provide
-    Arbitrary<Body> bodies() {
-        return Combinators.combine(
-                        Arbitraries.strings()
-                                .withCharRange('!', '~')
-                                .ofMinLength(1)
-                                .ofMaxLength(64),
-                        Arbitraries.longs().between(1, 100_000_000_000L),
-                        Arbitraries.of("EUR", "RUB", "JPY", "USD", "KWD"),
-                        Arbitraries.strings()
-                                .withCharRange('a', 'z')
-                                .ofMinLength(1)
-                                .ofMaxLength(20)
-                                .map(s -> "pm_" + s),
-                        Arbitraries.strings().alpha().ofMaxLength(40).injectNull(0.3),
-                        Arbitraries.maps(
-                                        Arbitraries.strings()
-                                                .alpha()
-                                                .ofMinLength(1)
-                                                .ofMaxLength(8),
-                                        Arbitraries.strings().alpha().ofMaxLength(12))
-                                .ofMaxSize(5)
-                                .injectNull(0.3))
-                .as(Body::new);
+    private static final Gen<Body> BODIES = bodies();
+
+    private static Gen<Body> bodies() {
+        Gen<String> references = Gen.strings(Gen.PRINTABLE, 1, 64);
+        Gen<Long> amounts = Gen.longs(1, 100_000_000_000L);
+        Gen<String> currencies = Gen.of("EUR", "RUB", "JPY", "USD", "KWD");
+        Gen<String> methods = Gen.strings(Gen.LOWER, 1, 20).map(s -> "pm_" + s);
+        // Absent about one time in three: a body without a description or metadata is a case of its own.
+        Gen<String> descriptions = Gen.strings(Gen.ALPHA, 0, 40).orNull(3);
+        Gen<Map<String, String>> metadata = Gen.maps(Gen.strings(Gen.ALPHA, 1, 8), Gen.strings(Gen.ALPHA, 0, 12), 5)
+                .orNull(3);
+        return c -> new Body(
+                references.draw(c),
+                amounts.draw(c),
+                currencies.draw(c),
+                methods.draw(c),
+                descriptions.draw(c),
+                metadata.draw(c));
     }
 
-    @Property(tries = 300)
-    void reformattingAndReorderingNeverChangeTheFingerprint(@ForAll("bodies") Body body, @ForAll long seed) {
-        String canonical = render(body, new Random(seed), false);
-        String shuffled = render(body, new Random(seed + 1), true);
-        assertThat(fingerprint(shuffled)).isEqualTo(fingerprint(canonical));
+    /** A body and the seed of its reformatting. */
+    record Shuffle(Body body, long seed) {}
+
+    /** A body and another whose amount picks the field to change. */
+    record Pair(Body body, Body other) {}
+
+    @Test
+    void reformattingAndReorderingNeverChangeTheFingerprint() {
+        Gen<Long> seeds = Gen.longs(Long.MIN_VALUE, Long.MAX_VALUE);
+        Property.check(300, c -> new Shuffle(BODIES.draw(c), seeds.draw(c)), shuffle -> {
+            String canonical = render(shuffle.body(), new Random(shuffle.seed()), false);
+            String shuffled = render(shuffle.body(), new Random(shuffle.seed() + 1), true);
+            assertThat(fingerprint(shuffled)).isEqualTo(fingerprint(canonical));
+        });
     }
 
-    @Property(tries = 300)
-    void changingAnyBusinessFieldChangesTheFingerprint(@ForAll("bodies") Body body, @ForAll("bodies") Body other) {
+    @Test
+    void changingAnyBusinessFieldChangesTheFingerprint() {
+        Property.check(
+                300,
+                c -> new Pair(BODIES.draw(c), BODIES.draw(c)),
+                pair -> changingAFieldChangesTheFingerprint(pair.body(), pair.other()));
+    }
+
+    private static void changingAFieldChangesTheFingerprint(Body body, Body other) {
         Body changed = switch ((int) Math.floorMod(other.amount(), 5L)) {
             case 0 ->
                 new Body(
@@ -116,13 +124,15 @@ class FingerprintTest {
         assertThat(fingerprint(render(changed, random, false))).isNotEqualTo(fingerprint(render(body, random, false)));
     }
 
-    @Property(tries = 200)
-    void lengthPrefixesRuleOutSeparatorCollisions(@ForAll("bodies") Body body) {
-        String a = Fingerprint.of("ab", "c");
-        String b = Fingerprint.of("a", "bc");
-        assertThat(a).isNotEqualTo(b);
-        assertThat(Fingerprint.of((String) null)).isNotEqualTo(Fingerprint.of(""));
-        assertThat(Fingerprint.of(body.reference(), "1")).isNotEqualTo(Fingerprint.of(body.reference() + "1:1"));
+    @Test
+    void lengthPrefixesRuleOutSeparatorCollisions() {
+        Property.check(200, BODIES, body -> {
+            String a = Fingerprint.of("ab", "c");
+            String b = Fingerprint.of("a", "bc");
+            assertThat(a).isNotEqualTo(b);
+            assertThat(Fingerprint.of((String) null)).isNotEqualTo(Fingerprint.of(""));
+            assertThat(Fingerprint.of(body.reference(), "1")).isNotEqualTo(Fingerprint.of(body.reference() + "1:1"));
+        });
     }
 
     private static String mutate(String reference) {
@@ -131,7 +141,7 @@ class FingerprintTest {
     }
 
     private static String fingerprint(String json) {
-        PaymentRequest request = PARSER.parse((tools.jackson.databind.node.ObjectNode) JSON.readTree(json));
+        PaymentRequest request = PARSER.parse((ObjectNode) JSON.readTree(json));
         return Fingerprint.of(request.canonicalFields());
     }
 

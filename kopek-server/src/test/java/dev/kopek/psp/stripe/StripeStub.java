@@ -67,7 +67,8 @@ public final class StripeStub implements AutoCloseable {
     /**
      * Ids start at a random point per stub: the test classes share one database, and two stubs handing out the same
      * pi_stub1 would make two merchants' payments carry one PSP reference, which real Stripe accounts never do. They
-     * stay below 12 digits: a run of 13 is read as a card number when it passes Luhn, and LogScanTest reads the log.
+     * stay below 12 digits: Kopek's input check reads a run of 13 that passes Luhn as a card number wherever it
+     * stands (CardNumbers), and refuses a request that sends such an id back, as an operator's psp_reference.
      */
     private final AtomicLong ids = new AtomicLong(ThreadLocalRandom.current().nextLong(1, 9_000_000) * 10_000L);
 

@@ -13,8 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** A separate JVM, logging to a file (appended across restarts), that can be killed with SIGKILL. */
-final class JvmProcess {
+/**
+ * A process of the run's own (a JVM, or a cluster member such as Patroni or etcd), logging to a file appended
+ * across restarts, that can be killed with SIGKILL, frozen with SIGSTOP and resumed.
+ */
+final class ChildProcess {
 
     private static final HttpClient PROBE =
             HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
@@ -25,17 +28,46 @@ final class JvmProcess {
     private final Path log;
     private volatile Process process;
 
-    JvmProcess(String name, List<String> jvmArgs, Path jar, List<String> args, Map<String, String> env, Path log) {
+    /** A JVM running an executable jar. */
+    ChildProcess(String name, List<String> jvmArgs, Path jar, List<String> args, Map<String, String> env, Path log) {
+        this(name, java(jvmArgs, List.of("-jar", jar.toString()), args), env, log);
+    }
+
+    /** Any command, as given. */
+    ChildProcess(String name, List<String> command, Map<String, String> env, Path log) {
         this.name = name;
+        this.command = List.copyOf(command);
+        this.env = Map.copyOf(env);
+        this.log = log;
+    }
+
+    /**
+     * A JVM running another main class of a Spring Boot executable jar (its nested libraries on the class path):
+     * the run's own jar carries Kafka's broker, which the run starts as separate processes.
+     */
+    static ChildProcess mainOf(
+            String name,
+            List<String> jvmArgs,
+            Path bootJar,
+            String mainClass,
+            List<String> args,
+            Map<String, String> env,
+            Path log) {
+        List<String> launch = List.of(
+                "-Dloader.main=" + mainClass,
+                "-cp",
+                bootJar.toString(),
+                "org.springframework.boot.loader.launch.PropertiesLauncher");
+        return new ChildProcess(name, java(jvmArgs, launch, args), env, log);
+    }
+
+    private static List<String> java(List<String> jvmArgs, List<String> launch, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmArgs);
-        cmd.add("-jar");
-        cmd.add(jar.toString());
+        cmd.addAll(launch);
         cmd.addAll(args);
-        this.command = List.copyOf(cmd);
-        this.env = Map.copyOf(env);
-        this.log = log;
+        return cmd;
     }
 
     String name() {
@@ -75,6 +107,12 @@ final class JvmProcess {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** The process id, or -1 when it never started. */
+    long pid() {
+        Process p = process;
+        return p == null ? -1 : p.pid();
     }
 
     /** SIGTERM and wait (bounded), then SIGKILL. */

