@@ -27,14 +27,7 @@ class LedgerDriftTest extends LedgerTestSupport {
     @Test
     void driftInjectedWithPlainSqlIsReportedAsMetricAndLogLine(CapturedOutput output) throws SQLException {
         MerchantId merchant = newMerchantId();
-        UUID payment = newId();
-        publish(movement(Kind.CAPTURED, merchant, payment, payment, 5_000, "EUR"));
-        long account = journalOf(merchant, payment).getFirst().entries().stream()
-                .filter(e -> e.account() == AccountType.MERCHANT_PAYABLE)
-                .findFirst()
-                .orElseThrow()
-                .accountId();
-        projectAll();
+        long account = capturedAndProjected(merchant, 5_000);
         assertThat(driftChecker.check().drifts()).noneMatch(d -> d.accountId() == account);
         double detectedBefore = meters.counter("kopek.ledger.drift.detected").count();
 
@@ -66,14 +59,7 @@ class LedgerDriftTest extends LedgerTestSupport {
     @Test
     void aBalanceShortOfItsEntriesIsRepairedByTheAuditedOpsActionAndOneAboveThemIsRefused() throws SQLException {
         MerchantId merchant = newMerchantId();
-        UUID payment = newId();
-        publish(movement(Kind.CAPTURED, merchant, payment, payment, 6_000, "EUR"));
-        long account = journalOf(merchant, payment).getFirst().entries().stream()
-                .filter(e -> e.account() == AccountType.MERCHANT_PAYABLE)
-                .findFirst()
-                .orElseThrow()
-                .accountId();
-        projectAll();
+        long account = capturedAndProjected(merchant, 6_000);
 
         tamper("UPDATE ledger_balances SET credit_minor = credit_minor + 1 WHERE account_id = " + account);
         Api.Response refused = admin().post("/v1/ops/ledger/projection/repair", null, "");
@@ -97,6 +83,19 @@ class LedgerDriftTest extends LedgerTestSupport {
                         .single())
                 .as("audited")
                 .isPositive();
+    }
+
+    /** A capture of {@code amount} for the merchant, projected; its merchant-payable account. */
+    private long capturedAndProjected(MerchantId merchant, long amount) {
+        UUID payment = newId();
+        publish(movement(Kind.CAPTURED, merchant, payment, payment, amount, "EUR"));
+        long account = journalOf(merchant, payment).getFirst().entries().stream()
+                .filter(e -> e.account() == AccountType.MERCHANT_PAYABLE)
+                .findFirst()
+                .orElseThrow()
+                .accountId();
+        projectAll();
+        return account;
     }
 
     private void tamper(String sql) throws SQLException {
