@@ -83,4 +83,4 @@ $$;
 COMMENT ON FUNCTION ledger_repair_projection(INT) IS
     'Adds to ledger_balances what the journal below the projection''s mark holds beyond them (docs/ledger.md).';
 
-SELECT count(*) FROM ledger_repair_projection(120);
+SELECT count(*) FROM ledger_repair_projection(20);
