@@ -108,7 +108,7 @@ class DecisionRacingNotificationTest extends IntegrationTest {
     }
 
     private String openReview(String paymentId) {
-        var queue = admin().get("/v1/ops/manual-review").json().get("data");
+        var queue = admin().get("/v1/ops/manual-review?limit=500").json().get("data");
         return StreamSupport.stream(queue.spliterator(), false)
                 .filter(r -> r.get("subject").asString().equals("payment")
                         && paymentId.equals(r.get("payment_id").asString()))

@@ -233,7 +233,7 @@ class ManualReviewEveryKindTest extends IntegrationTest {
     }
 
     private String openReview(String subject, String paymentId) {
-        JsonNode queue = admin().get("/v1/ops/manual-review").json().get("data");
+        JsonNode queue = admin().get("/v1/ops/manual-review?limit=500").json().get("data");
         return StreamSupport.stream(queue.spliterator(), false)
                 .filter(r -> r.get("subject").asString().equals(subject)
                         && paymentId.equals(r.get("payment_id").asString()))
