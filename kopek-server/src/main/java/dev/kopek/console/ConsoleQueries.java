@@ -22,6 +22,9 @@ public class ConsoleQueries {
 
     public static final int PAGE = 50;
 
+    /** The most rows of each list a payment's story shows. */
+    public static final int STORY_LIMIT = 200;
+
     private final JdbcClient jdbc;
 
     /** The console's lists and search tolerate a replica's few seconds of lag (docs/read-replicas.md). */
@@ -74,52 +77,59 @@ public class ConsoleQueries {
                 """).param("id", id).query().listOfRows().stream().findFirst();
     }
 
-    /** Everything that happened to one payment, each list oldest first. */
+    /**
+     * Everything that happened to one payment, each list oldest first and at most {@link #STORY_LIMIT} rows long (a
+     * payment refunded a thousand times, or notified about a thousand times, must not make the page unbounded); the
+     * part {@code more} names each list that was cut, for the page to say so.
+     */
     public Map<String, List<Map<String, Object>>> story(Map<String, Object> payment) {
         UUID id = (UUID) payment.get("id");
         Map<String, List<Map<String, Object>>> story = new LinkedHashMap<>();
-        story.put(
+        story.put("more", new ArrayList<>());
+        bounded(
+                story,
                 "attempts",
-                rows("""
+                """
                 SELECT id, status, amount, currency, psp_reference, decline_code, failure_reason, created_at, updated_at
                   FROM published_payments WHERE merchant_id = :merchant AND reference = :reference ORDER BY created_at, id
-                """, Map.of("merchant", payment.get("merchant_id"), "reference", payment.get("reference"))));
-        story.put("operations", rows("""
+                """,
+                Map.of("merchant", payment.get("merchant_id"), "reference", payment.get("reference")));
+        bounded(story, "operations", """
                 SELECT id, kind, amount, final, status, psp_reference, failure_reason, created_at, updated_at
                   FROM published_payment_operations WHERE payment_id = :id AND kind <> 'refund' ORDER BY created_at, id
-                """, Map.of("id", id)));
-        story.put("refunds", rows("""
+                """, Map.of("id", id));
+        bounded(story, "refunds", """
                 SELECT o.id, o.amount, o.currency, o.reason, o.status, k.attempt, o.psp_reference, o.failure_reason,
                        o.created_at, o.updated_at
                   FROM published_payment_operations o
                   LEFT JOIN published_idempotency_keys k ON k.merchant_id = o.merchant_id AND k.operation = 'refund.execute'
                                               AND k.idempotency_key = o.id::text
                  WHERE o.payment_id = :id AND o.kind = 'refund' ORDER BY o.created_at, o.id
-                """, Map.of("id", id)));
-        story.put("disputes", rows("""
+                """, Map.of("id", id));
+        bounded(story, "disputes", """
                 SELECT id, psp_dispute_id, amount, currency, reason, status, created_at, updated_at
                   FROM published_disputes WHERE payment_id = :id ORDER BY created_at, id
-                """, Map.of("id", id)));
+                """, Map.of("id", id));
         List<UUID> resources = resources(story, id);
-        story.put("keys", rows("""
+        bounded(story, "keys", """
                 SELECT operation, left(encode(sha256(convert_to(idempotency_key, 'UTF8')), 'hex'), 16) AS key_hash,
                        status, attempt, lease_until, response_code, resource_id, created_at, updated_at
                   FROM published_idempotency_keys WHERE merchant_id = :merchant AND resource_id IN (:resources)
                  ORDER BY created_at
-                """, Map.of("merchant", payment.get("merchant_id"), "resources", resources)));
+                """, Map.of("merchant", payment.get("merchant_id"), "resources", resources));
         List<String> providerKeys = providerKeys(id);
-        story.put("pspCalls", rows("""
+        bounded(story, "pspCalls", """
                 SELECT provider, operation, provider_key, outcome, psp_reference, detail, started_at, duration_ms
                   FROM published_psp_calls WHERE provider_key IN (:keys) ORDER BY started_at, id
-                """, Map.of("keys", providerKeys)));
-        story.put("notifications", rows("""
+                """, Map.of("keys", providerKeys));
+        bounded(story, "notifications", """
                 SELECT provider, event_id, type, psp_reference, received_at, processed_at, outcome, note
                   FROM published_psp_notifications
                  WHERE provider_key IN (:keys) OR psp_reference IN (SELECT psp_reference FROM published_payments WHERE id = :id)
                     OR psp_reference IN (SELECT psp_dispute_id FROM published_disputes WHERE payment_id = :id)
                  ORDER BY received_at, id
-                """, Map.of("keys", providerKeys, "id", id)));
-        story.put("ledger", rows("""
+                """, Map.of("keys", providerKeys, "id", id));
+        bounded(story, "ledger", """
                 SELECT t.id AS transaction_id, t.kind, t.reverses, t.occurred_at, e.line, a.type AS account,
                        e.side, e.amount_minor, e.currency
                   FROM published_ledger_transactions t
@@ -127,8 +137,8 @@ public class ConsoleQueries {
                   JOIN published_ledger_accounts a ON a.id = e.account_id
                  WHERE t.payment_id = :id
                  ORDER BY t.recorded_at, t.id, e.line
-                """, Map.of("id", id)));
-        story.put("events", rows("""
+                """, Map.of("id", id));
+        bounded(story, "events", """
                 SELECT o.id, o.event_type, o.public_id, o.sequence, o.created_at, o.published_at,
                        count(d.id) AS deliveries,
                        count(d.id) FILTER (WHERE d.status = 'SUCCEEDED') AS delivered,
@@ -138,12 +148,12 @@ public class ConsoleQueries {
                  WHERE o.resource_id IN (:resources)
                  GROUP BY o.id, o.event_type, o.public_id, o.sequence, o.created_at, o.published_at, o.log_position
                  ORDER BY o.log_position
-                """, Map.of("resources", resources)));
-        story.put("reviews", rows("""
+                """, Map.of("resources", resources));
+        bounded(story, "reviews", """
                 SELECT id, subject, status, reason, resolution, psp_reference, resolved_by, resolved_note, created_at,
                        resolved_at
                   FROM published_manual_reviews WHERE payment_id = :id ORDER BY created_at
-                """, Map.of("id", id)));
+                """, Map.of("id", id));
         return story;
     }
 
@@ -159,8 +169,13 @@ public class ConsoleQueries {
     private List<String> providerKeys(UUID payment) {
         return jdbc.sql("""
                 SELECT provider_key FROM published_payments WHERE id = :id
-                UNION ALL SELECT provider_key FROM published_payment_operations WHERE payment_id = :id
-                """).param("id", payment).query(String.class).list();
+                UNION ALL (SELECT provider_key FROM published_payment_operations WHERE payment_id = :id ORDER BY created_at, id
+                            LIMIT :limit)
+                """)
+                .param("id", payment)
+                .param("limit", STORY_LIMIT)
+                .query(String.class)
+                .list();
     }
 
     /** Payments and operations whose outcome is not known yet, oldest first. */
@@ -259,6 +274,16 @@ public class ConsoleQueries {
                           settlement_date DESC, updated_at DESC
                  LIMIT :limit
                 """).param("type", type).param("limit", limit).query().listOfRows();
+    }
+
+    /** One part of a story, at most {@link #STORY_LIMIT} rows; a part cut short is named in the part {@code more}. */
+    private void bounded(Map<String, List<Map<String, Object>>> story, String part, String sql, Map<String, ?> params) {
+        List<Map<String, Object>> rows = rows(sql + " LIMIT " + (STORY_LIMIT + 1), params);
+        if (rows.size() > STORY_LIMIT) {
+            story.get("more").add(Map.of("part", part, "shown", STORY_LIMIT));
+            rows = rows.subList(0, STORY_LIMIT);
+        }
+        story.put(part, rows);
     }
 
     private List<Map<String, Object>> rows(String sql, Map<String, ?> params) {

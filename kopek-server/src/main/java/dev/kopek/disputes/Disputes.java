@@ -24,11 +24,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Applies the PSP's dispute notifications. A chargeback is a fact: it is recorded and posted whatever the payment's
- * state, and an overlap with refunds goes to a person (docs/ledger.md). Opening is keyed by the PSP's dispute id (a
- * duplicate finds the row and changes nothing); closing is a compare-and-set from OPEN, so a late or repeated outcome changes nothing, and an
- * outcome that arrives before its opening stays unmatched until the opening is applied. An inquiry (the issuer asks
- * before or instead of a chargeback; nothing withdrawn) is no dispute: {@link Inquiries} records it apart, and its
- * escalation is recorded here as the chargeback it then is.
+ * state, and an overlap with refunds goes to a person (docs/ledger.md). Opening is keyed by the reporting PSP account
+ * and the PSP's dispute id (a duplicate finds the row and changes nothing; V171); closing is a compare-and-set from
+ * OPEN, so a late or repeated outcome changes nothing, and an outcome that arrives before its opening stays unmatched
+ * until the opening is applied. An inquiry (the issuer asks before or instead of a chargeback; nothing withdrawn) is
+ * no dispute: {@link Inquiries} records it apart, and its escalation is recorded here as the chargeback it then is.
  */
 @Service
 public class Disputes {
@@ -85,13 +85,16 @@ public class Disputes {
         if (!(held instanceof HeldPayment.Found(Payment p))) {
             return ((HeldPayment.None) held).result();
         }
+        // Keyed by the reporting account and the PSP's id (V171): another account's id can never pre-empt this one.
+        DisputeAccount account = DisputeAccount.of(p);
         Optional<Dispute> inserted = jdbc.sql("""
-                INSERT INTO disputes (id, payment_id, merchant_id, psp_dispute_id, amount, currency, reason, status,
-                                      created_at, updated_at)
-                VALUES (:id, :payment, :merchant, :psp, :amount, :currency, :reason, :open, :now, :now)
-                ON CONFLICT (psp_dispute_id) DO NOTHING
+                INSERT INTO disputes (id, payment_id, merchant_id, psp_account, psp_dispute_id, amount, currency, reason,
+                                      status, created_at, updated_at)
+                VALUES (:id, :payment, :merchant, :pspAccount, :psp, :amount, :currency, :reason, :open, :now, :now)
+                ON CONFLICT (psp_account, account_merchant_id, psp_dispute_id) DO NOTHING
                 RETURNING *
                 """)
+                .param("pspAccount", account.pspAccount())
                 .param("id", TimeOrderedIds.next(clock))
                 .param("payment", p.id().value())
                 .param("merchant", p.merchant().value())
@@ -108,48 +111,46 @@ public class Disputes {
         }
         balances.disputeOpened(p.id(), inserted.get().id(), n.amountMinor());
         // After the payment's row lock, which an inquiry's recording takes first: one of the two sees the other.
-        inquiries.escalated(n.objectId());
+        inquiries.escalated(account, n.objectId());
         announce(inserted.get());
         return NotificationResult.APPLIED;
     }
 
     private NotificationResult closed(PspNotification n, NotificationSource source, boolean won) {
-        Optional<Holder> holder = jdbc.sql("""
-                SELECT d.merchant_id, p.psp_account FROM disputes d JOIN published_payments p ON p.id = d.payment_id
-                 WHERE d.psp_dispute_id = :psp
-                """)
+        // Only the account that reported the dispute speaks for it (L11): its id means nothing in another account.
+        Optional<UUID> recorded = DisputeAccount.of(source)
+                .bind(jdbc.sql(
+                        "SELECT id FROM disputes WHERE psp_dispute_id = :psp AND " + DisputeAccount.SAME_ACCOUNT))
                 .param("psp", n.objectId())
-                .query((rs, row) -> new Holder(rs.getObject("merchant_id", UUID.class), rs.getString("psp_account")))
+                .query(UUID.class)
                 .optional();
-        if (holder.isEmpty()) {
-            return NotificationResult.UNMATCHED;
-        }
-        if (!psps.speaksFor(
-                source, new MerchantId(holder.get().merchant()), holder.get().pspAccount())) {
-            return NotificationResult.FOREIGN;
+        if (recorded.isEmpty()) {
+            // Not opened in this account (yet): about another account's payment it is foreign, else it waits.
+            return HeldPayment.of(n, source, balances, psps) instanceof HeldPayment.None(var result)
+                            && result == NotificationResult.FOREIGN
+                    ? NotificationResult.FOREIGN
+                    : NotificationResult.UNMATCHED;
         }
         // Compare-and-set from the table's predecessors of the outcome: a late or repeated outcome moves nothing.
         DisputeStatus next = won ? DisputeStatus.WON : DisputeStatus.LOST;
         Optional<Dispute> closed = jdbc.sql("""
                 UPDATE disputes SET status = :status, version = version + 1, updated_at = :now
-                 WHERE psp_dispute_id = :psp AND merchant_id = :merchant AND status IN (:from)
+                 WHERE id = :id AND status IN (:from)
                 RETURNING *
                 """)
                 .param("status", next.name())
                 .param("from", names(DisputeStatus.predecessorsOf(next)))
                 .param("now", Db.at(clock.instant()))
-                .param("psp", n.objectId())
-                .param("merchant", holder.get().merchant())
+                .param("id", recorded.get())
                 .query(Disputes::map)
                 .optional();
         if (closed.isEmpty()) {
             // Decided already: the same outcome again is late or repeated; the other one contradicts the money Kopek
             // moved on the first (a chargeback withdrawn, or returned), so it is a conflict for a person, not noise.
-            DisputeStatus held =
-                    DisputeStatus.valueOf(jdbc.sql("SELECT status FROM disputes WHERE psp_dispute_id = :psp")
-                            .param("psp", n.objectId())
-                            .query(String.class)
-                            .single());
+            DisputeStatus held = DisputeStatus.valueOf(jdbc.sql("SELECT status FROM disputes WHERE id = :id")
+                    .param("id", recorded.get())
+                    .query(String.class)
+                    .single());
             return held.isFinal() && held != next ? NotificationResult.CONFLICT : NotificationResult.IGNORED;
         }
         Dispute d = closed.get();
@@ -174,9 +175,6 @@ public class Disputes {
         announce(d);
         return NotificationResult.APPLIED;
     }
-
-    /** Whose payment a dispute is about, and the PSP account that holds it. */
-    private record Holder(UUID merchant, String pspAccount) {}
 
     private void announce(Dispute d) {
         publisher.publishEvent(event(

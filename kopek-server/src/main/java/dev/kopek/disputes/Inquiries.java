@@ -20,11 +20,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 /**
  * Inquiries: the issuer asks about a payment before, or instead of, a chargeback (Stripe's {@code warning_*}
  * dispute statuses). Nothing has been withdrawn, so an inquiry posts nothing and leaves the payment's status and
- * amounts alone; it is recorded in {@code dispute_inquiries} (V167) and announced ({@code dispute.inquiry_opened},
- * {@code dispute.inquiry_closed}) because the merchant has to answer it. Its closing may arrive first (events are
- * reordered): it records the inquiry closed, and the late opening changes nothing. When the issuer escalates it,
- * {@link Disputes} records the chargeback and marks the inquiry ESCALATED; an inquiry event about a dispute already
- * recorded as a chargeback changes nothing. Runs inside the caller's transaction ({@link Disputes#apply}).
+ * amounts alone; it is recorded in {@code dispute_inquiries} (V167; keyed by the reporting account and the PSP's id,
+ * V171) and announced ({@code dispute.inquiry_opened}, {@code dispute.inquiry_closed}) because the merchant has to
+ * answer it. Its closing may arrive first (events are reordered): it records the inquiry closed, and the late opening
+ * changes nothing. When the issuer escalates it, {@link Disputes} records the chargeback and marks the inquiry
+ * ESCALATED; an inquiry event about a dispute already recorded as a chargeback changes nothing. Runs inside the
+ * caller's transaction ({@link Disputes#apply}).
  */
 final class Inquiries {
 
@@ -72,11 +73,12 @@ final class Inquiries {
         return switch (held(n, source)) {
             case HeldPayment.None none -> none.result();
             case HeldPayment.Found found -> {
-                Optional<Inquiry> closed = jdbc.sql("""
+                Optional<Inquiry> closed = DisputeAccount.of(found.payment())
+                        .bind(jdbc.sql("""
                         UPDATE dispute_inquiries SET status = :closed, version = version + 1, updated_at = :now
-                         WHERE psp_dispute_id = :psp AND merchant_id = :merchant AND status IN (:from)
+                         WHERE psp_dispute_id = :psp AND merchant_id = :merchant AND status IN (:from) AND %s
                         RETURNING *
-                        """)
+                        """.formatted(DisputeAccount.SAME_ACCOUNT)))
                         .param("closed", InquiryStatus.CLOSED.name())
                         .param("from", Disputes.names(InquiryStatus.predecessorsOf(InquiryStatus.CLOSED)))
                         .param("now", Db.at(clock.instant()))
@@ -95,11 +97,11 @@ final class Inquiries {
      * The chargeback under this PSP dispute id has just been recorded (after the payment's row lock): its inquiry,
      * if there was one, escalated. Announced as the dispute's opening, so the inquiry's version does not move.
      */
-    void escalated(String pspDisputeId) {
-        jdbc.sql("""
-                UPDATE dispute_inquiries SET status = :escalated, updated_at = :now
-                 WHERE psp_dispute_id = :psp AND status IN (:from)
-                """)
+    void escalated(DisputeAccount account, String pspDisputeId) {
+        account.bind(jdbc.sql("""
+                        UPDATE dispute_inquiries SET status = :escalated, updated_at = :now
+                         WHERE psp_dispute_id = :psp AND status IN (:from) AND %s
+                        """.formatted(DisputeAccount.SAME_ACCOUNT)))
                 .param("escalated", InquiryStatus.ESCALATED.name())
                 .param("from", Disputes.names(InquiryStatus.predecessorsOf(InquiryStatus.ESCALATED)))
                 .param("now", Db.at(clock.instant()))
@@ -117,7 +119,9 @@ final class Inquiries {
             return held;
         }
         Payment locked = balances.lock(found.payment().id());
-        boolean chargedBack = jdbc.sql("SELECT count(*) FROM disputes WHERE psp_dispute_id = :psp")
+        boolean chargedBack = DisputeAccount.of(locked)
+                        .bind(jdbc.sql("SELECT count(*) FROM disputes WHERE psp_dispute_id = :psp AND "
+                                + DisputeAccount.SAME_ACCOUNT))
                         .param("psp", n.objectId())
                         .query(Long.class)
                         .single()
@@ -127,12 +131,13 @@ final class Inquiries {
 
     private Optional<Inquiry> insert(PspNotification n, Payment p, InquiryStatus status) {
         return jdbc.sql("""
-                INSERT INTO dispute_inquiries (id, payment_id, merchant_id, psp_dispute_id, amount, currency, reason,
-                                               status, created_at, updated_at)
-                VALUES (:id, :payment, :merchant, :psp, :amount, :currency, :reason, :status, :now, :now)
-                ON CONFLICT (psp_dispute_id) DO NOTHING
+                INSERT INTO dispute_inquiries (id, payment_id, merchant_id, psp_account, psp_dispute_id, amount, currency,
+                                               reason, status, created_at, updated_at)
+                VALUES (:id, :payment, :merchant, :pspAccount, :psp, :amount, :currency, :reason, :status, :now, :now)
+                ON CONFLICT (psp_account, account_merchant_id, psp_dispute_id) DO NOTHING
                 RETURNING *
                 """)
+                .param("pspAccount", DisputeAccount.of(p).pspAccount())
                 .param("id", TimeOrderedIds.next(clock))
                 .param("payment", p.id().value())
                 .param("merchant", p.merchant().value())

@@ -242,17 +242,22 @@ public class IdempotencyKeys {
      * Takes over an unfinished key to record a PSP notification's certain outcome, like
      * {@link #takeOverWithAnswer}, but never from an owner whose lease is live: that owner is about to record the
      * same answer itself, and its client is waiting for it. Empty then; the notification is applied later.
+     *
+     * <p>The take-over holds the key with a lease of its own until its phase 3, as {@link #takeOver} does (a parked
+     * key stays parked, a longer grace stays): with the old lease left run out, a reconciler could take the key from
+     * under the notification and leave the PSP's outcome unrecorded (issue 24, defect 1).
      */
     public Optional<Integer> takeOverUnlessOwned(KeyRecord seen) {
         Instant now = clock.instant();
         return jdbc.sql("""
                 UPDATE idempotency_keys
-                   SET attempt = attempt + 1, updated_at = :now
+                   SET attempt = attempt + 1, lease_until = GREATEST(lease_until, :leaseUntil), updated_at = :now
                  WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
                    AND attempt = :attempt
                    AND (status = 'AWAITING_RESULT' OR (status = 'IN_PROGRESS' AND lease_until < :now))
                 RETURNING attempt
                 """)
+                .param("leaseUntil", Db.at(now.plus(properties.lease())))
                 .param("now", Db.at(now))
                 .param("merchant", seen.clientKey().merchant().value())
                 .param("operation", seen.clientKey().operation())
@@ -383,13 +388,37 @@ public class IdempotencyKeys {
                 .optional();
     }
 
-    public Optional<KeyRecord> findByResource(String operation, UUID resourceId) {
-        return jdbc.sql("SELECT * FROM idempotency_keys WHERE operation = :operation AND resource_id = :resource")
+    /**
+     * The unfinished key of one operation on {@code resourceId} (a payment, capture, void or refund): the one a PSP
+     * notification, a person's decision or recovery may take over. Empty once the key is completed (nothing is left
+     * to take over) or when there is none. Served by ix_idempotency_keys_unfinished_resource (V170), which holds only
+     * unfinished keys; its predicate is repeated here so the planner can use it.
+     */
+    public Optional<KeyRecord> findUnfinishedByResource(String operation, UUID resourceId) {
+        return jdbc.sql(UNFINISHED_BY_RESOURCE)
                 .param("operation", operation)
                 .param("resource", resourceId)
                 .query(IdempotencyKeys::map)
                 .optional();
     }
+
+    /**
+     * {@link #findUnfinishedByResource}, and the key row locked for the rest of the caller's transaction. A person's
+     * decision takes this lock before anything else it locks, as every other writer of an outcome takes the key first
+     * (phase 3's fence): one lock order everywhere, so a decision and a notification on one payment never deadlock.
+     */
+    public Optional<KeyRecord> lockUnfinishedByResource(String operation, UUID resourceId) {
+        return jdbc.sql(UNFINISHED_BY_RESOURCE + " FOR UPDATE")
+                .param("operation", operation)
+                .param("resource", resourceId)
+                .query(IdempotencyKeys::map)
+                .optional();
+    }
+
+    static final String UNFINISHED_BY_RESOURCE = """
+            SELECT * FROM idempotency_keys
+             WHERE resource_id = :resource AND operation = :operation AND status IN ('IN_PROGRESS', 'AWAITING_RESULT')
+            """;
 
     /** Unfinished keys of one operation whose lease or grace has run out, oldest first. */
     public List<KeyRecord> findRecoverable(String operation, int limit) {

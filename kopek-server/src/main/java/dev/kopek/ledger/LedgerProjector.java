@@ -3,7 +3,9 @@ package dev.kopek.ledger;
 import dev.kopek.ledger.jdbc.BalanceStore;
 import dev.kopek.platform.DatabaseOutages;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -26,12 +28,17 @@ public class LedgerProjector {
     private final Counter projected;
     private final DatabaseOutages outages;
 
-    LedgerProjector(BalanceStore balances, TransactionTemplate tx, MeterRegistry meters, DatabaseOutages outages) {
+    LedgerProjector(
+            BalanceStore balances, TransactionTemplate tx, MeterRegistry meters, DatabaseOutages outages, Clock clock) {
         this.balances = balances;
         this.tx = tx;
         this.outages = outages;
         this.projected = Counter.builder("kopek.ledger.projected")
                 .description("journal transactions added to the balance projection")
+                .register(meters);
+        // Read at each scrape: any instance answers for the whole database (the alert takes the max).
+        Gauge.builder("kopek.ledger.projection.lag.seconds", balances, b -> b.unprojectedAgeSeconds(clock.instant()))
+                .description("how long the oldest journal transaction not in the balance projection has waited")
                 .register(meters);
     }
 

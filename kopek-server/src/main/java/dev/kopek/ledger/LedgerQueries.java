@@ -26,21 +26,28 @@ public class LedgerQueries {
     private final BalanceStore balances;
     private final FeeStore fees;
     private final Clock clock;
+    private final LedgerProperties properties;
 
-    LedgerQueries(JournalStore journal, BalanceStore balances, FeeStore fees, Clock clock) {
+    LedgerQueries(
+            JournalStore journal, BalanceStore balances, FeeStore fees, Clock clock, LedgerProperties properties) {
         this.journal = journal;
         this.balances = balances;
         this.fees = fees;
         this.clock = clock;
+        this.properties = properties;
     }
 
     /** A page of journal transactions and whether more follow. */
     public record Page(List<LedgerTransaction> transactions, boolean hasMore) {}
 
-    /** Per currency in which the merchant has accounts, sorted by currency. */
+    /**
+     * Per currency in which the merchant has accounts, sorted by currency. Throws {@link BalancesBehind} when the
+     * projector is further behind than a read may sum ({@code kopek.ledger.max-unprojected-read}).
+     */
     public List<MerchantBalance> balances(MerchantId merchant) {
         Map<String, long[]> byCurrency = new TreeMap<>();
-        for (BalanceStore.AccountTotals account : balances.merchantAccounts(merchant)) {
+        for (BalanceStore.AccountTotals account : balances.merchantAccounts(merchant, properties.maxUnprojectedRead())
+                .orElseThrow(() -> new BalancesBehind(properties.maxUnprojectedRead()))) {
             long[] amounts = byCurrency.computeIfAbsent(account.currency(), c -> new long[3]);
             int slot = switch (account.type()) {
                 case MERCHANT_PAYABLE -> 0;
@@ -86,7 +93,8 @@ public class LedgerQueries {
     /** The platform's own accounts (PSP receivable, revenue) per currency, shards summed. */
     public Map<String, Map<AccountType, Long>> platformBalances() {
         Map<String, Map<AccountType, Long>> result = new TreeMap<>();
-        for (BalanceStore.AccountTotals account : balances.platformAccounts()) {
+        for (BalanceStore.AccountTotals account : balances.platformAccounts(properties.maxUnprojectedRead())
+                .orElseThrow(() -> new BalancesBehind(properties.maxUnprojectedRead()))) {
             result.computeIfAbsent(account.currency(), c -> new TreeMap<>())
                     .put(account.type(), account.balanceMinor());
         }

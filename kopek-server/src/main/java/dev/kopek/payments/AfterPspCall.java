@@ -12,4 +12,11 @@ import dev.kopek.psp.ChargeOutcome;
 public interface AfterPspCall {
 
     void accept(PaymentId payment, ChargeOutcome outcome);
+
+    /**
+     * Runs after a PSP notification's outcome has taken a key over and before its phase 3: where a stalled process
+     * would leave the key to others (a reconciler, a person). Production does nothing here; the race tests hold a
+     * notification here to let another writer in deterministically.
+     */
+    default void afterNotificationTakeOver(PaymentId payment, ChargeOutcome outcome) {}
 }

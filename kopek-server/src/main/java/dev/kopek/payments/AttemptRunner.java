@@ -63,11 +63,19 @@ class AttemptRunner {
 
     /**
      * An outcome learned outside the call (a PSP notification), through phase 3 after taking the key over — never
-     * from an owner whose lease is live (L4). Empty: someone owns the key; try again later.
+     * from an owner whose lease is live (L4). APPLIED only when this take-over's phase 3 recorded the outcome; RETRY
+     * when someone owns the key, or took it over before our phase 3 (a reconciler, a person, another notification):
+     * the notification stays in the inbox and is decided again against what that writer left (agrees, conflicts).
      */
-    Optional<PaymentAnswer> applyUnlessOwned(Attempt attempt, Optional<KeyRecord> key, ChargeOutcome outcome) {
-        return key.flatMap(k ->
-                keys.takeOverUnlessOwned(k).map(owner -> recordOrReport(attempt, k.clientKey(), owner, outcome, null)));
+    NotificationResult applyUnlessOwned(Attempt attempt, Optional<KeyRecord> key, ChargeOutcome outcome) {
+        return key.flatMap(k -> keys.takeOverUnlessOwned(k).map(owner -> {
+                    afterPspCall.afterNotificationTakeOver(attempt.payment(), outcome);
+                    return recordOrReport(attempt, k.clientKey(), owner, outcome, null);
+                }))
+                .map(answer -> answer instanceof PaymentAnswer.Final f && !f.replayed()
+                        ? NotificationResult.APPLIED
+                        : NotificationResult.RETRY)
+                .orElse(NotificationResult.RETRY);
     }
 
     /** A person's decision on an attempt parked for review, through the same fenced phase 3. */

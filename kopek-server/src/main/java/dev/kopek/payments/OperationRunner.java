@@ -106,19 +106,15 @@ public class OperationRunner {
         if (outcome instanceof ChargeOutcome.Unknown) {
             return NotificationResult.IGNORED;
         }
-        // Displaced by another writer before phase 3: not ours to report as applied; the retry will see it final.
         return runner.applyUnlessOwned(
-                        attempt(op), keys.findByResource(op.kind().keySpace(), op.id()), outcome)
-                .map(answer -> answer instanceof PaymentAnswer.Final f && !f.replayed()
-                        ? NotificationResult.APPLIED
-                        : NotificationResult.RETRY)
-                .orElse(NotificationResult.RETRY);
+                attempt(op), keys.findUnfinishedByResource(op.kind().keySpace(), op.id()), outcome);
     }
 
     /** A person's decision on an operation parked for review, through the same fenced phase 3. */
     public Optional<PaymentAnswer> resolveManually(UUID operationId, ChargeOutcome decided) {
         PaymentOperation op = operation(operationId);
-        return runner.decide(attempt(op), keys.findByResource(op.kind().keySpace(), op.id()), decided);
+        return runner.decide(
+                attempt(op), keys.findUnfinishedByResource(op.kind().keySpace(), op.id()), decided);
     }
 
     /** A capture, void or refund as the runner drives it: its PSP call, its lookup, its phase 3. */

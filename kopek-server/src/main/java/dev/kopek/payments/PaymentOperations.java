@@ -14,6 +14,7 @@ import dev.kopek.payments.domain.PaymentOperation;
 import dev.kopek.payments.jdbc.OperationStore;
 import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.platform.LogContext;
+import dev.kopek.psp.PaymentProviders;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
@@ -36,6 +37,7 @@ public class PaymentOperations {
     private final PaymentEvents events;
     private final TransactionTemplate tx;
     private final Clock clock;
+    private final PaymentProviders psps;
 
     PaymentOperations(
             IdempotencyKeys keys,
@@ -45,7 +47,8 @@ public class PaymentOperations {
             PaymentBalances balances,
             PaymentEvents events,
             TransactionTemplate tx,
-            Clock clock) {
+            Clock clock,
+            PaymentProviders psps) {
         this.keys = keys;
         this.payments = payments;
         this.operations = operations;
@@ -54,6 +57,7 @@ public class PaymentOperations {
         this.events = events;
         this.tx = tx;
         this.clock = clock;
+        this.psps = psps;
     }
 
     /** Captures {@code amount} (or all that remains) of an authorization; {@code finalCapture} releases the rest. */
@@ -156,6 +160,13 @@ public class PaymentOperations {
         long remaining = found.get().amounts().capturable();
         long amount = requested == null ? remaining : requested;
         boolean closing = finalCapture || amount == remaining;
+        if (!closing && amount > 0 && amount < remaining && !capturesInParts(found.get())) {
+            return new PaymentAnswer.Refused(
+                    422,
+                    "partial_capture_unsupported",
+                    "The PSP account of this payment captures an authorization once: capture all that remains ("
+                            + remaining + "), or send \"final\": true to capture " + amount + " and release the rest.");
+        }
         if (amount > 0 && payments.reserveCapture(merchant, id, amount, closing).isPresent()) {
             events.operationChanged(operations.insert(new OperationStore.NewOperation(
                     opId,
@@ -169,6 +180,11 @@ public class PaymentOperations {
             return null;
         }
         return OperationRefusals.capture(found.get(), amount, closing, clock.instant());
+    }
+
+    /** Whether the account the payment went through can leave the rest of it capturable after a capture. */
+    private boolean capturesInParts(Payment payment) {
+        return psps.forPayment(payment.merchant(), payment.pspAccount()).capturesInParts();
     }
 
     private PaymentAnswer.Refused reserveVoid(ClientKey ck, PaymentId id, UUID opId) {

@@ -21,6 +21,7 @@ import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationSource;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
+import dev.kopek.psp.PspCircuit;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -80,10 +81,22 @@ public class PaymentService {
     public PaymentAnswer create(MerchantId merchant, String idempotencyKey, PaymentRequest request) {
         ClientKey ck = new ClientKey(merchant, OPERATION, idempotencyKey);
         String fingerprint = dev.kopek.idempotency.Fingerprint.of(request.canonicalFields());
-        Optional<PaymentAnswer> stored = refuseWhileThePspIsDown(merchant, ck, fingerprint);
+        PspCircuit circuit = psps.circuitFor(merchant);
+        Optional<PaymentAnswer> stored = refuseWhileThePspIsDown(circuit, ck, fingerprint);
         if (stored.isPresent()) {
             return stored.get();
         }
+        try {
+            return admitted(merchant, idempotencyKey, request, ck, fingerprint);
+        } finally {
+            // A request the circuit let through that called no PSP gives its permit back.
+            circuit.releaseUnused();
+        }
+    }
+
+    /** Phases 1 to 3 of a payment the circuit let through. */
+    private PaymentAnswer admitted(
+            MerchantId merchant, String idempotencyKey, PaymentRequest request, ClientKey ck, String fingerprint) {
         PaymentId newId = new PaymentId(TimeOrderedIds.next(clock));
         // A new key, the usual case: all of phase 1 in one statement, one round trip in autocommit.
         Optional<Payment> fresh;
@@ -154,8 +167,8 @@ public class PaymentService {
      * that already has its final answer calls no PSP, so that answer is replayed whatever the circuit says (read
      * only while the circuit is open; nothing is claimed). Empty: the circuit lets the request through.
      */
-    private Optional<PaymentAnswer> refuseWhileThePspIsDown(MerchantId merchant, ClientKey ck, String fingerprint) {
-        Optional<Duration> wait = psps.circuitFor(merchant).refusal();
+    private Optional<PaymentAnswer> refuseWhileThePspIsDown(PspCircuit circuit, ClientKey ck, String fingerprint) {
+        Optional<Duration> wait = circuit.refusal();
         if (wait.isEmpty()) {
             return Optional.empty();
         }
@@ -191,7 +204,7 @@ public class PaymentService {
      */
     public Optional<PaymentAnswer> resolveManually(PaymentId id, ChargeOutcome decided) {
         Payment payment = payments.find(id).orElseThrow(() -> new IllegalStateException("no payment " + id));
-        return runner.decide(attempt(payment), keys.findByResource(OPERATION, id.value()), decided);
+        return runner.decide(attempt(payment), keys.findUnfinishedByResource(OPERATION, id.value()), decided);
     }
 
     /**
@@ -216,11 +229,9 @@ public class PaymentService {
             return NotificationResult.IGNORED;
         }
         return runner.applyUnlessOwned(
-                        attempt(payment),
-                        keys.findByResource(OPERATION, payment.id().value()),
-                        outcome)
-                .map(answer -> NotificationResult.APPLIED)
-                .orElse(NotificationResult.RETRY);
+                attempt(payment),
+                keys.findUnfinishedByResource(OPERATION, payment.id().value()),
+                outcome);
     }
 
     /** A payment's charge (or authorization) as the runner drives it: its PSP call, its lookup, its phase 3. */

@@ -71,8 +71,8 @@ class DatabaseConfiguration {
      * primary is written to ({@code targetServerType=primary}: with several hosts, the one that takes writes; with
      * one, a standby is refused at connect time rather than at its first write); no wait on a server is unbounded;
      * idle connections are checked, every connection retires after {@code maxLifetime}, and a read-only answer
-     * replaces them all ({@link ReadOnlyEviction}). No session setting is changed: statement timeouts are the
-     * server's or the URL's ({@code options=-c statement_timeout=…}).
+     * replaces them all ({@link ReadOnlyEviction}). The one session setting is the statement timeout
+     * ({@link #boundedWaits}).
      */
     static void failoverSettings(HikariConfig config, DatabaseProperties props, ReadOnlyEviction readOnly) {
         config.addDataSourceProperty("targetServerType", "primary");
@@ -92,6 +92,16 @@ class DatabaseConfiguration {
         config.addDataSourceProperty(
                 "socketTimeout", Long.toString(props.socketTimeout().toSeconds()));
         config.addDataSourceProperty("tcpKeepAlive", "true");
+        if (!props.statementTimeout().isZero()) {
+            // Every statement is bounded on the server too: none of Kopek's own needs long, and one that grows without
+            // bound (a balance read while the projection is held back) is cancelled and answered 503 instead of
+            // holding a connection. Below the socket timeout, so that PostgreSQL ends the statement (and frees the
+            // server) before the driver gives up on the socket. Migrations and the drift check lift it for
+            // themselves; options= in the URL wins over it.
+            config.addDataSourceProperty(
+                    "options",
+                    "-c statement_timeout=" + props.statementTimeout().toMillis());
+        }
         config.addDataSourceProperty("ApplicationName", "kopek");
         config.setKeepaliveTime(props.keepaliveTime().toMillis());
         config.setMaxLifetime(props.maxLifetime().toMillis());

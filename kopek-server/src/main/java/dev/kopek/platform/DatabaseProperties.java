@@ -28,11 +28,16 @@ public record DatabaseProperties(
         @DefaultValue("10s") Duration loginTimeout,
         @DefaultValue("30s") Duration socketTimeout,
         @DefaultValue("30s") Duration keepaliveTime,
-        @DefaultValue("10m") Duration maxLifetime) {
+        @DefaultValue("10m") Duration maxLifetime,
+        @DefaultValue("25s") Duration statementTimeout) {
 
     public DatabaseProperties {
         if (poolSize < 1 || poolSize > 500) {
             throw new IllegalArgumentException("kopek.db.pool-size must be 1..500, was " + poolSize);
+        }
+        if (statementTimeout.isNegative() || statementTimeout.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException(
+                    "kopek.db.statement-timeout must be 0 (none) to 1h, was " + statementTimeout);
         }
         if (paymentConnectionWait.isNegative() || paymentConnectionWait.compareTo(Duration.ofMinutes(10)) > 0) {
             throw new IllegalArgumentException(

@@ -168,6 +168,11 @@ public enum ProblemCode {
             "Another capture of this payment is in flight; retry when it is " + "settled (watch the capture.* events).",
             409),
     AMOUNT_EXCEEDS_CAPTURABLE(Action.FIX_REQUEST, "The amount is more than what remains capturable.", 409),
+    PARTIAL_CAPTURE_UNSUPPORTED(
+            Action.FIX_REQUEST,
+            "The PSP account of this payment captures an authorization once: capture all that remains, or send"
+                    + " \"final\": true to capture the amount and release the rest. Nothing was done.",
+            422),
     ALREADY_CAPTURED(Action.LOOK_UP, "A payment with a capture cannot be voided; refund it instead.", 409),
     AUTHORIZATION_CLOSED(Action.LOOK_UP, "This authorization can no longer be voided.", 409),
     AUTHORIZATION_VOIDED(Action.LOOK_UP, "This authorization was voided.", 409),
@@ -180,6 +185,12 @@ public enum ProblemCode {
             409),
     CAPTURE_DECLINED(Action.LOOK_UP, "The PSP refused the capture; nothing was captured.", 402),
     VOID_DECLINED(Action.LOOK_UP, "The PSP refused the void; the authorization stands.", 402),
+
+    BALANCES_BEHIND(
+            Action.WAIT_THEN_RETRY,
+            "The balance cannot be read exactly right now: the ledger's projection is behind (an operator is alerted)."
+                    + " Payments are not affected; retry after Retry-After seconds.",
+            503),
 
     // ---- webhook endpoints
     ENDPOINT_LIMIT_REACHED(
@@ -198,6 +209,11 @@ public enum ProblemCode {
     BREAK_NOT_OPEN(Action.LOOK_UP, "This settlement break is already cleared or resolved.", 409),
     DECISION_NOT_APPLICABLE(Action.FIX_REQUEST, "This decision does not apply to this review item's subject.", 409),
     DATE_NOT_CLOSED(Action.WAIT_THEN_RETRY, "The settlement date is not closed yet; run it after the day ended.", 422),
+    LEDGER_REPAIR_REFUSED(
+            Action.LOOK_UP,
+            "The ledger projection was not repaired, and nothing changed: a balance exceeds its entries (written outside"
+                    + " the projector), or a transaction older than the projection's mark is still open.",
+            409),
     SETTLEMENT_FILE_UNAVAILABLE(
             Action.WAIT_THEN_RETRY, "The PSP's settlement file could not be fetched; run it " + "again later.", 502),
 

@@ -1,5 +1,6 @@
 package dev.kopek.platform;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.util.Map;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
@@ -35,6 +36,12 @@ class SchemaMigrations {
         return flyway -> {
             renumber(flyway);
             flyway.migrate();
+            // Flyway's sessions ran without a statement timeout (spring.flyway.init-sqls): none of them may serve
+            // Kopek afterwards with that setting, so the pool opens fresh ones.
+            if (flyway.getConfiguration().getDataSource() instanceof HikariDataSource pool
+                    && pool.getHikariPoolMXBean() != null) {
+                pool.getHikariPoolMXBean().softEvictConnections();
+            }
         };
     }
 

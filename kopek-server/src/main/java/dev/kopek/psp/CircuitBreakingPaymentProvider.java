@@ -36,6 +36,11 @@ public final class CircuitBreakingPaymentProvider implements PaymentProvider {
     }
 
     @Override
+    public boolean capturesInParts() {
+        return adapter.capturesInParts();
+    }
+
+    @Override
     public ChargeOutcome charge(ChargeRequest request) {
         return recorded(() -> adapter.charge(request));
     }

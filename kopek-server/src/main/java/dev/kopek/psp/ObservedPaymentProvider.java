@@ -51,6 +51,11 @@ public final class ObservedPaymentProvider implements PaymentProvider {
     }
 
     @Override
+    public boolean capturesInParts() {
+        return adapter.capturesInParts();
+    }
+
+    @Override
     public ChargeOutcome charge(ChargeRequest request) {
         return observe("charge", request.providerKey(), () -> adapter.charge(request));
     }

@@ -38,6 +38,13 @@ public interface PaymentProvider {
     /** The settlement report for one value date; a report that cannot be fetched or read throws. */
     SettlementReport settlementReport(java.time.LocalDate date);
 
+    /**
+     * Whether this account can capture part of an authorization and leave the rest capturable for a later capture (a
+     * non-final partial capture). Where it cannot, a capture either takes what remains or releases the rest, and
+     * Kopek refuses a non-final partial capture before anything is stored or sent.
+     */
+    boolean capturesInParts();
+
     /** Which of Kopek's provider keys created this PSP object (charge, capture or refund), if the PSP says. */
     java.util.Optional<String> providerKeyOf(String pspReference);
 }

@@ -31,6 +31,8 @@ public final class PspCircuit {
     private final CircuitBreaker breaker;
     private final Duration wait;
     private final Counter refused;
+    /** Set while this thread holds a permit {@link #refusal} gave and no PSP call has used it yet. */
+    private final ThreadLocal<Boolean> unused = new ThreadLocal<>();
 
     /** The circuit of Kopek's configured account at the PSP {@code adapter}. */
     public PspCircuit(String adapter, PspCircuitProperties properties, MeterRegistry meters, Clock clock) {
@@ -88,13 +90,29 @@ public final class PspCircuit {
         // Closed: always permitted. Open: refused until the wait is over, then half-open. Half-open: each new
         // payment takes one of the trial permits; its PSP call's outcome is recorded by the adapter's wrapper.
         if (breaker.tryAcquirePermission()) {
+            unused.set(Boolean.TRUE);
             return Optional.empty();
         }
         refused.increment();
         return Optional.of(wait);
     }
 
+    /**
+     * Gives back the permit {@link #refusal} gave this thread when the request ended without calling the PSP: a
+     * replay of a final answer, a key in flight, an intent that already has a live attempt, a lookup that found the
+     * outcome. Half-open, each permit is one of the few trial calls that decide whether the circuit closes; one kept by
+     * a request that never called the PSP left the circuit waiting for a result that never came, and refusing new
+     * payments until its wait ran out again. Closed, this changes nothing.
+     */
+    public void releaseUnused() {
+        if (unused.get() != null) {
+            unused.remove();
+            breaker.releasePermission();
+        }
+    }
+
     void record(ChargeOutcome outcome, long nanos) {
+        unused.remove();
         switch (outcome) {
             // The PSP answered and waits for the customer (3-D Secure): it is working, however many need it.
             case ChargeOutcome.Unknown waiting

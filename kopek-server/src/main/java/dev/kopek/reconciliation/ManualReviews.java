@@ -1,5 +1,6 @@
 package dev.kopek.reconciliation;
 
+import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.TimeOrderedIds;
@@ -7,6 +8,7 @@ import dev.kopek.payments.ManualReviewRequired;
 import dev.kopek.payments.OperationRunner;
 import dev.kopek.payments.ParkedOutcomeRecorded;
 import dev.kopek.payments.PaymentService;
+import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.platform.Db;
 import dev.kopek.psp.ChargeOutcome;
@@ -16,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -42,18 +45,24 @@ public class ManualReviews {
     /** The actor recorded when a PSP notification settled a parked outcome before a person did. */
     public static final String SETTLED_BY_PSP = "psp-notification";
 
-    /** A decided authorization without a known expiry is held for this long after it was parked. */
-    private static final Duration DEFAULT_AUTHORIZATION = Duration.ofDays(7);
+    /**
+     * How long a card authorization holds at the PSP when it names no expiry (Stripe's, and the simulator's default):
+     * counted from when the payment was sent, which is when the PSP authorized it, never from when it was parked.
+     */
+    private static final Duration CARD_AUTHORIZATION = Duration.ofDays(7);
 
     private final JdbcClient jdbc;
     private final PaymentService payments;
     private final OperationRunner operations;
+    private final IdempotencyKeys keys;
     private final Clock clock;
 
-    ManualReviews(JdbcClient jdbc, PaymentService payments, OperationRunner operations, Clock clock) {
+    ManualReviews(
+            JdbcClient jdbc, PaymentService payments, OperationRunner operations, IdempotencyKeys keys, Clock clock) {
         this.jdbc = jdbc;
         this.payments = payments;
         this.operations = operations;
+        this.keys = keys;
         this.clock = clock;
     }
 
@@ -154,7 +163,8 @@ public class ManualReviews {
      *     {@code failed}; for a capture, void or refund {@code succeeded} or {@code failed}; for an exposure, a
      *     notification or an invariant violation {@code acknowledged}
      * @param pspReference the PSP's reference of what moved (for captured, authorized, succeeded)
-     * @param captureBefore for authorized: when the hold expires at the PSP (default: created + 7 days)
+     * @param captureBefore for authorized: when the hold expires at the PSP (default: the payment's own expiry if
+     *     Kopek knows it, else 7 days from when the payment was sent; the console gives none)
      */
     public record Decision(String kind, String pspReference, Instant captureBefore) {}
 
@@ -171,17 +181,25 @@ public class ManualReviews {
      * Records a person's decision and applies it through the same fenced path and ledger postings as any machine
      * outcome, in one transaction: either both the decision and the subject's final state commit, or neither.
      * The review is marked first, so the settlement's own "a parked outcome was settled" does not claim it.
+     *
+     * <p>Locks in the order every writer of an outcome takes them: the subject's key first, then the review. A PSP
+     * notification's phase 3 holds the key and then closes the review (ParkedOutcomeRecorded); the review first and
+     * the key second made the two deadlock on one parked payment (issue 24, defect 9). Whichever takes the key first
+     * finishes; the other then finds the key completed and the review resolved.
      */
     @Transactional
     public Resolution resolve(UUID id, Decision decision, String actor, String note) {
-        Optional<ManualReview> locked = jdbc.sql("SELECT * FROM manual_reviews WHERE id = :id FOR UPDATE")
-                .param("id", id)
-                .query(ManualReviews::map)
-                .optional();
-        if (locked.isEmpty()) {
+        Optional<ManualReview> seen = find(id);
+        if (seen.isEmpty()) {
             return new Resolution.NotFound();
         }
-        ManualReview review = locked.get();
+        keySpaceOf(seen.get().subject())
+                .ifPresent(
+                        space -> keys.lockUnfinishedByResource(space, seen.get().subjectId()));
+        ManualReview review = jdbc.sql("SELECT * FROM manual_reviews WHERE id = :id FOR UPDATE")
+                .param("id", id)
+                .query(ManualReviews::map)
+                .single();
         if (!review.status().equals("OPEN")) {
             return new Resolution.NotOpen(review);
         }
@@ -216,6 +234,17 @@ public class ManualReviews {
         return new Resolution.Resolved(find(id).orElseThrow());
     }
 
+    /** The key space of a review's subject whose key a decision takes over; none for an exposure or a notification. */
+    private static Optional<String> keySpaceOf(String subject) {
+        return switch (subject) {
+            case "payment" -> Optional.of(PaymentService.OPERATION);
+            case "capture", "void", "refund" ->
+                Optional.of(
+                        OperationKind.valueOf(subject.toUpperCase(Locale.ROOT)).keySpace());
+            default -> Optional.empty();
+        };
+    }
+
     private Optional<String> unfit(ManualReview review, Decision decision) {
         Set<String> allowed = DECISIONS.getOrDefault(review.subject(), Set.of());
         if (!allowed.contains(decision.kind())) {
@@ -239,9 +268,7 @@ public class ManualReviews {
             case "authorized" ->
                 new ChargeOutcome.Authorized(
                         decision.pspReference(),
-                        decision.captureBefore() != null
-                                ? decision.captureBefore()
-                                : review.createdAt().plus(DEFAULT_AUTHORIZATION));
+                        decision.captureBefore() != null ? decision.captureBefore() : authorizationExpiry(review));
             case "failed" -> new ChargeOutcome.Failed("nothing moved at the PSP, confirmed by " + actor);
             default -> null;
         };
@@ -252,6 +279,20 @@ public class ManualReviews {
                 operations.resolveManually(review.subjectId(), outcome).isPresent();
             default -> true;
         };
+    }
+
+    /**
+     * When the hold a person decided as authorized expires at the PSP, where the person named no time: the payment's
+     * own expiry if Kopek learned it, else a card hold's 7 days from when the payment was sent. The review was opened
+     * at least a key window later (a day at Stripe), so counting from it would let Kopek capture after the PSP has
+     * released the hold, and release it in the ledger a day late.
+     */
+    private Instant authorizationExpiry(ManualReview review) {
+        Payment payment = payments.find(review.merchant(), review.payment())
+                .orElseThrow(() -> new IllegalStateException("review " + review.id() + " names no payment"));
+        return payment.captureBefore() != null
+                ? payment.captureBefore()
+                : payment.createdAt().plus(CARD_AUTHORIZATION);
     }
 
     private static ManualReview map(ResultSet rs, int row) throws SQLException {

@@ -301,6 +301,7 @@ class ApiAnswersTest extends IntegrationTest {
                         + recordsAtPsp(reference).getFirst().id() + "\",\"note\":\"the PSP's "
                         + "dashboard shows the charge\"}"));
         ok(admin.post("/v1/ops/ledger/drift-check", null, "{}"));
+        ok(admin.post("/v1/ops/ledger/projection/repair", null, ""));
         ok(admin.get("/v1/ops/psp"));
         ok(admin.get("/v1/ops/invariants"));
     }

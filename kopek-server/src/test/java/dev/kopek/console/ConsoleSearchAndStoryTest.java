@@ -3,6 +3,7 @@ package dev.kopek.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.merchants.Merchants;
+import dev.kopek.money.PaymentId;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.notifications.NotificationInbox;
 import dev.kopek.outbox.webhooks.DeliveryWorker;
@@ -118,6 +119,37 @@ class ConsoleSearchAndStoryTest extends IntegrationTest {
             assertThat(rows(story, "ledger"))
                     .anySatisfy(row -> assertThat(row).contains("chargeback_withdrawn", "30.00 EUR"));
         }
+    }
+
+    /**
+     * Issue 24: a payment's story reads each of its lists with a bound. A payment the PSP notified about 201 times
+     * shows the first 200 notifications, and the page says that more exist.
+     */
+    @Test
+    void aPaymentsStoryShowsTheFirstRowsOfAListAndSaysMoreExist() throws Exception {
+        Api api = newMerchant();
+        Api.Response paid = api.pay(Api.newKey(), Api.payment(newReference(), 1_000, "EUR", "pm_ok"));
+        String id = paid.text("id");
+        jdbc.sql("""
+                INSERT INTO psp_notifications (id, provider, event_id, type, psp_reference, provider_key, payload,
+                                               received_at, tries, processed_at, outcome)
+                SELECT gen_random_uuid(), 'simulator', 'evt_story_' || gen_random_uuid(), 'charge.succeeded',
+                       p.psp_reference, p.provider_key, '{}', now(), 1, now(), 'ignored'
+                  FROM payments p, generate_series(1, :count)
+                 WHERE p.id = :payment
+                """)
+                .param("count", ConsoleQueries.STORY_LIMIT + 1)
+                .param("payment", PaymentId.parse(id).orElseThrow().value())
+                .update();
+
+        String story = ConsoleBrowser.loggedIn(baseUri(), ADMIN_TOKEN)
+                .get("/console/payments/" + id)
+                .body();
+
+        assertThat(rows(story, "notifications")).hasSize(ConsoleQueries.STORY_LIMIT);
+        assertThat(story).contains("id=\"more\"");
+        assertThat(story.replaceAll("<[^>]+>", " ").replaceAll("\\s+", " "))
+                .contains("Each list shows its first 200 rows; more exist in notifications.");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kopek.events.MoneyMovement.Kind;
 import dev.kopek.ledger.domain.AccountType;
 import dev.kopek.money.MerchantId;
+import dev.kopek.support.Api;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -26,14 +27,7 @@ class LedgerDriftTest extends LedgerTestSupport {
     @Test
     void driftInjectedWithPlainSqlIsReportedAsMetricAndLogLine(CapturedOutput output) throws SQLException {
         MerchantId merchant = newMerchantId();
-        UUID payment = newId();
-        publish(movement(Kind.CAPTURED, merchant, payment, payment, 5_000, "EUR"));
-        long account = journalOf(merchant, payment).getFirst().entries().stream()
-                .filter(e -> e.account() == AccountType.MERCHANT_PAYABLE)
-                .findFirst()
-                .orElseThrow()
-                .accountId();
-        projectAll();
+        long account = capturedAndProjected(merchant, 5_000);
         assertThat(driftChecker.check().drifts()).noneMatch(d -> d.accountId() == account);
         double detectedBefore = meters.counter("kopek.ledger.drift.detected").count();
 
@@ -56,6 +50,52 @@ class LedgerDriftTest extends LedgerTestSupport {
 
         tamper("UPDATE ledger_balances SET credit_minor = credit_minor + 1 WHERE account_id = " + account);
         assertThat(driftChecker.check().drifts()).noneMatch(d -> d.accountId() == account);
+    }
+
+    /**
+     * Issue 24, defect 7: the drift check's repair. A balance short of its entries (a posting the projection missed) is
+     * topped up by the audited ops action; a balance above its entries is refused, and nothing changes.
+     */
+    @Test
+    void aBalanceShortOfItsEntriesIsRepairedByTheAuditedOpsActionAndOneAboveThemIsRefused() throws SQLException {
+        MerchantId merchant = newMerchantId();
+        long account = capturedAndProjected(merchant, 6_000);
+
+        tamper("UPDATE ledger_balances SET credit_minor = credit_minor + 1 WHERE account_id = " + account);
+        Api.Response refused = admin().post("/v1/ops/ledger/projection/repair", null, "");
+        assertThat(refused.status()).as(refused.body()).isEqualTo(409);
+        assertThat(refused.text("code")).isEqualTo("ledger_repair_refused");
+        assertThat(projectedBalance(merchant, AccountType.MERCHANT_PAYABLE, "EUR"))
+                .as("nothing changed")
+                .isEqualTo(6_001);
+
+        tamper("UPDATE ledger_balances SET credit_minor = credit_minor - 2 WHERE account_id = " + account);
+        assertThat(driftChecker.check().drifts()).anyMatch(d -> d.accountId() == account);
+        Api.Response repaired = admin().post("/v1/ops/ledger/projection/repair", null, "");
+
+        assertThat(repaired.status()).as(repaired.body()).isEqualTo(200);
+        assertThat(repaired.json().get("repaired").toString())
+                .contains("\"account_id\":" + account + ",\"added_debits\":0,\"added_credits\":1");
+        assertThat(driftChecker.check().drifts()).noneMatch(d -> d.accountId() == account);
+        assertThat(balance(merchant, AccountType.MERCHANT_PAYABLE, "EUR")).isEqualTo(6_000);
+        assertThat(jdbc.sql("SELECT count(*) FROM audit_events WHERE action = 'ledger.projection_repaired'")
+                        .query(Long.class)
+                        .single())
+                .as("audited")
+                .isPositive();
+    }
+
+    /** A capture of {@code amount} for the merchant, projected; its merchant-payable account. */
+    private long capturedAndProjected(MerchantId merchant, long amount) {
+        UUID payment = newId();
+        publish(movement(Kind.CAPTURED, merchant, payment, payment, amount, "EUR"));
+        long account = journalOf(merchant, payment).getFirst().entries().stream()
+                .filter(e -> e.account() == AccountType.MERCHANT_PAYABLE)
+                .findFirst()
+                .orElseThrow()
+                .accountId();
+        projectAll();
+        return account;
     }
 
     private void tamper(String sql) throws SQLException {

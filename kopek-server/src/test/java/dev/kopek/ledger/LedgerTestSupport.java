@@ -21,6 +21,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 abstract class LedgerTestSupport extends IntegrationTest {
 
+    /** A read that sums whatever the projector has not reached: the tests hold it back on purpose. */
+    private static final long UNBOUNDED = Long.MAX_VALUE / 2;
+
     @Autowired
     protected ApplicationEventPublisher publisher;
 
@@ -77,8 +80,10 @@ abstract class LedgerTestSupport extends IntegrationTest {
      * reached yet); 0 when it does not exist.
      */
     protected long balance(MerchantId merchant, AccountType type, String currency) {
-        List<BalanceStore.AccountTotals> accounts =
-                merchant == null ? balances.platformAccounts() : balances.merchantAccounts(merchant);
+        List<BalanceStore.AccountTotals> accounts = (merchant == null
+                        ? balances.platformAccounts(UNBOUNDED)
+                        : balances.merchantAccounts(merchant, UNBOUNDED))
+                .orElseThrow();
         return accounts.stream()
                 .filter(a -> a.type() == type && a.currency().equals(currency))
                 .mapToLong(BalanceStore.AccountTotals::balanceMinor)

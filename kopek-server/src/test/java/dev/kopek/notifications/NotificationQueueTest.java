@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.platform.Db;
-import dev.kopek.simulator.WebhookSignature;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
 import dev.kopek.support.Race;
@@ -173,10 +172,7 @@ class NotificationQueueTest extends IntegrationTest {
     }
 
     private String providerKey(UUID payment) {
-        return jdbc.sql("SELECT provider_key FROM payments WHERE id = :p")
-                .param("p", payment)
-                .query(String.class)
-                .single();
+        return SimulatorEvents.providerKey(jdbc, payment);
     }
 
     private String outcome(String disputeId) {
@@ -202,18 +198,11 @@ class NotificationQueueTest extends IntegrationTest {
     }
 
     private String deliver(String body) {
-        String signature =
-                WebhookSignature.header(PspWebhookTest.SECRET, clock.instant().getEpochSecond(), body);
-        assertThat(inbox.receive(signature, body)).isEqualTo(NotificationInbox.Receipt.ACCEPTED);
-        return body.substring(7, body.indexOf('"', 7));
+        return SimulatorEvents.deliver(inbox, clock, body);
     }
 
     private String chargeEvent(String type, String chargeId, String providerKey) {
-        String status = type.substring("charge.".length());
-        return "{\"id\":\"evt_" + UUID.randomUUID() + "\",\"type\":\"" + type + "\",\"created\":"
-                + clock.instant().getEpochSecond() + ",\"data\":{\"id\":\"" + chargeId
-                + "\",\"object\":\"charge\",\"status\":\"" + status + "\",\"amount\":100,\"currency\":\"EUR\","
-                + "\"idempotency_key\":\"" + providerKey + "\"}}";
+        return SimulatorEvents.charge(clock, type, chargeId, providerKey);
     }
 
     private String disputeEvent(String dispute, String charge) {

@@ -2,6 +2,7 @@ package dev.kopek.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kopek.support.Migrations;
 import dev.kopek.support.TestDatabase;
 import java.util.UUID;
 import org.flywaydb.core.Flyway;
@@ -59,10 +60,6 @@ class SealedSecretsMigrationTest {
     }
 
     private static Flyway flyway(DriverManagerDataSource source, String target) {
-        return Flyway.configure()
-                .dataSource(source)
-                .locations("classpath:db/migration")
-                .target(target)
-                .load();
+        return Migrations.flyway(source, target);
     }
 }

@@ -3,6 +3,7 @@ package dev.kopek.platform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kopek.support.Migrations;
 import dev.kopek.support.TestDatabase;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -70,9 +71,6 @@ class SchemaMigrationsTest {
     }
 
     private static Flyway flyway(DriverManagerDataSource source) {
-        return Flyway.configure()
-                .dataSource(source)
-                .locations("classpath:db/migration")
-                .load();
+        return Migrations.flyway(source);
     }
 }

@@ -134,6 +134,49 @@ class PspCircuitTest extends IntegrationTest {
         assertThat(admin().get("/v1/ops/psp").text("circuit")).isEqualTo("closed");
     }
 
+    /**
+     * Issue 24: half-open, the circuit lets a few trial payments through, and their outcomes decide whether it closes.
+     * A request it lets through that then calls no PSP (a replay of a final answer, an intent that already has a paid
+     * attempt) gives its permit back; kept, those permits left the circuit refusing the very trial payments it was
+     * waiting for, until its wait ran out again.
+     */
+    @Test
+    void aRequestThatCallsNoPspGivesItsHalfOpenTrialPermitBack() {
+        Api api = newMerchant();
+        String key = Api.newKey();
+        String reference = newReference();
+        Api.Response captured = api.pay(key, payment(reference, "pm_ok"));
+        assertThat(captured.status()).isEqualTo(201);
+        // Unknowns until the circuit opens: the last four calls decide, however the earlier tests left them.
+        for (int i = 0; i < 4 && !admin().get("/v1/ops/psp").text("circuit").equals("open"); i++) {
+            assertThat(api.pay(Api.newKey(), payment(newReference(), "pm_5xx_no_charge"))
+                            .status())
+                    .isEqualTo(202);
+        }
+        assertThat(admin().get("/v1/ops/psp").text("circuit")).isEqualTo("open");
+        clock.advance(Duration.ofMinutes(10));
+
+        Api.Response replay = api.pay(key, payment(reference, "pm_ok"));
+        Api.Response paidAlready = api.pay(Api.newKey(), payment(reference, "pm_ok"));
+        String firstTrial = newReference();
+        String secondTrial = newReference();
+        Api.Response first = api.pay(Api.newKey(), payment(firstTrial, "pm_ok"));
+        Api.Response second = api.pay(Api.newKey(), payment(secondTrial, "pm_ok"));
+
+        assertThat(replay.status()).isEqualTo(201);
+        assertThat(replay.header("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(paidAlready.status()).as(paidAlready.body()).isEqualTo(409);
+        assertThat(first.status())
+                .as("a trial payment of the half-open circuit: " + first.body())
+                .isEqualTo(201);
+        assertThat(second.status()).as(second.body()).isEqualTo(201);
+        assertThat(admin().get("/v1/ops/psp").text("circuit")).isEqualTo("closed");
+        assertThat(chargesAtPsp(reference))
+                .as("charged once, by the first request")
+                .isEqualTo(1);
+        assertThat(chargesAtPsp(firstTrial) + chargesAtPsp(secondTrial)).isEqualTo(2);
+    }
+
     private void replayWhileOpen(Api api, String key, String reference, Api.Response captured) {
         // The last 4 calls decide: the success and three unknowns (75 %) open it.
         for (int i = 0; i < 3; i++) {

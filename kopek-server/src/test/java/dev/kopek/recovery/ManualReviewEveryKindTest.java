@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.money.PaymentId;
 import dev.kopek.support.Api;
+import dev.kopek.support.ConsoleBrowser;
 import dev.kopek.support.IntegrationTest;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
@@ -19,35 +21,72 @@ import tools.jackson.databind.JsonNode;
  */
 class ManualReviewEveryKindTest extends IntegrationTest {
 
+    /** A manual-capture payment parked past the key window, its review open: only a person can decide it now. */
+    private record Parked(Api api, String reference, String id, String charge, String review) {}
+
+    /** A manual-capture payment whose outcome only the PSP's notification would tell, parked for a person. */
+    private Parked parkedManualCapture(long amount) {
+        Api api = newMerchant();
+        String reference = newReference();
+        Api.Response processing = api.pay(
+                Api.newKey(),
+                "{\"reference\":\"" + reference + "\",\"amount\":" + amount
+                        + ",\"currency\":\"EUR\",\"payment_method\":\"pm_webhook_only\",\"capture_method\":\"manual\"}");
+        assertThat(processing.status()).isEqualTo(202);
+        closeTheKeyWindow();
+        String charge = recordsAtPsp(reference).getFirst().id();
+        String id = processing.text("id");
+        return new Parked(api, reference, id, charge, openReview("payment", id));
+    }
+
     private void closeTheKeyWindow() {
         clock.advance(Duration.ofHours(25));
         SIMULATOR.advanceClock(Duration.ofHours(25));
         reconciler.reconcileOnce();
     }
 
+    /**
+     * Issue 24: the console's "authorized" gives no expiry; the hold is then the card's 7 days from when the payment
+     * was sent (when the PSP authorized it), not from when its review was opened a day or more later.
+     */
+    @Test
+    void anAuthorizationDecidedInTheConsoleExpiresWhenThePspsHoldDoes() throws Exception {
+        Parked parked = parkedManualCapture(2500);
+
+        ConsoleBrowser console = ConsoleBrowser.loggedIn(baseUri(), ADMIN_TOKEN);
+        var resolved = console.post(
+                "/console/reviews/" + parked.review() + "/resolve",
+                "decision=authorized&psp_reference=" + parked.charge() + "&note=seen+on+the+dashboard");
+
+        assertThat(resolved.statusCode()).as(resolved.body()).isEqualTo(302);
+        JsonNode payment = parked.api().get("/v1/payments/" + parked.id()).json();
+        assertThat(payment.get("status").asString()).isEqualTo("authorized");
+        var times = jdbc.sql("SELECT created_at, capture_before FROM payments WHERE reference = :r")
+                .param("r", parked.reference())
+                .query((rs, n) -> new Instant[] {
+                    rs.getTimestamp("created_at").toInstant(),
+                    rs.getTimestamp("capture_before").toInstant()
+                })
+                .single();
+        assertThat(times[1]).isEqualTo(times[0].plus(Duration.ofDays(7)));
+    }
+
     @Test
     void aParkedManualCapturePaymentIsDecidedAuthorizedNeverCaptured() {
-        Api api = newMerchant();
-        String reference = newReference();
-        Api.Response processing = api.pay(
-                Api.newKey(),
-                "{\"reference\":\"" + reference + "\",\"amount\":5000,"
-                        + "\"currency\":\"EUR\",\"payment_method\":\"pm_webhook_only\",\"capture_method\":\"manual\"}");
-        assertThat(processing.status()).isEqualTo(202);
-        closeTheKeyWindow();
-        String charge = recordsAtPsp(reference).getFirst().id();
-        String review = openReview("payment", processing.text("id"));
+        Parked parked = parkedManualCapture(5000);
 
-        Api.Response captured = resolve(review, "{\"decision\":\"captured\",\"psp_reference\":\"" + charge + "\"}");
+        Api.Response captured =
+                resolve(parked.review(), "{\"decision\":\"captured\",\"psp_reference\":\"" + parked.charge() + "\"}");
         assertThat(captured.status()).isEqualTo(409);
         assertThat(captured.text("code")).isEqualTo("decision_not_applicable");
 
-        Api.Response authorized = resolve(review, "{\"decision\":\"authorized\",\"psp_reference\":\"" + charge + "\"}");
+        Api.Response authorized =
+                resolve(parked.review(), "{\"decision\":\"authorized\",\"psp_reference\":\"" + parked.charge() + "\"}");
         assertThat(authorized.status()).isEqualTo(200);
-        JsonNode payment = api.get("/v1/payments/" + processing.text("id")).json();
+        JsonNode payment = parked.api().get("/v1/payments/" + parked.id()).json();
         assertThat(payment.get("status").asString()).isEqualTo("authorized");
         assertThat(payment.get("amount_captured").asLong()).isZero();
-        assertThat(kinds(processing.text("id"))).containsExactly("AUTHORIZATION_HELD");
+        assertThat(kinds(parked.id())).containsExactly("AUTHORIZATION_HELD");
     }
 
     @Test
@@ -194,7 +233,7 @@ class ManualReviewEveryKindTest extends IntegrationTest {
     }
 
     private String openReview(String subject, String paymentId) {
-        JsonNode queue = admin().get("/v1/ops/manual-review").json().get("data");
+        JsonNode queue = admin().get("/v1/ops/manual-review?limit=500").json().get("data");
         return StreamSupport.stream(queue.spliterator(), false)
                 .filter(r -> r.get("subject").asString().equals(subject)
                         && paymentId.equals(r.get("payment_id").asString()))

@@ -274,7 +274,7 @@ class RecoveryTest extends IntegrationTest {
         assertThat(retry.status()).isEqualTo(202);
         assertThat(retry.text("status")).isEqualTo("processing");
 
-        Api.Response queue = admin().get("/v1/ops/manual-review");
+        Api.Response queue = admin().get("/v1/ops/manual-review?limit=500");
         var item = java.util.stream.StreamSupport.stream(
                         queue.json().get("data").spliterator(), false)
                 .filter(r -> r.get("payment_id").asString().equals(retry.text("id")))

@@ -61,6 +61,8 @@ final class Driver {
     private final List<World.Finding> findings = Collections.synchronizedList(new ArrayList<>());
     private final int firstEvent;
     private final LongSupplier clockSeconds;
+    /** A person deciding the run's open reviews from the PSP's record, as {@link Operator} does. */
+    private final Runnable person;
 
     Driver(
             String prefix,
@@ -70,6 +72,7 @@ final class Driver {
             AcquirerSimulator psp,
             Workers workers,
             LongSupplier clockSeconds,
+            Runnable person,
             long seed) {
         this.prefix = prefix;
         this.merchants = merchants;
@@ -80,6 +83,7 @@ final class Driver {
         this.random = new Random(seed ^ 0x5DEECE66DL);
         this.firstEvent = psp.webhookEvents().size();
         this.clockSeconds = clockSeconds;
+        this.person = person;
     }
 
     List<World.Observation> observations() {
@@ -128,6 +132,8 @@ final class Driver {
                 case Op.Jump j -> jump(j.past());
                 case Op.Probe p -> slot(p.slot()).ifPresent(this::probe);
                 case Op.Poison p -> poison(p.count());
+                case Op.NotifyRacingReconciler r -> notifyRacingReconciler();
+                case Op.DecideRacingNotifications d -> decideRacingNotifications();
             }
         } finally {
             workers.disarmCrashes();
@@ -451,6 +457,66 @@ final class Driver {
         if (r.status() != 404) {
             findings.add(new World.Finding(
                     "L11", "another merchant's " + what + " answered " + r.status() + ": " + r.body()));
+        }
+    }
+
+    /**
+     * Each pending webhook is held after its take-over of a key, before its phase 3, while a reconciler pass runs. The
+     * notification holds the key with a lease of its own: a reconciler that asks the PSP about that key meanwhile took
+     * it from under the notification (issue 24, defect 1; the lookup at the PSP is the oracle).
+     */
+    private void notifyRacingReconciler() {
+        collectWebhooks();
+        List<WebhookEvent> batch = new ArrayList<>(pending);
+        pending.clear();
+        workers.advance(LEASE_AND_GRACE);
+        for (WebhookEvent e : batch) {
+            LongSupplier asked = () -> lookupsOf(e);
+            long before = asked.getAsLong();
+            boolean held = workers.whileNotificationHeld(
+                    () -> forward(e), () -> workers.reconcile(m -> findings.add(new World.Finding("L5", m))));
+            if (held && asked.getAsLong() > before) {
+                findings.add(new World.Finding(
+                        "L4",
+                        "a reconciler took over the key of PSP notification " + e.type() + " " + e.id()
+                                + " (and asked the PSP) while the notification held it before its phase 3"));
+            }
+        }
+    }
+
+    /** How often the PSP was asked by key about what a notification names. */
+    private long lookupsOf(WebhookEvent e) {
+        String key = Api.JSON
+                .readTree(e.payload())
+                .path("data")
+                .path("idempotency_key")
+                .asString(null);
+        if (key == null) {
+            return 0;
+        }
+        String kind = e.type().substring(0, Math.max(0, e.type().indexOf('.')));
+        return kind.equals("charge") ? psp.lookups(key) : psp.lookups(kind, key);
+    }
+
+    /**
+     * A person decides every open review while the pending webhooks arrive, all released together: a decision and
+     * the notification of one parked payment take their locks in one order, so neither is aborted (issue 24, defect 9).
+     */
+    private void decideRacingNotifications() {
+        collectWebhooks();
+        List<WebhookEvent> batch = new ArrayList<>(pending);
+        pending.clear();
+        try {
+            Race.of(batch.size() + 1, i -> {
+                if (i == 0) {
+                    person.run();
+                } else {
+                    forward(batch.get(i - 1));
+                }
+                return null;
+            });
+        } catch (Exception e) {
+            findings.add(new World.Finding("driver", "decisions racing notifications failed: " + e));
         }
     }
 

@@ -62,4 +62,13 @@ sealed interface Op {
 
     /** Notifications about objects Kopek never had, signed correctly, that can never be applied. */
     record Poison(int count) implements Op {}
+
+    /**
+     * Issue 24, defect 1: the clocks jump past the lease and grace, then the PSP's pending webhooks are forwarded one by
+     * one, each held between its take-over of a key and its phase 3 while a reconciler pass runs.
+     */
+    record NotifyRacingReconciler() implements Op {}
+
+    /** Issue 24, defect 9: a person decides every open review while the PSP's pending webhooks arrive, all at once. */
+    record DecideRacingNotifications() implements Op {}
 }

@@ -48,7 +48,21 @@ final class OpGenerator {
                 ops.add(op);
             }
         }
+        races(seed, exclusions, ops);
         return ops;
+    }
+
+    /**
+     * The races of issue 24 (defects 1 and 9), from a second stream of the seed, inserted among the steps: every seed
+     * keeps the steps it had, in their order, so the seeds that found the defects of issue 10 keep their scenarios.
+     */
+    private static void races(long seed, KnownDefects exclusions, List<Op> ops) {
+        Random extra = new Random(seed * 0x9E3779B97F4A7C15L + 24);
+        for (Op race : List.of(new Op.NotifyRacingReconciler(), new Op.DecideRacingNotifications())) {
+            if (extra.nextInt(4) == 0 && !exclusions.excludes(race)) {
+                ops.add(1 + extra.nextInt(ops.size()), race);
+            }
+        }
     }
 
     private static Op create(Random r) {

@@ -50,6 +50,10 @@ final class Operator {
                 // An older Kopek knows only "captured" and "failed".
                 r = decide(id, happened.isPresent() ? "captured" : "failed", happened);
             }
+            if (r.status() == 409 && r.body().contains("review_not_open")) {
+                // The PSP's own answer settled it first (a notification racing the decision): nothing left to decide.
+                continue;
+            }
             if (r.status() != 200) {
                 findings.add(new World.Finding(
                         "L6",

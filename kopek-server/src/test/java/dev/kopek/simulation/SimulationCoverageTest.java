@@ -70,7 +70,9 @@ class SimulationCoverageTest {
                 "dispute decided later",
                 "reconciler pass",
                 "cross-merchant probe",
-                "poisoned notifications"));
+                "poisoned notifications",
+                "notification racing the reconciler",
+                "decision racing notifications"));
         assertThat(seen).containsAll(expected);
     }
 
@@ -120,6 +122,8 @@ class SimulationCoverageTest {
             case Op.Jump j -> kinds.add("jump " + j.past());
             case Op.Probe p -> kinds.add("cross-merchant probe");
             case Op.Poison p -> kinds.add("poisoned notifications");
+            case Op.NotifyRacingReconciler r -> kinds.add("notification racing the reconciler");
+            case Op.DecideRacingNotifications d -> kinds.add("decision racing notifications");
         }
         return kinds;
     }

@@ -18,6 +18,7 @@ import dev.kopek.support.TestDatabase;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -380,6 +381,8 @@ class SystemSimulationTest {
         Api outsider = merchants.removeLast();
         viaSecond.removeLast();
         List<UUID> audited = ids.subList(0, 2);
+        List<World.Finding> decisions = Collections.synchronizedList(new ArrayList<>());
+        Runnable person = () -> new Operator(jdbc, PSP, admin).resolveOpenReviews(audited, decisions);
         Driver driver = new Driver(
                 prefix,
                 merchants,
@@ -388,8 +391,10 @@ class SystemSimulationTest {
                 PSP,
                 workers,
                 () -> clock.instant().getEpochSecond(),
+                person,
                 seed);
         ops.forEach(driver::run);
+        driver.findings().addAll(decisions);
         driver.quiesce(() -> snapshots.digest(audited), 10);
         new Operator(jdbc, PSP, admin).resolveOpenReviews(audited, driver.findings());
         driver.quiesce(() -> snapshots.digest(audited), 4);

@@ -7,6 +7,10 @@ import dev.kopek.support.CrashSwitch;
 import dev.kopek.support.MutableClock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -60,6 +64,35 @@ final class Workers {
     void advance(Duration by) {
         clocks.forEach(c -> c.advance(by));
         psp.advanceClock(by);
+    }
+
+    /**
+     * Runs {@code notify} (a notification forwarded to the first instance) and, if it takes a key over, holds it there
+     * before its phase 3 while {@code meanwhile} runs; true if it was held. A notification that takes no key over
+     * (ignored, unmatched, a dispute) just runs.
+     */
+    boolean whileNotificationHeld(Runnable notify, Runnable meanwhile) {
+        CrashSwitch.Pause pause = crash.pauseNextNotification();
+        boolean held = false;
+        try (var thread = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<?> notified = thread.submit(notify);
+            while (!notified.isDone() && !held) {
+                held = pause.reached().await(5, TimeUnit.MILLISECONDS);
+            }
+            if (held) {
+                meanwhile.run();
+            }
+            pause.release();
+            notified.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("forwarding a notification failed", e.getCause());
+        } finally {
+            crash.disarm();
+        }
+        return held;
     }
 
     void armCrash(boolean second) {

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * would happen, so nothing of the PSP's answer is recorded. Kopek calls it after the first PSP call of every
  * operation kind (payment, capture, void, refund), so the next such call after arming is the one that dies.
  * It can also hold the next such call there instead, as a process stalled (a long GC pause, a frozen VM) past its
- * lease would be, and let it go on later.
+ * lease would be, and let it go on later; and hold the next PSP notification between its take-over of a key and its
+ * phase 3, so another writer can be let in at exactly that point.
  */
 public final class CrashSwitch implements AfterPspCall {
 
@@ -28,7 +29,7 @@ public final class CrashSwitch implements AfterPspCall {
 
         public void awaitReached() throws InterruptedException {
             if (!reached.await(10, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("no PSP call reached the pause");
+                throw new IllegalStateException("no call reached the pause");
             }
         }
 
@@ -39,6 +40,7 @@ public final class CrashSwitch implements AfterPspCall {
 
     private final AtomicBoolean armed = new AtomicBoolean();
     private final AtomicReference<Pause> pause = new AtomicReference<>();
+    private final AtomicReference<Pause> notificationPause = new AtomicReference<>();
 
     public void crashNextPayment() {
         armed.set(true);
@@ -49,9 +51,16 @@ public final class CrashSwitch implements AfterPspCall {
         armed.set(true);
     }
 
-    /** Disarms a switch the last step did not use (it was refused before reaching the PSP). */
+    /**
+     * Disarms a switch the last step did not use (it was refused before reaching the PSP), and lets go of a notification
+     * pause no notification reached.
+     */
     public void disarm() {
         armed.set(false);
+        Pause unused = notificationPause.getAndSet(null);
+        if (unused != null) {
+            unused.release();
+        }
     }
 
     /** Holds the next PSP call's thread after the PSP answered, before phase 3, until released (at most 30 s). */
@@ -61,22 +70,41 @@ public final class CrashSwitch implements AfterPspCall {
         return next;
     }
 
+    /**
+     * Holds the next PSP notification that takes a key over, after its take-over and before its phase 3, until
+     * released (at most 30 s): a receiving process stalled there, while a reconciler or a person may come in.
+     */
+    public Pause pauseNextNotification() {
+        Pause next = new Pause(new CountDownLatch(1), new CountDownLatch(1));
+        notificationPause.set(next);
+        return next;
+    }
+
     @Override
     public void accept(PaymentId payment, ChargeOutcome outcome) {
         if (armed.getAndSet(false)) {
             throw new SimulatedCrash(payment);
         }
-        Pause held = pause.getAndSet(null);
-        if (held != null) {
-            held.reached().countDown();
-            try {
-                if (!held.released().await(30, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException("a paused PSP call was never released");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
+        hold(pause.getAndSet(null));
+    }
+
+    @Override
+    public void afterNotificationTakeOver(PaymentId payment, ChargeOutcome outcome) {
+        hold(notificationPause.getAndSet(null));
+    }
+
+    private static void hold(Pause held) {
+        if (held == null) {
+            return;
+        }
+        held.reached().countDown();
+        try {
+            if (!held.released().await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("a paused call was never released");
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 }

@@ -2,9 +2,13 @@ package dev.kopek.ledger.jdbc;
 
 import dev.kopek.ledger.domain.AccountType;
 import dev.kopek.money.MerchantId;
+import dev.kopek.platform.Db;
+import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -38,9 +42,17 @@ public class BalanceStore {
      * An account's exact totals in one statement, so in one snapshot: its balance rows (all shards) plus the entries of
      * journal transactions the projector has not reached yet. The projector moves balances and its mark in one
      * transaction, so a snapshot sees an entry in exactly one of the two.
+     *
+     * <p>What is not projected yet is summed only up to {@code :limit} journal transactions: one session idle in a
+     * transaction holds the projector's mark back, and every read would otherwise re-sum a tail that grows for as long
+     * (issue 24, defect 8). Past the limit the statement says so ({@code behind}) instead of summing more.
      */
-    private static final String TOTALS = """
+    static final String TOTALS = """
             WITH mark AS (SELECT projected_below FROM ledger_projection),
+            unprojected AS MATERIALIZED (
+                SELECT t.id FROM mark, ledger_transactions t WHERE t.tx_xid >= mark.projected_below
+                 LIMIT CAST(:limit AS bigint) + 1
+            ),
             accounts AS (SELECT a.id, a.merchant_id, a.type, a.currency FROM ledger_accounts a WHERE %s),
             projected AS (
                 SELECT b.account_id, sum(b.debit_minor) AS debits, sum(b.credit_minor) AS credits
@@ -50,32 +62,56 @@ public class BalanceStore {
                 SELECT e.account_id,
                        COALESCE(sum(e.amount_minor) FILTER (WHERE e.side = 'debit'), 0) AS debits,
                        COALESCE(sum(e.amount_minor) FILTER (WHERE e.side = 'credit'), 0) AS credits
-                  FROM mark, ledger_transactions t
+                  FROM unprojected t
                   JOIN ledger_entries e ON e.transaction_id = t.id
                   JOIN accounts a ON a.id = e.account_id
-                 WHERE t.tx_xid >= mark.projected_below
                  GROUP BY e.account_id
             )
             SELECT a.id, a.merchant_id, a.type, a.currency,
                    (COALESCE(p.debits, 0) + COALESCE(q.debits, 0))::bigint AS debits,
-                   (COALESCE(p.credits, 0) + COALESCE(q.credits, 0))::bigint AS credits
+                   (COALESCE(p.credits, 0) + COALESCE(q.credits, 0))::bigint AS credits,
+                   (SELECT count(*) FROM unprojected) > CAST(:limit AS bigint) AS behind
               FROM accounts a
               LEFT JOIN projected p ON p.account_id = a.id
               LEFT JOIN pending q ON q.account_id = a.id
              ORDER BY a.currency, a.type
             """;
 
-    public List<AccountTotals> merchantAccounts(MerchantId merchant) {
-        return jdbc.sql(TOTALS.formatted("a.merchant_id = :merchant"))
+    /**
+     * A merchant's accounts with their exact totals; empty when more than {@code unprojectedLimit} journal
+     * transactions wait for the projector (the read would have to sum them all).
+     */
+    public Optional<List<AccountTotals>> merchantAccounts(MerchantId merchant, long unprojectedLimit) {
+        return exact(jdbc.sql(TOTALS.formatted("a.merchant_id = :merchant"))
                 .param("merchant", merchant.value())
-                .query(BalanceStore::totals)
-                .list();
+                .param("limit", unprojectedLimit));
     }
 
-    public List<AccountTotals> platformAccounts() {
-        return jdbc.sql(TOTALS.formatted("a.merchant_id IS NULL"))
-                .query(BalanceStore::totals)
+    /** The platform's accounts, as {@link #merchantAccounts}. */
+    public Optional<List<AccountTotals>> platformAccounts(long unprojectedLimit) {
+        return exact(jdbc.sql(TOTALS.formatted("a.merchant_id IS NULL")).param("limit", unprojectedLimit));
+    }
+
+    private static Optional<List<AccountTotals>> exact(JdbcClient.StatementSpec read) {
+        record Row(AccountTotals totals, boolean behind) {}
+        List<Row> rows = read.query((rs, n) -> new Row(totals(rs, n), rs.getBoolean("behind")))
                 .list();
+        return rows.stream().anyMatch(Row::behind)
+                ? Optional.empty()
+                : Optional.of(rows.stream().map(Row::totals).toList());
+    }
+
+    /**
+     * How long the oldest journal transaction the projector has not reached has waited (0 when none): one session
+     * idle in a transaction holds the projector back, and this grows. One index probe.
+     */
+    public double unprojectedAgeSeconds(Instant now) {
+        return jdbc.sql("""
+                SELECT COALESCE(EXTRACT(EPOCH FROM (CAST(:now AS timestamptz) - t.recorded_at)), 0)::float8
+                  FROM ledger_projection m
+                  LEFT JOIN LATERAL (SELECT recorded_at FROM ledger_transactions
+                                      WHERE tx_xid >= m.projected_below ORDER BY tx_xid LIMIT 1) t ON TRUE
+                """).param("now", Db.at(now)).query(Double.class).single();
     }
 
     private static AccountTotals totals(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
@@ -163,6 +199,45 @@ public class BalanceStore {
                 """)
                 .query((rs, n) -> new Drift(totals(rs, n), rs.getLong("entry_debits"), rs.getLong("entry_credits")))
                 .list();
+    }
+
+    /** What a repair added to one account's balance. */
+    public record Repaired(long accountId, long addedDebitMinor, long addedCreditMinor) {}
+
+    /** Why the projection was not repaired; nothing changed. */
+    public static final class NotRepairable extends RuntimeException {
+        NotRepairable(String reason, Throwable cause) {
+            super(reason, cause, false, false);
+        }
+    }
+
+    /**
+     * The drift check's repair (V173, {@code ledger_repair_projection}), in the caller's transaction: adds to each
+     * balance what the entries below the mark hold beyond it, once no transaction older than the mark is open (it waits
+     * up to {@code maxWaitSeconds} for one). Refused, changing nothing, where a balance exceeds its entries (a row
+     * written outside the projector) or an older transaction stays open; the caller's transaction must then roll back.
+     */
+    public List<Repaired> repairProjection(int maxWaitSeconds) {
+        try {
+            return jdbc.sql("SELECT * FROM ledger_repair_projection(:wait)")
+                    .param("wait", maxWaitSeconds)
+                    .query((rs, n) -> new Repaired(
+                            rs.getLong("account_id"),
+                            rs.getLong("added_debit_minor"),
+                            rs.getLong("added_credit_minor")))
+                    .list();
+        } catch (DataAccessException e) {
+            String state = e.getMostSpecificCause() instanceof SQLException sql ? sql.getSQLState() : null;
+            if ("22000".equals(state) || "55P03".equals(state)) {
+                throw new NotRepairable(e.getMostSpecificCause().getMessage(), e);
+            }
+            throw e;
+        }
+    }
+
+    /** Lifts the statement timeout for the rest of the caller's transaction: a whole-journal read follows. */
+    public void withoutStatementTimeout() {
+        jdbc.sql("SET LOCAL statement_timeout = 0").update();
     }
 
     public long accountCount() {

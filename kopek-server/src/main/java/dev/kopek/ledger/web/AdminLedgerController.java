@@ -7,6 +7,7 @@ import dev.kopek.ledger.DriftReport;
 import dev.kopek.ledger.Ledger;
 import dev.kopek.ledger.LedgerQueries;
 import dev.kopek.ledger.LedgerTransaction;
+import dev.kopek.ledger.ProjectionRepair;
 import dev.kopek.ledger.ReversalResult;
 import dev.kopek.ledger.domain.FeeRule;
 import dev.kopek.merchants.Merchants;
@@ -32,7 +33,7 @@ import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** Admin API ({@code KOPEK_ADMIN_TOKEN}): merchants' fees, reversals, and the drift check on demand. */
+/** Admin API ({@code KOPEK_ADMIN_TOKEN}): merchants' fees, reversals, the drift check on demand and its repair. */
 @RestController
 @Audience(Audience.Kind.ADMIN)
 class AdminLedgerController {
@@ -182,6 +183,57 @@ class AdminLedgerController {
                         })
                         .toList());
         return json;
+    }
+
+    /**
+     * The drift check's repair (docs/runbooks/ledger-drift.md): adds to each balance what its entries below the
+     * projection's mark hold beyond it, audited. Refused, changing nothing, where a balance exceeds its entries or a
+     * transaction older than the mark stays open.
+     */
+    @PostMapping("/v1/ops/ledger/projection/repair")
+    @ProblemCodes(ProblemCode.LEDGER_REPAIR_REFUSED)
+    Map<String, Object> repairProjection(Actor actor) {
+        String[] refused = new String[1];
+        ProjectionRepair repaired = audit.inTransaction(status -> {
+            try {
+                ProjectionRepair added = drift.repair();
+                audit.record(
+                        actor,
+                        "ledger.projection_repaired",
+                        "ledger",
+                        "projection",
+                        null,
+                        Map.of(
+                                "accounts",
+                                added.accounts().stream()
+                                        .map(AdminLedgerController::repaired)
+                                        .toList()));
+                return added;
+            } catch (ProjectionRepair.Refused e) {
+                status.setRollbackOnly();
+                refused[0] = e.getMessage();
+                return null;
+            }
+        });
+        if (refused[0] != null) {
+            throw ApiProblem.of(HttpStatus.CONFLICT, "ledger_repair_refused", refused[0]);
+        }
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("object", "ledger_projection_repair");
+        json.put(
+                "repaired",
+                repaired.accounts().stream()
+                        .map(AdminLedgerController::repaired)
+                        .toList());
+        return json;
+    }
+
+    private static Map<String, Object> repaired(ProjectionRepair.Added r) {
+        Map<String, Object> account = new LinkedHashMap<>();
+        account.put("account_id", r.accountId());
+        account.put("added_debits", r.addedDebitMinor());
+        account.put("added_credits", r.addedCreditMinor());
+        return account;
     }
 
     private MerchantId merchant(String text) {

@@ -1,5 +1,6 @@
 package dev.kopek.ledger.web;
 
+import dev.kopek.ledger.BalancesBehind;
 import dev.kopek.ledger.LedgerQueries;
 import dev.kopek.ledger.LedgerTransaction;
 import dev.kopek.ledger.MerchantBalance;
@@ -13,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -32,8 +35,19 @@ class LedgerController {
     }
 
     @GetMapping("/v1/balance")
+    @ProblemCodes(ProblemCode.BALANCES_BEHIND)
     Map<String, Object> balance(MerchantId merchant) {
-        List<MerchantBalance> balances = ledger.balances(merchant);
+        List<MerchantBalance> balances;
+        try {
+            balances = ledger.balances(merchant);
+        } catch (BalancesBehind behind) {
+            throw ApiProblem.withHeaders(
+                    HttpStatus.SERVICE_UNAVAILABLE,
+                    "balances_behind",
+                    "The balance cannot be read exactly right now: the ledger's projection is behind. Payments are not"
+                            + " affected; retry after Retry-After seconds.",
+                    Map.of(HttpHeaders.RETRY_AFTER, "30"));
+        }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("object", "balance");
         json.put(

@@ -86,6 +86,7 @@ class PaymentController {
                 ProblemCode.CAPTURE_FINALIZED,
                 ProblemCode.CAPTURE_IN_PROGRESS,
                 ProblemCode.AMOUNT_EXCEEDS_CAPTURABLE,
+                ProblemCode.PARTIAL_CAPTURE_UNSUPPORTED,
                 ProblemCode.AUTHORIZATION_VOIDED,
                 ProblemCode.AUTHORIZATION_EXPIRED,
                 ProblemCode.PAYMENT_REFUNDED,

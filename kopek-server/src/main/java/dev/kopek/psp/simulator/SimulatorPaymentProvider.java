@@ -64,6 +64,12 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
     }
 
     @Override
+    public boolean capturesInParts() {
+        // The simulator keeps an authorization capturable after any partial capture that is not final.
+        return true;
+    }
+
+    @Override
     public IdempotencyContract contract() {
         return new IdempotencyContract(
                 properties.keyWindow(), "the key string, per simulator account", "409 request_in_progress", true);

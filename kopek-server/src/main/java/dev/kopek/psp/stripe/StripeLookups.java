@@ -2,6 +2,10 @@ package dev.kopek.psp.stripe;
 
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.LookupResult;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -42,19 +46,36 @@ final class StripeLookups {
     }
 
     /**
-     * A capture under a key: the PaymentIntent captured ({@code succeeded}, or capturable again after a non-final
-     * multicapture with money received) is found; still capturable with nothing received means the capture never
-     * happened.
+     * The metadata key a capture writes onto its PaymentIntent in the capture request itself (Stripe's limit for a key
+     * is 40 characters): the capture's own identity. A PaymentIntent may be captured several times (multicapture), so
+     * what it received in all says nothing about one capture.
      */
-    static LookupResult capture(JsonNode pi) {
+    static String captureMark(String providerKey) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(providerKey.getBytes(StandardCharsets.UTF_8));
+            return "kopek_cap_" + HexFormat.of().formatHex(digest, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java has SHA-256", e);
+        }
+    }
+
+    /**
+     * A capture under a key, decided by its own mark: present, the capture happened. Absent, it did not, as long as the
+     * PaymentIntent is still capturable (the mark comes with the capture, atomically) or canceled (it never can); a
+     * PaymentIntent captured to the end without this mark was captured by another request (or, across the release
+     * that brought the mark, by this one unmarked), which only a person can tell.
+     */
+    static LookupResult capture(JsonNode pi, String providerKey) {
         String id = StripeResponses.text(pi, "id");
+        if (StripeResponses.text(pi.path("metadata"), captureMark(providerKey)) != null) {
+            return new LookupResult.Found(new ChargeOutcome.Succeeded(id));
+        }
         String status = String.valueOf(StripeResponses.text(pi, "status"));
-        long received = pi.path("amount_received").asLong(0);
         return switch (status) {
-            case "succeeded" -> new LookupResult.Found(new ChargeOutcome.Succeeded(id));
-            case "requires_capture" ->
-                received > 0 ? new LookupResult.Found(new ChargeOutcome.Succeeded(id)) : new LookupResult.NotFound();
+            case "requires_capture" -> new LookupResult.NotFound();
             case "canceled" -> new LookupResult.Found(new ChargeOutcome.Failed("the PaymentIntent is canceled"));
+            case "succeeded" ->
+                new LookupResult.Inconclusive("the PaymentIntent was captured, but not under this capture's mark");
             default -> new LookupResult.Inconclusive("the PaymentIntent is " + status);
         };
     }

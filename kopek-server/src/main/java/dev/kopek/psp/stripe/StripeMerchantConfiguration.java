@@ -20,7 +20,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Stripe for merchants whose account names it, whatever {@code KOPEK_PSP_PROVIDER} says: each such merchant gets an
  * adapter with its own secret key and webhook secrets; the API base, tolerance, version and return URL are Kopek's
- * ({@code kopek.psp.stripe.*}), the timeouts and budget the PSP client's.
+ * ({@code kopek.psp.stripe.*}), the timeouts and budget the PSP client's. Multicapture is off for them (Kopek does not
+ * record which accounts have it), so their captures are whole or final.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({StripeProperties.class, PspProperties.class})
@@ -50,7 +51,9 @@ class StripeMerchantConfiguration {
                         psp.credentials().webhookSecrets(),
                         stripe.webhookTolerance(),
                         stripe.apiVersion(),
-                        stripe.returnUrl());
+                        stripe.returnUrl(),
+                        // Whether a merchant's own account has multicapture is not recorded: its captures are whole.
+                        false);
                 StripePaymentProvider adapter =
                         new StripePaymentProvider(own, limits, clock, outboundHeaders, references);
                 // The merchant's own account has its own circuit: Stripe's limits are per account.

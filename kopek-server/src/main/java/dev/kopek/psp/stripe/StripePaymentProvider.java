@@ -88,6 +88,11 @@ public final class StripePaymentProvider implements PaymentProvider {
                 true);
     }
 
+    @Override
+    public boolean capturesInParts() {
+        return stripe.multicapture();
+    }
+
     /** Stripe's key for a Kopek provider key (at most 128 characters, so well inside Stripe's 255). */
     static String stripeKey(String providerKey) {
         return "kopek_" + providerKey;
@@ -130,6 +135,10 @@ public final class StripePaymentProvider implements PaymentProvider {
         if (request.reference() != null) {
             form.add("metadata[kopek_reference]", request.reference());
         }
+        if (!request.capture() && stripe.multicapture()) {
+            // Without it, Stripe refuses final_capture=false on this PaymentIntent for good.
+            form.add("payment_method_options[card][request_multicapture]", "if_available");
+        }
         if (!stripe.returnUrl().isEmpty()) {
             // With a return URL, 3-D Secure is a redirect Kopek can hand on (next_action.redirect_to_url).
             form.add("return_url", stripe.returnUrl());
@@ -151,7 +160,17 @@ public final class StripePaymentProvider implements PaymentProvider {
         String intent = "/v1/payment_intents/" + Form.encode(request.chargeReference());
         return switch (request.kind()) {
             case CAPTURE -> {
-                Form form = new Form().add("amount_to_capture", Long.toString(amount.getAsLong()));
+                if (!request.finalCapture() && !stripe.multicapture()) {
+                    yield new ChargeOutcome.Failed("this Stripe account captures an authorization once: a capture"
+                            + " that leaves the rest capturable needs multicapture (kopek.psp.stripe.multicapture)");
+                }
+                // The capture writes its own mark onto the PaymentIntent, in the same request: the lookup of a capture
+                // whose answer was lost asks for that mark, never for what the PaymentIntent received in all.
+                Form form = new Form()
+                        .add("amount_to_capture", Long.toString(amount.getAsLong()))
+                        .add(
+                                "metadata[" + StripeLookups.captureMark(request.providerKey()) + "]",
+                                Long.toString(amount.getAsLong()));
                 if (!request.finalCapture()) {
                     form.add("final_capture", "false");
                 }
@@ -214,7 +233,7 @@ public final class StripePaymentProvider implements PaymentProvider {
             }
             JsonNode pi = StripeResponses.parse(r.body());
             return request.kind() == OperationRequest.Kind.CAPTURE
-                    ? StripeLookups.capture(pi)
+                    ? StripeLookups.capture(pi, request.providerKey())
                     : StripeLookups.cancel(pi);
         } catch (IOException e) {
             return new LookupResult.Inconclusive("lookup transport failure: " + describe(e));

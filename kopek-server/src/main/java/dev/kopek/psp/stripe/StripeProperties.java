@@ -20,6 +20,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     {@code return_url} with every confirmation so a PaymentIntent that requires action answers
  *     {@code next_action.type=redirect_to_url} with a URL Kopek can hand on; empty sends none, and Stripe then
  *     answers {@code use_stripe_sdk}, which only Stripe.js with the PaymentIntent's client secret can complete
+ * @param multicapture {@code kopek.psp.stripe.multicapture}: the account has Stripe's multicapture (an IC+ feature):
+ *     manual-capture confirmations request it ({@code request_multicapture=if_available}) and a capture may leave the
+ *     rest capturable ({@code final_capture=false}). Off (the default, and for merchants' own accounts), Stripe
+ *     captures an authorization once, and Kopek refuses a non-final partial capture before anything is stored
  */
 @ConfigurationProperties("kopek.psp.stripe")
 public record StripeProperties(
@@ -28,7 +32,8 @@ public record StripeProperties(
         @DefaultValue("") List<String> webhookSecrets,
         @DefaultValue("5m") Duration webhookTolerance,
         @DefaultValue("") String apiVersion,
-        @DefaultValue("") String returnUrl) {
+        @DefaultValue("") String returnUrl,
+        @DefaultValue("false") boolean multicapture) {
 
     public StripeProperties {
         webhookSecrets = webhookSecrets.stream()
@@ -45,6 +50,6 @@ public record StripeProperties(
     public String toString() {
         return "StripeProperties[apiBase=" + apiBase + ", secretKey=" + (secretKey.isEmpty() ? "unset" : "set")
                 + ", webhookSecrets=" + webhookSecrets.size() + ", webhookTolerance=" + webhookTolerance
-                + ", apiVersion=" + apiVersion + ", returnUrl=" + returnUrl + "]";
+                + ", apiVersion=" + apiVersion + ", returnUrl=" + returnUrl + ", multicapture=" + multicapture + "]";
     }
 }

@@ -19,6 +19,12 @@ import tools.jackson.databind.JsonNode;
  * expanded. A charge settles under its PaymentIntent's id (the reference Kopek holds), a refund under its id, a
  * dispute's withdrawal and reinstatement under the dispute's id; Stripe's fee on a transaction is its own
  * {@code fee} row. Payouts and other balance movements are not Kopek's and are left out.
+ *
+ * <p>A balance transaction is in the account's settlement currency. Where Stripe converted (its {@code exchange_rate}
+ * is set), the row carries the source's own amount and currency, as the customer was charged and as Kopek holds the
+ * payment, and the settled amount, currency and rate beside it; matching the settled figures against Kopek's made
+ * every payment in another currency a break (issue 24, defect 4). A charge's amount is what was captured of it. The
+ * fee is Stripe's, in the settlement currency.
  */
 final class StripeSettlement {
 
@@ -94,12 +100,40 @@ final class StripeSettlement {
                 : sourceId;
         CurrencyCode code = CurrencyCode.of(currency);
         List<SettlementRow> rows = new ArrayList<>();
-        rows.add(new SettlementRow(reference, kopekType, minor(Math.abs(amount), code), currency, date));
+        if (converted(txn, source)) {
+            String presented =
+                    String.valueOf(StripeResponses.text(source, "currency")).toUpperCase(Locale.ROOT);
+            rows.add(new SettlementRow(
+                    reference,
+                    kopekType,
+                    minor(presentedAmount(kopekType, source), CurrencyCode.of(presented)),
+                    presented,
+                    date,
+                    new SettlementRow.Settled(
+                            minor(Math.abs(amount), code),
+                            currency,
+                            txn.path("exchange_rate").decimalValue())));
+        } else {
+            rows.add(new SettlementRow(reference, kopekType, minor(Math.abs(amount), code), currency, date));
+        }
         long fee = txn.path("fee").asLong(0);
         if (fee > 0) {
             rows.add(new SettlementRow(StripeResponses.text(txn, "id"), "fee", minor(fee, code), currency, date));
         }
         return rows;
+    }
+
+    /** Stripe converted: it gives the rate, and the source, expanded, names its own currency. */
+    private static boolean converted(JsonNode txn, JsonNode source) {
+        return txn.path("exchange_rate").isNumber() && StripeResponses.text(source, "currency") != null;
+    }
+
+    /** The source's amount as the customer was charged: what was captured of a charge; a refund's, a dispute's. */
+    private static long presentedAmount(String kopekType, JsonNode source) {
+        JsonNode captured = source.path("amount_captured");
+        return kopekType.equals("charge") && captured.isIntegralNumber() && captured.longValue() > 0
+                ? captured.longValue()
+                : Math.abs(source.path("amount").asLong(0));
     }
 
     private static long minor(long stripeAmount, CurrencyCode currency) {

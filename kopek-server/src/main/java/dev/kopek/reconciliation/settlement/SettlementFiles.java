@@ -4,6 +4,7 @@ import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.platform.Db;
 import dev.kopek.psp.SettlementReport;
 import dev.kopek.psp.SettlementRow;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -119,6 +120,9 @@ public class SettlementFiles {
             long[] amounts = new long[chunk.size()];
             String[] currencies = new String[chunk.size()];
             String[] valueDates = new String[chunk.size()];
+            Long[] settledAmounts = new Long[chunk.size()];
+            String[] settledCurrencies = new String[chunk.size()];
+            BigDecimal[] rates = new BigDecimal[chunk.size()];
             for (int i = 0; i < chunk.size(); i++) {
                 SettlementRow row = chunk.get(i);
                 lines[i] = from + i + 1;
@@ -127,13 +131,23 @@ public class SettlementFiles {
                 amounts[i] = row.amountMinor();
                 currencies[i] = row.currency();
                 valueDates[i] = row.valueDate().toString();
+                if (row.settled() != null) {
+                    settledAmounts[i] = row.settled().amountMinor();
+                    settledCurrencies[i] = row.settled().currency();
+                    rates[i] = row.settled().exchangeRate();
+                }
             }
             int inserted = jdbc.sql("""
-                    INSERT INTO settlement_rows (file_id, line_no, psp_reference, type, amount, currency, value_date)
-                    SELECT :file, r.line_no, r.psp_reference, r.type, r.amount, r.currency, r.value_date
+                    INSERT INTO settlement_rows (file_id, line_no, psp_reference, type, amount, currency, value_date,
+                                                 settled_amount, settled_currency, exchange_rate)
+                    SELECT :file, r.line_no, r.psp_reference, r.type, r.amount, r.currency, r.value_date,
+                           r.settled_amount, r.settled_currency, r.exchange_rate
                       FROM unnest(CAST(:lines AS INT[]), CAST(:references AS TEXT[]), CAST(:types AS TEXT[]),
-                                  CAST(:amounts AS BIGINT[]), CAST(:currencies AS TEXT[]), CAST(:valueDates AS DATE[]))
-                           AS r (line_no, psp_reference, type, amount, currency, value_date)
+                                  CAST(:amounts AS BIGINT[]), CAST(:currencies AS TEXT[]), CAST(:valueDates AS DATE[]),
+                                  CAST(:settledAmounts AS BIGINT[]), CAST(:settledCurrencies AS TEXT[]),
+                                  CAST(:rates AS NUMERIC[]))
+                           AS r (line_no, psp_reference, type, amount, currency, value_date, settled_amount,
+                                 settled_currency, exchange_rate)
                     """)
                     .param("file", fileId)
                     .param("lines", lines)
@@ -142,6 +156,9 @@ public class SettlementFiles {
                     .param("amounts", amounts)
                     .param("currencies", currencies)
                     .param("valueDates", valueDates)
+                    .param("settledAmounts", settledAmounts)
+                    .param("settledCurrencies", settledCurrencies)
+                    .param("rates", rates)
                     .update();
             if (inserted != chunk.size()) {
                 throw new IllegalStateException("stored " + inserted + " of " + chunk.size() + " settlement rows");

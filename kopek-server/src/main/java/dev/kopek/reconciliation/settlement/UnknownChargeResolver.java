@@ -75,7 +75,9 @@ class UnknownChargeResolver {
                 attempt.get().merchant(),
                 attempt.get().status());
         if (!attempt.get().settledAs(open.pspReference()) && attempt.get().unfinished()) {
-            keys.findByResource(PaymentService.OPERATION, attempt.get().id()).ifPresent(payments::recover);
+            keys.findUnfinishedByResource(
+                            PaymentService.OPERATION, attempt.get().id())
+                    .ifPresent(payments::recover);
             attempt = attemptById(attempt.get().id());
         }
         if (attempt.isEmpty() || !attempt.get().settledAs(open.pspReference())) {

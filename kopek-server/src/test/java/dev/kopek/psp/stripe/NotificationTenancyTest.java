@@ -2,6 +2,7 @@ package dev.kopek.psp.stripe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kopek.money.PaymentId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.notifications.NotificationInbox;
 import dev.kopek.platform.Db;
@@ -12,6 +13,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Issue 15, tenant isolation: a notification speaks only for the PSP account whose secret signed it. Merchant A's
@@ -110,6 +112,55 @@ class NotificationTenancyTest extends MerchantsOnStripe {
                         .status())
                 .isEqualTo(200);
         assertThat(b.api().get("/v1/payments/" + paid.text("id")).text("status"))
+                .isEqualTo("disputed");
+    }
+
+    /**
+     * Issue 24, defect 6: a dispute id is the PSP's within one account. Merchant A, on its own account with its own
+     * secret, signs a dispute on its own payment under the id of B's genuine dispute; B's dispute is still recorded,
+     * with its chargeback, when B's account reports it.
+     */
+    @Test
+    void aMerchantsOwnDisputeUnderAnotherAccountsIdNeverPreEmptsThatAccountsChargeback() {
+        Merchant a = merchantOnStripe(SECRET_A);
+        Merchant b = merchantOnStripe(StripeStub.WEBHOOK_SECRET);
+        Api.Response paidA = a.api().pay(Api.newKey(), payment(newReference(), 1_100, StripeStub.OK, "automatic"));
+        Api.Response paidB = b.api().pay(Api.newKey(), payment(newReference(), 3_300, StripeStub.OK, "automatic"));
+        ObjectNode genuine = STRIPE.dispute(paidB.text("psp_reference"), "needs_response");
+        ObjectNode borrowed = STRIPE.dispute(paidA.text("psp_reference"), "needs_response")
+                .put("id", genuine.path("id").asString());
+        String fromA = STRIPE.event("charge.dispute.created", borrowed);
+        assertThat(deliver(path(a), fromA, signed(SECRET_A, fromA)).status()).isEqualTo(200);
+        assertThat(notification(eventId(fromA), a))
+                .as("A's account may dispute A's payment, under any id it likes")
+                .containsEntry("outcome", "applied");
+
+        String fromB = STRIPE.event("charge.dispute.created", genuine);
+        assertThat(deliver(path(b), fromB, signed(StripeStub.WEBHOOK_SECRET, fromB))
+                        .status())
+                .isEqualTo(200);
+
+        assertThat(notification(eventId(fromB), b)).containsEntry("outcome", "applied");
+        JsonNode disputed = b.api().get("/v1/payments/" + paidB.text("id")).json();
+        assertThat(disputed.get("status").asString()).isEqualTo("disputed");
+        assertThat(disputed.get("amount_disputed").asLong()).isEqualTo(3_300);
+        assertThat(jdbc.sql("""
+                        SELECT count(*) FROM ledger_transactions WHERE payment_id = :p AND kind = 'CHARGEBACK_WITHDRAWN'
+                        """)
+                        .param(
+                                "p",
+                                PaymentId.parse(paidB.text("id")).orElseThrow().value())
+                        .query(Long.class)
+                        .single())
+                .as("B's chargeback is posted")
+                .isEqualTo(1);
+
+        String lostB = STRIPE.event("charge.dispute.closed", genuine.deepCopy().put("status", "lost"));
+        deliver(path(b), lostB, signed(StripeStub.WEBHOOK_SECRET, lostB));
+        assertThat(b.api().get("/v1/payments/" + paidB.text("id")).text("status"))
+                .as("B's account closes B's dispute, not A's of the same id")
+                .isEqualTo("charged_back");
+        assertThat(a.api().get("/v1/payments/" + paidA.text("id")).text("status"))
                 .isEqualTo("disputed");
     }
 

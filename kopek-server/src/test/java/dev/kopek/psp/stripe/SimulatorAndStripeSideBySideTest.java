@@ -56,7 +56,7 @@ class SimulatorAndStripeSideBySideTest extends MerchantsOnStripe {
 
         String id = stripePayment.text("id");
         assertThat(onStripe.api()
-                        .post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":1500}")
+                        .post("/v1/payments/" + id + "/capture", Api.newKey(), "{\"amount\":1500,\"final\":true}")
                         .text("status"))
                 .isEqualTo("captured");
         assertThat(onStripe.api()

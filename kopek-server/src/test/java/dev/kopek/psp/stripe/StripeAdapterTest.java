@@ -33,7 +33,8 @@ class StripeAdapterTest {
 
     private static final StripeStub STUB = new StripeStub(Clock.systemUTC());
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final PspProperties LIMITS = new PspProperties(
+    /** The PSP client's limits of the Stripe adapter tests: short timeouts and pauses. */
+    static final PspProperties LIMITS = new PspProperties(
             null,
             0,
             Duration.ofSeconds(1),
@@ -44,6 +45,7 @@ class StripeAdapterTest {
             Duration.ofHours(24),
             "unused",
             Duration.ofMinutes(5));
+
     private final StripePaymentProvider stripe = new StripePaymentProvider(
             StripeHarness.properties(STUB), LIMITS, Clock.systemUTC(), dev.kopek.psp.OutboundHeaders.none());
 
@@ -205,7 +207,8 @@ class StripeAdapterTest {
                         base.webhookSecrets(),
                         base.webhookTolerance(),
                         base.apiVersion(),
-                        "https://shop.example/back"),
+                        "https://shop.example/back",
+                        base.multicapture()),
                 LIMITS,
                 Clock.systemUTC(),
                 dev.kopek.psp.OutboundHeaders.none());

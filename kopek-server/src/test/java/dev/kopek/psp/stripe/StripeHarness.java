@@ -35,7 +35,8 @@ public final class StripeHarness implements AdapterHarness {
                 List.of("whsec_old_being_rolled", StripeStub.WEBHOOK_SECRET),
                 Duration.ofMinutes(5),
                 "",
-                "");
+                "",
+                false);
     }
 
     @Override
@@ -64,7 +65,8 @@ public final class StripeHarness implements AdapterHarness {
                         at.webhookSecrets(),
                         at.webhookTolerance(),
                         at.apiVersion(),
-                        at.returnUrl()),
+                        at.returnUrl(),
+                        at.multicapture()),
                 limits,
                 clock,
                 dev.kopek.psp.OutboundHeaders.none());

@@ -5,6 +5,8 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -77,6 +79,14 @@ public final class StripeStub implements AutoCloseable {
     private final List<Movement> balance = Collections.synchronizedList(new ArrayList<>());
     /** The accounts the stub serves, by secret key: each sees only its own objects, keys and balance. */
     private final Set<String> accounts = ConcurrentHashMap.newKeySet();
+    /** Accounts that settle in a currency of their own, by secret key, and the rate they convert at. */
+    private final Map<String, Conversion> settlement = new ConcurrentHashMap<>();
+
+    /** An account's settlement currency (lower case, as Stripe writes it) and its rate from any other currency. */
+    private record Conversion(String currency, BigDecimal rate) {}
+
+    /** The accounts that have multicapture (an IC+ feature at Stripe), by secret key. */
+    private final Set<String> multicapture = ConcurrentHashMap.newKeySet();
     /** Which account (secret key) created each PaymentIntent and refund. */
     private final Map<String, String> owners = new ConcurrentHashMap<>();
     /** The account of the request this thread is answering. */
@@ -117,6 +127,27 @@ public final class StripeStub implements AutoCloseable {
      */
     public StripeStub addAccount(String secretKey) {
         accounts.add(secretKey);
+        return this;
+    }
+
+    /**
+     * Gives an account Stripe's multicapture: a manual-capture PaymentIntent confirmed with {@code
+     * payment_method_options[card][request_multicapture]=if_available} may then be captured with {@code
+     * final_capture=false}, and its charge says {@code multicapture.status = available}. Every other PaymentIntent
+     * refuses {@code final_capture=false}, as Stripe does.
+     */
+    public StripeStub enableMulticapture(String secretKey) {
+        multicapture.add(secretKey);
+        return this;
+    }
+
+    /**
+     * Makes an account settle in {@code currency}: a movement in another currency becomes a balance transaction in
+     * this one, converted at {@code rate} (rounded half up), with Stripe's {@code exchange_rate}, as Stripe converts
+     * for an account whose bank account is in another currency. The source keeps its own amount and currency.
+     */
+    public StripeStub settleIn(String secretKey, String currency, String rate) {
+        settlement.put(secretKey, new Conversion(currency, new BigDecimal(rate)));
         return this;
     }
 
@@ -363,8 +394,15 @@ public final class StripeStub implements AutoCloseable {
                 ObjectNode charge = newCharge(pi, amount);
                 if (manual) {
                     pi.put("status", "requires_capture").put("amount_capturable", amount);
-                    ((ObjectNode) charge.get("payment_method_details").get("card"))
+                    ObjectNode card = ((ObjectNode)
+                                    charge.get("payment_method_details").get("card"))
                             .put("capture_before", now() + 7 * 86_400);
+                    boolean requested =
+                            "if_available".equals(form.get("payment_method_options[card][request_multicapture]"));
+                    card.putObject("multicapture")
+                            .put(
+                                    "status",
+                                    requested && multicapture.contains(CALLER.get()) ? "available" : "unavailable");
                 } else {
                     pi.put("status", "succeeded").put("amount_received", amount);
                     moved(
@@ -441,6 +479,26 @@ public final class StripeStub implements AutoCloseable {
                     "amount_to_capture is greater than" + " the amount capturable");
         }
         boolean last = !"false".equals(form.get("final_capture"));
+        if (!last
+                && !"available"
+                        .equals(pi.path("latest_charge")
+                                .path("payment_method_details")
+                                .path("card")
+                                .path("multicapture")
+                                .path("status")
+                                .asString(""))) {
+            return error(
+                    400,
+                    "invalid_request_error",
+                    null,
+                    "final_capture can only be false for a PaymentIntent with multicapture available.");
+        }
+        ObjectNode metadata = (ObjectNode) pi.path("metadata");
+        form.forEach((k, v) -> {
+            if (k.startsWith("metadata[")) {
+                metadata.put(k.substring("metadata[".length(), k.length() - 1), v);
+            }
+        });
         pi.put("amount_received", pi.path("amount_received").asLong() + amount);
         pi.put("amount_capturable", last ? 0 : capturable - amount);
         pi.put("status", last || capturable == amount ? "succeeded" : "requires_capture");
@@ -597,21 +655,43 @@ public final class StripeStub implements AutoCloseable {
         return charge;
     }
 
-    /** A balance transaction, its source expanded as {@code expand[]=data.source} asks. */
+    /**
+     * A balance transaction, its source expanded as {@code expand[]=data.source} asks (with its own amount and currency;
+     * a charge's captured amount so far), converted into the account's settlement currency where it has another.
+     */
     private void moved(String type, String sourceId, String intentId, long amount, String currency, String account) {
         ObjectNode txn = fixture("balance_transaction");
-        long fee = type.equals("charge") ? Math.max(1, amount * 29 / 1000) : 0;
-        ObjectNode source = JSON.createObjectNode().put("id", sourceId).put("object", type);
+        ObjectNode source = JSON.createObjectNode()
+                .put("id", sourceId)
+                .put("object", type)
+                .put("amount", Math.abs(amount))
+                .put("currency", currency);
         if (intentId != null) {
             source.put("payment_intent", intentId);
+            source.put(
+                    "amount_captured",
+                    intents.get(intentId).path("amount_received").asLong());
         }
+        Conversion conversion = settlement.get(account);
+        long settled = amount;
+        String settledIn = currency;
+        txn.putNull("exchange_rate");
+        if (conversion != null && !conversion.currency().equals(currency)) {
+            settled = new BigDecimal(amount)
+                    .multiply(conversion.rate())
+                    .setScale(0, RoundingMode.HALF_UP)
+                    .longValueExact();
+            settledIn = conversion.currency();
+            txn.put("exchange_rate", conversion.rate().doubleValue());
+        }
+        long fee = type.equals("charge") ? Math.max(1, settled * 29 / 1000) : 0;
         txn.put("id", "txn_stub" + ids.incrementAndGet())
                 .put("type", type)
                 .put("reporting_category", type)
-                .put("amount", amount)
+                .put("amount", settled)
                 .put("fee", fee)
-                .put("net", amount - fee)
-                .put("currency", currency)
+                .put("net", settled - fee)
+                .put("currency", settledIn)
                 .put("created", now())
                 .put("available_on", now() + 2 * 86_400);
         txn.set("source", source);
