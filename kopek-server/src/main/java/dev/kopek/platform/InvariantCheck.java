@@ -114,7 +114,7 @@ public interface InvariantCheck {
     enum Excuse {
         /** Nothing excuses it. */
         NONE,
-        /** An {@code exposure} review item of the payment (DESIGN.md "Disputes"), open or decided. */
+        /** An {@code exposure} review item of the payment (docs/design.md "Disputes"), open or decided. */
         EXPOSURE_REVIEW,
         /** An open review item about the subject itself or its payment (an unknown outcome parked for a person). */
         OPEN_REVIEW

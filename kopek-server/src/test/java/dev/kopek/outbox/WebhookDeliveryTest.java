@@ -179,6 +179,31 @@ class WebhookDeliveryTest extends OutboxIntegrationTest {
         }
     }
 
+    /**
+     * Many deliveries to one endpoint are recorded at once, and the last ones disable it: disabling locks the
+     * endpoint and cancels the others' deliveries while they record theirs. Before recordings took the endpoint's
+     * row first, two of them deadlocked and the pass failed (40P01).
+     */
+    @Test
+    void manyDeliveriesGivingUpAtOnceDisableTheEndpointWithoutADeadlock() {
+        try (WebhookReceiver broken = new WebhookReceiver().answerAlways(503)) {
+            Api api = newMerchant();
+            String endpoint =
+                    createEndpoint(api, broken.url(), "[\"payment.captured\"]").text("id");
+            for (int i = 0; i < 30; i++) {
+                api.pay(Api.newKey(), Api.payment(newReference(), 1600, "EUR", "pm_ok"));
+            }
+
+            for (int hour = 0; hour <= 80; hour += 2) {
+                deliverAllDue();
+                clock.advance(Duration.ofHours(2));
+            }
+
+            assertThat(api.get("/v1/webhook-endpoints/" + endpoint).text("status"))
+                    .isEqualTo("disabled");
+        }
+    }
+
     @Test
     void theEndpointApiValidatesAndShowsTheSecretOnce() {
         Api api = newMerchant();

@@ -150,6 +150,7 @@ public class DeliveryWorker {
 
     private void record(DeliveryStore.Claimed delivery, Instant started, WebhookSender.Result result) {
         Instant now = clock.instant();
+        endpoints.lockForRecording(delivery.endpointId());
         deliveries.insertAttempt(delivery, started, result);
         if (result.succeeded()) {
             if (deliveries.settle(delivery, Delivery.Status.SUCCEEDED, now, result.responseCode(), now)) {

@@ -151,6 +151,19 @@ class EndpointStore {
                 .optional();
     }
 
+    /**
+     * Takes the endpoint's row before an attempt's outcome is recorded. Disabling an endpoint locks its row, then
+     * cancels its pending deliveries; a recording that settled its own delivery first and reached the endpoint's row
+     * second waited on the other in the opposite order (a deadlock, which aborted one recording). Endpoint first,
+     * then deliveries, everywhere.
+     */
+    void lockForRecording(UUID id) {
+        jdbc.sql("SELECT 1 FROM webhook_endpoints WHERE id = :id FOR NO KEY UPDATE")
+                .param("id", id)
+                .query(Integer.class)
+                .optional();
+    }
+
     /** A failed attempt that started at {@code at}: the failing streak starts then unless it runs already. */
     Optional<Instant> noteFailure(UUID id, Instant at) {
         return jdbc.sql("""

@@ -8,7 +8,7 @@ import java.util.List;
 import org.springframework.stereotype.Component;
 
 /**
- * L7 and DESIGN.md "Disputes" in production: refunds never exceed what was captured, and refunds plus chargebacks
+ * L7 and docs/design.md "Disputes" in production: refunds never exceed what was captured, and refunds plus chargebacks
  * exceed it only where an {@code exposure} review item says a person was told (a chargeback is recorded whatever
  * it overlaps, and that item is opened in the same transaction).
  */
