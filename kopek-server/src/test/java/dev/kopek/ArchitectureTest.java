@@ -76,7 +76,8 @@ class ArchitectureTest {
             "dev.kopek.console.web.ConsoleModel",
             "dev.kopek.invariants.InvariantAuditor",
             "dev.kopek.ledger.jdbc.LedgerHistoryStores",
-            "dev.kopek.outbox.store.EventFeed");
+            "dev.kopek.outbox.store.EventFeed",
+            "dev.kopek.reconciliation.settlement.BreakFinder");
 
     private static final DescribedPredicate<JavaClass> NOT_READ_MODELS = DescribedPredicate.describe(
             "are not named read models", (JavaClass c) -> !READ_MODELS.contains(c.getName()));
