@@ -2,42 +2,52 @@
 # What the production audit (docs/invariants.md) costs the database, on a preloaded database (issue 26 §2):
 #
 #   1. PostgreSQL 17 from the embedded binaries with Kopek's run-mode settings and pg_stat_statements;
-#   2. Kopek (the built jar, in-process simulator) against it, its audit ticking every AUDIT_INTERVAL;
+#   2. Kopek (the built jar) against it, with the acquirer simulator in a JVM of its own (as run-side-by-side.sh
+#      runs it), its audit ticking every AUDIT_INTERVAL;
 #   3. SEED payments through the API, then the database grown to GROWTH_PAYMENTS payments with
 #      preload-payments.sql (clones of Kopek's own rows, as run-side-by-side.sh grows it);
-#   4. the audit left to tick for MEASURE_SECONDS over the grown database,
+#   4. the audit left to tick for MEASURE_SECONDS over the grown database while LOAD_WORKERS clients pay through the
+#      API (0: no load),
 #
 # and prints, per check, the slices run and the mean time of one slice (Kopek's kopek_audit_slice timer), the time
 # one tick of every check takes, and what that is as a share of one core at the default 30 s interval; then the
-# audit's statements in pg_stat_statements (calls, mean time, shared buffers per call). Not part of CI.
+# audit's statements in pg_stat_statements (calls, mean time, shared buffers per call), and the audit's share of
+# PostgreSQL's execution time under the load, as measured and as it would be at the default 30 s interval. The
+# audit's slices read through KOPEK_DB_READ_URL, which names the same server as a role of their own (kopek_audit,
+# pg_read_all_data): pg_stat_statements keys its rows by role, so the reads routed to a replica are told apart from
+# every other statement: the slices, and a few calls a minute of the Health gauges (no console is open). The
+# slices' cursors and findings are written on the primary's pool like the payments'. Not part of CI.
 #
-# Knobs: SEED=2000 GROWTH_PAYMENTS=300000 AUDIT_INTERVAL=1s SLICE=1000 MEASURE_SECONDS=60 SKIP_BUILD=1 KOPEK_JAR=...
-#   BENCH_LOCK=/tmp/kopek-mvn.lock (held while measuring; BENCH_LOCK= to not wait)
+# Knobs: SEED=2000 GROWTH_PAYMENTS=300000 AUDIT_INTERVAL=1s SLICE=1000 MEASURE_SECONDS=60 LOAD_WORKERS=4
+#   SKIP_BUILD=1 KOPEK_JAR=... BENCH_LOCK=/tmp/kopek-mvn.lock (held while measuring; BENCH_LOCK= to not wait)
 set -euo pipefail
 
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 export PATH="$JAVA_HOME/bin:$PATH"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SEED="${SEED:-2000}" GROWTH_PAYMENTS="${GROWTH_PAYMENTS:-300000}" AUDIT_INTERVAL="${AUDIT_INTERVAL:-1s}"
-SLICE="${SLICE:-1000}" MEASURE_SECONDS="${MEASURE_SECONDS:-60}"
+SLICE="${SLICE:-1000}" MEASURE_SECONDS="${MEASURE_SECONDS:-60}" LOAD_WORKERS="${LOAD_WORKERS:-4}"
 BENCH_LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
 if [[ -n "$BENCH_LOCK" && -z "${BENCH_LOCKED:-}" ]]; then
     exec env BENCH_LOCKED=1 flock "$BENCH_LOCK" "$0" "$@"
 fi
 if [[ -z "${SKIP_BUILD:-}" ]]; then
-    (cd "$ROOT" && ./mvnw -q -o -DskipTests -pl kopek-server -am package)
+    (cd "$ROOT" && ./mvnw -q -o -DskipTests -pl acquirer-simulator,kopek-server -am package)
 fi
 command -v psql >/dev/null || PATH="/usr/lib/postgresql/15/bin:$PATH"
 command -v psql >/dev/null || { apt-get install -y -qq postgresql-client >/dev/null; }
 
 WORK="$(mktemp -d /tmp/kopek-audit-cost.XXXXXX)"
 cp "${KOPEK_JAR:-$ROOT/kopek-server/target/kopek-server-0.1.0-SNAPSHOT.jar}" "$WORK/kopek-server.jar"
-PG_BIN="$WORK/pg/bin" PGDATA="$WORK/pgdata" KOPEK_PID=""
+cp "$ROOT/acquirer-simulator/target/acquirer-simulator-0.1.0-SNAPSHOT-exec.jar" "$WORK/simulator.jar"
+PG_BIN="$WORK/pg/bin" PGDATA="$WORK/pgdata" KOPEK_PID="" SIM_PID=""
 AS_USER=(); [[ "$(id -u)" != 0 ]] || AS_USER=(unshare -U)
 cleanup() {
+    if [[ -n "${LOAD_PID:-}" ]]; then kill -TERM -- "-$LOAD_PID" 2>/dev/null || true; fi
     if [[ -n "$KOPEK_PID" ]]; then kill -TERM "$KOPEK_PID" 2>/dev/null || true; wait "$KOPEK_PID" 2>/dev/null || true; fi
+    if [[ -n "$SIM_PID" ]]; then kill -TERM "$SIM_PID" 2>/dev/null || true; wait "$SIM_PID" 2>/dev/null || true; fi
     [[ ! -f "$PGDATA/postmaster.pid" ]] || "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null 2>&1 || true
-    rm -rf "$PGDATA" "$WORK/pg" "$WORK/kopek-server.jar"
+    rm -rf "$PGDATA" "$WORK/pg" "$WORK/kopek-server.jar" "$WORK/simulator.jar"
 }
 trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -54,16 +64,24 @@ for s in fsync=on synchronous_commit=on full_page_writes=on shared_buffers=256MB
 "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -o "$pg_opts" -l "$WORK/postgres.log" -w start >/dev/null
 psql_at -d postgres -c "CREATE EXTENSION pg_stat_statements" >/dev/null
 psql_at -d postgres -c "CREATE DATABASE kopek" >/dev/null
+psql_at -d postgres -c "CREATE ROLE kopek_audit LOGIN IN ROLE pg_read_all_data" >/dev/null
 
+SIM_PORT="$(free_port)"
+java -Xmx256m -jar "$WORK/simulator.jar" --port "$SIM_PORT" >"$WORK/simulator.log" 2>&1 &
+SIM_PID=$!
 HTTP_PORT="$(free_port)" API_KEY="sk_test_audit_cost_0123456789"
-KOPEK_DB_URL="jdbc:postgresql://127.0.0.1:$PGPORT/kopek" KOPEK_DB_USER=postgres KOPEK_HTTP_PORT="$HTTP_PORT" \
+KOPEK_PSP_SIMULATOR_URL="http://127.0.0.1:$SIM_PORT" \
+    KOPEK_DB_URL="jdbc:postgresql://127.0.0.1:$PGPORT/kopek" KOPEK_DB_USER=postgres KOPEK_HTTP_PORT="$HTTP_PORT" \
     KOPEK_DEMO_API_KEY="$API_KEY" KOPEK_ADMIN_TOKEN="audit-cost-admin-token-0123456789" \
+    KOPEK_DB_READ_URL="jdbc:postgresql://127.0.0.1:$PGPORT/kopek?user=kopek_audit" \
     KOPEK_INVARIANTS_INTERVAL="$AUDIT_INTERVAL" KOPEK_INVARIANTS_SLICE_SIZE="$SLICE" \
     KOPEK_RATE_LIMIT_WRITES_PER_SECOND=100000 KOPEK_RATE_LIMIT_WRITES_BURST=100000 \
     KOPEK_RATE_LIMIT_GLOBAL_WRITES_PER_SECOND=100000 KOPEK_RATE_LIMIT_GLOBAL_WRITES_BURST=100000 \
     java -Xmx512m -jar "$WORK/kopek-server.jar" >"$WORK/kopek.log" 2>&1 &
 KOPEK_PID=$!
 for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$HTTP_PORT/actuator/health/readiness" >/dev/null && break; sleep 1; done
+curl -sf "http://127.0.0.1:$HTTP_PORT/actuator/health/readiness" >/dev/null \
+    || { echo "Kopek did not become ready; the end of its log:"; tail -20 "$WORK/kopek.log"; exit 1; }
 echo "Kopek on $HTTP_PORT, PostgreSQL 17 on $PGPORT, work directory $WORK"
 
 pay() {
@@ -81,11 +99,24 @@ echo "rows: $(psql_at -d kopek -F ' ' -c "SELECT (SELECT count(*) FROM payments)
     ' events, ' || (SELECT count(*) FROM psp_calls) || ' PSP calls'")"
 
 scrape() { curl -s -H "Authorization: Bearer audit-cost-admin-token-0123456789" "http://127.0.0.1:$HTTP_PORT/actuator/prometheus" | grep '^kopek_audit_slice_seconds_\(sum\|count\)'; }
+LOAD_PID=""
+if (( LOAD_WORKERS > 0 )); then
+    # Its own process group, so that the end of the measurement stops every client at once.
+    set -m
+    (seq 1000001 9999999 | xargs -P "$LOAD_WORKERS" -I{} bash -c 'pay {}' >"$WORK/load.answers") &
+    LOAD_PID=$!
+    set +m
+fi
 before="$(scrape)"
 psql_at -d postgres -c "SELECT pg_stat_statements_reset()" >/dev/null
 sleep "$MEASURE_SECONDS"
 after="$(scrape)"
-echo "== $MEASURE_SECONDS s of the audit ticking every $AUDIT_INTERVAL, $SLICE rows per slice"
+shares="$(psql_at -d postgres -F ' ' -c "SELECT round(sum(total_exec_time) FILTER (WHERE r.rolname = 'kopek_audit'))::bigint,
+        round(sum(total_exec_time))::bigint FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid")"
+if [[ -n "$LOAD_PID" ]]; then kill -TERM -- "-$LOAD_PID" 2>/dev/null || true; wait "$LOAD_PID" 2>/dev/null || true; LOAD_PID=""; fi
+paid="$(grep -c '^201$' "$WORK/load.answers" 2>/dev/null || true)"
+echo "== $MEASURE_SECONDS s of the audit ticking every $AUDIT_INTERVAL, $SLICE rows per slice, under $LOAD_WORKERS" \
+    "paying clients (${paid:-0} payments, $(( ${paid:-0} / MEASURE_SECONDS )) per second)"
 printf '%s\n%s\n' "$before" "$after" | awk -v interval=30 '
     { split($1, a, /[{}]/); match(a[2], /check="[^"]+"/); c = substr(a[2], RSTART + 7, RLENGTH - 8)
       k = (a[1] ~ /_sum$/) ? "sum" : "count"; v[c, k, ++seen[c, k]] = $2; checks[c] = 1 }
@@ -95,12 +126,22 @@ printf '%s\n%s\n' "$before" "$after" | awk -v interval=30 '
               printf "  %-34s %5d slices, %8.2f ms per slice\n", c, n, ms }
           printf "  one tick of every check: %.1f ms; at the default 30 s interval: %.3f%% of one core\n", tick,
               100 * tick / (interval * 1000) }'
-echo "== the audit's statements in pg_stat_statements (mean ms, shared buffers hit+read per call)"
-psql_at -d kopek -F ' | ' -c "SELECT calls, round(mean_exec_time::numeric, 2),
+echo "== the audit's slices in pg_stat_statements (role kopek_audit; calls, mean ms, shared buffers hit+read per call)"
+psql_at -d postgres -F ' | ' -c "SELECT calls, round(mean_exec_time::numeric, 2),
         round((shared_blks_hit + shared_blks_read)::numeric / greatest(calls, 1)),
         left(regexp_replace(query, '\s+', ' ', 'g'), 90)
-      FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'kopek')
-       AND query ~ '(invariant_|manual_reviews|slice|psp_calls WHERE id >|FROM outbox WHERE log_position >|settlement_rows)'
+      FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid
+     WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'kopek') AND r.rolname = 'kopek_audit'
      ORDER BY total_exec_time DESC LIMIT 20" | sed 's/^/  /'
+read -r audit_ms all_ms <<<"$shares"
+# Ticks run one after the other (a fixed delay after each), so count them rather than derive them from the interval.
+ticks="$(printf '%s\n%s\n' "$before" "$after" \
+    | awk '/_count/ && /check="ledger_balanced"/ { v[++n] = $2 } END { print (n == 2 ? v[2] - v[1] : 0) }')"
+awk -v a="${audit_ms:-0}" -v t="${all_ms:-0}" -v k="${ticks:-0}" -v m="$MEASURE_SECONDS" 'BEGIN {
+    scaled = k > 0 ? a / k * m / 30 : 0; rest = t - a
+    printf "== PostgreSQL time over the %d s: %.0f ms in all statements, %.0f ms in the slices (role kopek_audit):", m, t, a
+    printf " %.2f%% over %d ticks\n", (t > 0 ? 100 * a / t : 0), k
+    printf "   at the default 30 s interval (%.0f ticks in %d s): %.0f ms of %.0f ms, %.2f%% of the database time\n",
+        m / 30, m, scaled, rest + scaled, (rest + scaled > 0 ? 100 * scaled / (rest + scaled) : 0) }'
 echo "== violations found over the grown database: $(curl -s -H 'Authorization: Bearer audit-cost-admin-token-0123456789' \
     "http://127.0.0.1:$HTTP_PORT/v1/ops/invariants" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["violations"], "; passes finished:", ", ".join(c["check"] + " " + str(c["pass"] - 1) for c in d["checks"]))')"

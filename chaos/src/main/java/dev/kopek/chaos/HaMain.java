@@ -115,9 +115,11 @@ public final class HaMain {
             // Kopek creates its topic (HaRun passes the replication it must give it); the audit reads it back.
             say("Kafka " + kafka.bootstrapServers() + " ready after " + (System.nanoTime() - started) / 1_000_000_000L
                     + " s; Kopek creates topic " + HaRun.TOPIC);
-            String url = db.url(HaFaults.DATABASE, "connectTimeout=2&loginTimeout=5&hostRecheckSeconds=2");
-            say("Kopek's JDBC URL " + url);
-            HaRun.Result result = new HaRun(size, db, kafka, simulator, kopekJar, workDir, url).run();
+            String options = "connectTimeout=2&loginTimeout=5&hostRecheckSeconds=2";
+            String url = db.url(HaFaults.DATABASE, options);
+            String readUrl = db.readUrl(HaFaults.DATABASE, options);
+            say("Kopek's JDBC URL " + url + "; read URL " + readUrl);
+            HaRun.Result result = new HaRun(size, db, kafka, simulator, kopekJar, workDir, url, readUrl).run();
             say("seconds " + (System.nanoTime() - started) / 1_000_000_000L);
             System.out.println(result.line());
             return result.violations() == 0 ? 0 : 1;

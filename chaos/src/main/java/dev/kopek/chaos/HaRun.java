@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The HA run's load and audit: Kopek instances on the Patroni cluster and the three brokers, merchants retrying
  * through the balancer while {@link HaFaults} crash, switch over and freeze the primary and kill a broker and an
- * instance; then the faults stop, Kopek drains, and the {@link Auditor} and {@link HaAudit} judge the evidence.
+ * instance; then the faults stop, Kopek drains, and the {@link Auditor} and {@link HaAudit} judge the evidence, and
+ * Kopek's own production audit ({@link ProductionAudit}), which read the standbys through every fault, must report 0.
  */
 final class HaRun {
 
@@ -34,11 +35,17 @@ final class HaRun {
     private final KafkaCluster kafka;
     /** Longer than any failover's write gap (at most about 15 s), as a real PSP's retries are. */
     private static final Duration WEBHOOK_RETRY_WINDOW = Duration.ofSeconds(60);
+    /**
+     * The production audit's pause between ticks: short, so that its slices read the standbys all through the faults
+     * and its two closing passes fit in the drain.
+     */
+    private static final String AUDIT_INTERVAL = "2s";
 
     private final Simulator simulator;
     private final Path kopekJar;
     private final Path workDir;
     private final String dbUrl;
+    private final String readUrl;
     private final Figures figures = new Figures();
     private final ClientLog log = new ClientLog();
 
@@ -49,7 +56,8 @@ final class HaRun {
             Simulator simulator,
             Path kopekJar,
             Path workDir,
-            String dbUrl) {
+            String dbUrl,
+            String readUrl) {
         this.size = size;
         this.db = db;
         this.kafka = kafka;
@@ -57,6 +65,7 @@ final class HaRun {
         this.kopekJar = kopekJar;
         this.workDir = workDir;
         this.dbUrl = dbUrl;
+        this.readUrl = readUrl;
     }
 
     Result run() {
@@ -76,7 +85,11 @@ final class HaRun {
                                 "KOPEK_KAFKA_TOPIC_REPLICATION_FACTOR",
                                 Integer.toString(HaAudit.TOPIC_REPLICATION_FACTOR),
                                 "KOPEK_KAFKA_TOPIC_MIN_INSYNC_REPLICAS",
-                                Integer.toString(HaAudit.TOPIC_MIN_INSYNC_REPLICAS)));
+                                Integer.toString(HaAudit.TOPIC_MIN_INSYNC_REPLICAS),
+                                "KOPEK_DB_READ_URL",
+                                readUrl,
+                                "KOPEK_INVARIANTS_INTERVAL",
+                                AUDIT_INTERVAL));
                 Balancer balancer = new Balancer(
                         fleet.instances().stream().map(Fleet.Instance::base).toList(), figures)) {
             simulator.faultsOn(
@@ -101,7 +114,7 @@ final class HaRun {
                 fleet.ensureAllReady();
                 Aftermath.drain(kopek, tap, size.drain(), this::say);
                 Evidence evidence = Aftermath.evidence(simulator, kopek, tap, log);
-                return judge(evidence, done, faults, died, topicProblems);
+                return judge(evidence, done, faults, died, topicProblems, productionAudit(fleet));
             }
         }
     }
@@ -144,8 +157,18 @@ final class HaRun {
         return done;
     }
 
+    /** Kopek's own audit, read from the standbys, must agree: 0 violations after a whole pass over the run. */
+    private long productionAudit(Fleet fleet) {
+        return ProductionAudit.report(fleet.instances().getFirst().base(), Fleet.ADMIN_TOKEN, size.drain(), this::say);
+    }
+
     private Result judge(
-            Evidence evidence, List<Fault> done, HaFaults faults, List<String> died, List<String> topicProblems) {
+            Evidence evidence,
+            List<Fault> done,
+            HaFaults faults,
+            List<String> died,
+            List<String> topicProblems,
+            long production) {
         Auditor.Report report = Auditor.audit(evidence);
         List<ClientLog.Ack> acks = log.acks();
         List<String> lost = HaAudit.lost(acks, evidence.payments(), evidence.operations(), evidence.topic());
@@ -194,14 +217,16 @@ final class HaRun {
         say("check topic_replication = " + topicProblems.size());
         topicProblems.forEach(example -> say("    e.g. " + example));
         long serverErrors = figures.get("server_errors");
-        long violations = report.total() + lost.size() + serverErrors + other.size() + topicProblems.size();
+        long violations =
+                report.total() + lost.size() + serverErrors + other.size() + topicProblems.size() + production;
         String line = "ha: size=" + size.name() + " failovers=" + count(done, HaAudit.FAILOVER) + " switchovers="
                 + count(done, HaAudit.SWITCHOVER) + " freezes=" + count(done, HaAudit.FREEZE) + " broker_kills="
                 + count(done, HaAudit.BROKER_KILL) + " kopek_kills=" + count(done, HaAudit.KOPEK_KILL)
                 + " etcd_kills=" + count(done, HaAudit.ETCD_KILL)
                 + " acknowledged=" + HaAudit.acknowledged(acks) + " lost=" + lost.size() + " double="
                 + report.count(Auditor.DOUBLE_CHARGES) + " orphan=" + report.count(Auditor.UNKNOWN_PSP_MOVEMENTS)
-                + " missing_events=" + report.count(Auditor.EVENTS_MISSING) + " server_errors=" + serverErrors
+                + " missing_events=" + report.count(Auditor.EVENTS_MISSING) + " production_audit=" + production
+                + " server_errors=" + serverErrors
                 + " gap_p50_ms=" + HaAudit.percentile(dbGaps, 50) + " gap_max_ms=" + HaAudit.percentile(dbGaps, 100)
                 + " violations=" + violations;
         return new Result(line, violations);

@@ -362,11 +362,23 @@ final class PatroniCluster implements AutoCloseable {
 
     /** The JDBC URL naming every node, for a client that must always write to the primary. */
     String url(String database, String options) {
+        return everyNode(database, "primary", options);
+    }
+
+    /**
+     * The JDBC URL naming every node for reads that tolerate staleness (Kopek's {@code KOPEK_DB_READ_URL}): a standby
+     * when one is up, else the primary, so the replica routing rides through every failover with the writes.
+     */
+    String readUrl(String database, String options) {
+        return everyNode(database, "preferSecondary", options);
+    }
+
+    private String everyNode(String database, String targetServerType, String options) {
         StringBuilder hosts = new StringBuilder();
         for (Node n : nodes) {
             hosts.append(hosts.isEmpty() ? "" : ",").append("127.0.0.1:").append(n.pgPort());
         }
-        return "jdbc:postgresql://" + hosts + "/" + database + "?targetServerType=primary"
+        return "jdbc:postgresql://" + hosts + "/" + database + "?targetServerType=" + targetServerType
                 + (options.isEmpty() ? "" : "&" + options);
     }
 

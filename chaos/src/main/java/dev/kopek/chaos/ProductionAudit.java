@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -24,6 +25,18 @@ final class ProductionAudit {
     record Verdict(long violations, List<String> examples, boolean covered) {}
 
     private ProductionAudit() {}
+
+    /**
+     * Waits for the verdict, says it in the run's output and answers what it counts as violations: the audit's own,
+     * plus one when its passes did not finish in time (a verdict that covers nothing is no verdict).
+     */
+    static long report(URI kopek, String adminToken, Duration timeout, Consumer<String> say) {
+        Verdict verdict = await(kopek, adminToken, timeout);
+        say.accept("check in_production_audit = " + verdict.violations()
+                + (verdict.covered() ? "" : " (its passes did not finish in time: counted as a violation)"));
+        verdict.examples().stream().limit(5).forEach(example -> say.accept("    e.g. " + example));
+        return verdict.violations() + (verdict.covered() ? 0 : 1);
+    }
 
     static Verdict await(URI kopek, String adminToken, Duration timeout) {
         HttpClient http =

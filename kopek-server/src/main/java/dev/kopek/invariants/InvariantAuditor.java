@@ -1,8 +1,10 @@
 package dev.kopek.invariants;
 
+import dev.kopek.platform.DatabaseOutages;
 import dev.kopek.platform.InvariantCheck;
 import dev.kopek.platform.InvariantCheck.Finding;
 import dev.kopek.platform.InvariantCheck.Slice;
+import dev.kopek.platform.ReadReplica;
 import dev.kopek.reconciliation.ReviewExcuses;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,29 +21,32 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The production audit's job: every tick, one slice of every check, each on its own cursor, so that a large
  * database is covered a slice at a time at a bounded cost per tick (issue 26 §2; docs/invariants.md). A slice is
- * read in one read-only REPEATABLE READ transaction, so a check that asks two modules sees one snapshot; what a
- * person already has in a review item is set aside; the rest is recorded, logged at ERROR with its ids, queued
- * for review when it is new, and counted in {@code kopek_audit_violations{check}}. A check that fails is logged and
- * retried at the next tick; the others go on.
+ * read on the read replica when there is one (docs/read-replicas.md), in one read-only REPEATABLE READ transaction,
+ * so a check that asks two modules sees one snapshot; its cursor, its findings and the review items it opens are
+ * written on the primary, and what a person already has in a review item (read on the primary) is set aside; the
+ * rest is recorded, logged at ERROR with its ids, queued for review when it is new, and counted in
+ * {@code kopek_audit_violations{check}}. A check that fails is logged and retried at the next tick; the others go
+ * on. While a database is away the job pauses and resumes by itself ({@link DatabaseOutages}), as every worker does.
  */
 @Component
 @EnableConfigurationProperties(InvariantsProperties.class)
 public class InvariantAuditor {
 
     private static final Logger log = LoggerFactory.getLogger(InvariantAuditor.class);
+    private static final String WORKER = "invariants";
 
     private final List<InvariantCheck> checks;
     private final InvariantCursors cursors;
     private final InvariantViolations violations;
     private final ReviewExcuses reviews;
     private final InvariantsProperties properties;
-    private final TransactionTemplate snapshot;
+    private final ReadReplica replica;
+    private final DatabaseOutages outages;
     private final TransactionTemplate write;
     private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
     private final Map<String, Timer> sliceTimes = new ConcurrentHashMap<>();
@@ -53,6 +58,8 @@ public class InvariantAuditor {
             ReviewExcuses reviews,
             InvariantsProperties properties,
             PlatformTransactionManager transactions,
+            ReadReplica replica,
+            DatabaseOutages outages,
             MeterRegistry meters) {
         this.checks = checks.stream()
                 .sorted(Comparator.comparing(InvariantCheck::name))
@@ -61,9 +68,8 @@ public class InvariantAuditor {
         this.violations = violations;
         this.reviews = reviews;
         this.properties = properties;
-        this.snapshot = new TransactionTemplate(transactions);
-        this.snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
-        this.snapshot.setReadOnly(true);
+        this.replica = replica;
+        this.outages = outages;
         this.write = new TransactionTemplate(transactions);
         for (InvariantCheck check : this.checks) {
             AtomicLong count = new AtomicLong();
@@ -85,7 +91,7 @@ public class InvariantAuditor {
             fixedDelayString = "${kopek.invariants.interval:30s}",
             initialDelayString = "${kopek.invariants.interval:30s}")
     void scheduled() {
-        if (properties.enabled()) {
+        if (properties.enabled() && outages.mayRun(WORKER)) {
             tick();
         }
     }
@@ -96,8 +102,11 @@ public class InvariantAuditor {
         for (InvariantCheck check : checks) {
             try {
                 rows += step(check).orElse(0);
+                outages.succeeded(WORKER);
             } catch (RuntimeException e) {
-                log.error("invariant check {} failed; it runs again at the next tick", check.name(), e);
+                if (!outages.failed(WORKER, e)) {
+                    log.error("invariant check {} failed; it runs again at the next tick", check.name(), e);
+                }
             }
         }
         refreshGauges();
@@ -137,7 +146,7 @@ public class InvariantAuditor {
             record Read(Slice slice, long total) {}
             Read read = sliceTimes
                     .get(check.name())
-                    .record(() -> snapshot.execute(status -> {
+                    .record(() -> replica.inSnapshotInPlaceOfPrimary(() -> {
                         Slice slice = check.check(lease.position(), properties.sliceSize());
                         return new Read(slice, check.total());
                     }));

@@ -5,6 +5,7 @@ import dev.kopek.ledger.domain.FeeRule;
 import dev.kopek.ledger.jdbc.BalanceStore;
 import dev.kopek.ledger.jdbc.FeeStore;
 import dev.kopek.ledger.jdbc.JournalStore;
+import dev.kopek.ledger.jdbc.LedgerHistoryStores;
 import dev.kopek.money.MerchantId;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -16,22 +17,33 @@ import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-/** Reads for the API (balances, the journal of a merchant) and the fee schedules. Every read is merchant-scoped. */
+/**
+ * Reads for the API (balances, the journal of a merchant) and the fee schedules. Every read is merchant-scoped.
+ * History pages and balances come from the read replica when there is one ({@link LedgerHistoryStores}): seconds
+ * of lag are harmless there, and a balance is a projection already. A transaction read by its id comes from the
+ * primary, since its caller may just have made it (docs/read-replicas.md).
+ */
 @Service
 public class LedgerQueries {
 
     public static final int MAX_PAGE = 100;
 
     private final JournalStore journal;
+    private final JournalStore history;
     private final BalanceStore balances;
     private final FeeStore fees;
     private final Clock clock;
     private final LedgerProperties properties;
 
     LedgerQueries(
-            JournalStore journal, BalanceStore balances, FeeStore fees, Clock clock, LedgerProperties properties) {
+            JournalStore journal,
+            LedgerHistoryStores replica,
+            FeeStore fees,
+            Clock clock,
+            LedgerProperties properties) {
         this.journal = journal;
-        this.balances = balances;
+        this.history = replica.journal();
+        this.balances = replica.balances();
         this.fees = fees;
         this.clock = clock;
         this.properties = properties;
@@ -68,7 +80,7 @@ public class LedgerQueries {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new IllegalArgumentException("limit must be 1–" + MAX_PAGE);
         }
-        List<LedgerTransaction> rows = journal.page(merchant, paymentId, after, limit + 1);
+        List<LedgerTransaction> rows = history.page(merchant, paymentId, after, limit + 1);
         return new Page(rows.subList(0, Math.min(limit, rows.size())), rows.size() > limit);
     }
 

@@ -23,7 +23,7 @@ class ReadReplicaConfiguration {
     @Bean(destroyMethod = "close")
     ReadReplica readReplica(ReadReplicaProperties replica, DatabaseProperties primary, DataSource dataSource) {
         if (!replica.configured()) {
-            return new ReadReplica(dataSource, false);
+            return new ReadReplica(dataSource, dataSource);
         }
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(replica.url());
@@ -36,6 +36,6 @@ class ReadReplicaConfiguration {
         config.setInitializationFailTimeout(-1);
         DatabaseConfiguration.boundedWaits(config, primary);
         log.info("reads that tolerate staleness go to {}", DatabaseConfiguration.redact(replica.url()));
-        return new ReadReplica(new HikariDataSource(config), true);
+        return new ReadReplica(new HikariDataSource(config), dataSource);
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -25,6 +26,8 @@ public final class StreamingReplica implements AutoCloseable {
 
     /** Files of a running server that a copy must not take. */
     private static final Set<String> RUNTIME_FILES = Set.of("postmaster.pid", "epg-lock");
+
+    private static final Duration CATCH_UP_BOUND = Duration.ofSeconds(30);
 
     private final EmbeddedPostgres primary;
     private final EmbeddedPostgres standby;
@@ -114,10 +117,14 @@ public final class StreamingReplica implements AutoCloseable {
         standbyJdbc().sql("SELECT pg_wal_replay_resume()").query().singleRow();
     }
 
-    /** Whether the standby has replayed everything the primary had written when this was called. */
+    /**
+     * Whether the standby has replayed everything the primary had written when this was called: up to the primary's
+     * insert position, not its write position, because with the tests' asynchronous commit a commit record may sit
+     * in the primary's WAL buffers, past the write position, for a while.
+     */
     public boolean caughtUp() {
         String written = JdbcClient.create(primary.getPostgresDatabase())
-                .sql("SELECT pg_current_wal_lsn()::text")
+                .sql("SELECT pg_current_wal_insert_lsn()::text")
                 .query(String.class)
                 .single();
         return standbyJdbc()
@@ -125,6 +132,31 @@ public final class StreamingReplica implements AutoCloseable {
                 .param("lsn", written)
                 .query(Boolean.class)
                 .single();
+    }
+
+    /**
+     * Waits until the standby has replayed everything the primary had written when this was called (after
+     * {@link #resumeReplay}): streaming replication on one machine takes milliseconds, so the bound only ends a
+     * broken replica's test.
+     */
+    public void awaitCaughtUp() {
+        long deadline = System.nanoTime() + CATCH_UP_BOUND.toNanos();
+        while (!caughtUp()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the standby did not catch up within " + CATCH_UP_BOUND);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Statements on {@code database} of the primary, as the application's own writes see it. */
+    public JdbcClient primary(String database) {
+        return JdbcClient.create(primary.getDatabase("postgres", database));
+    }
+
+    /** Statements on {@code database} of the standby: what a read routed to the replica sees. */
+    public JdbcClient standby(String database) {
+        return JdbcClient.create(standby.getDatabase("postgres", database));
     }
 
     private JdbcClient standbyJdbc() {

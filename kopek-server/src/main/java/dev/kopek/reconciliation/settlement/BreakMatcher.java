@@ -3,10 +3,8 @@ package dev.kopek.reconciliation.settlement;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.platform.Db;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,9 +13,10 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * One matching pass of one settlement date, in one transaction under the date's lock: the current file against
- * Kopek's money, written as breaks by a single FULL OUTER JOIN; then the date's open breaks this pass did not see are
- * closed. The two-sighting rule lives in the upsert: a first sighting is a candidate, a second one reports it.
+ * One matching pass of one settlement date, in one transaction under the date's lock: the differences between the
+ * current file and Kopek's money ({@link BreakFinder}, read on the replica when there is one) written as sightings
+ * in one statement; then the date's open breaks this pass did not see are closed. The two-sighting rule lives in
+ * the upsert: a first sighting is a candidate, a second one reports it.
  */
 @Component
 class BreakMatcher {
@@ -30,15 +29,18 @@ class BreakMatcher {
     private final TransactionTemplate tx;
     private final Clock clock;
     private final PspFees fees;
+    private final BreakFinder finder;
 
     BreakMatcher(
             JdbcClient jdbc,
+            BreakFinder finder,
             SettlementFiles files,
             SettlementProperties properties,
             TransactionTemplate tx,
             Clock clock,
             PspFees fees) {
         this.jdbc = jdbc;
+        this.finder = finder;
         this.files = files;
         this.fees = fees;
         this.properties = properties;
@@ -128,106 +130,24 @@ class BreakMatcher {
         return loaded == properties.boundaryDays();
     }
 
-    private static final String MATCH_TEMPLATE = """
-        WITH psp AS (
-            SELECT psp_reference, type, sum(amount) AS amount, min(currency) AS currency,
-                   count(DISTINCT currency) AS currencies
-              FROM settlement_rows
-             WHERE file_id = :file AND type <> 'fee'
-             GROUP BY psp_reference, type
-        ),
-        -- Only money that went through the account whose file this is ({scope}: Kopek's configured PSP account, where
-        -- payments.psp_account IS NULL, or one merchant's own account): money held in another account settles there,
-        -- never in this file, and is not a break of it.
-        kopek AS NOT MATERIALIZED (
-            SELECT 'payment' AS kind, p.id, p.id AS payment_id, p.merchant_id, p.psp_reference,
-                   CASE p.capture_method WHEN 'automatic' THEN 'charge' ELSE 'authorization' END AS type,
-                   p.status, CASE WHEN p.amount_captured > 0 THEN p.amount_captured ELSE p.amount END AS amount,
-                   p.currency, p.capture_method = 'automatic' AND p.amount_captured > 0 AS settled,
-                   p.created_at AS moved_at
-              FROM published_payments p
-             WHERE p.psp_reference IS NOT NULL AND {scope:p}
-            UNION ALL
-            SELECT o.kind, o.id, o.payment_id, o.merchant_id, o.psp_reference,
-                   CASE o.kind WHEN 'capture' THEN 'charge' ELSE o.kind END,
-                   o.status, o.amount, o.currency, o.kind IN ('capture', 'refund') AND o.status = 'SUCCEEDED',
-                   o.updated_at
-              FROM published_payment_operations o JOIN published_payments op ON op.id = o.payment_id AND {scope:op}
-             WHERE o.psp_reference IS NOT NULL
-            UNION ALL
-            -- A dispute is two movements under one reference: the chargeback when it opens, and, if it is won,
-            -- the reversal (a won dispute is final, so its updated_at is when it was won).
-            SELECT 'dispute', d.id, d.payment_id, d.merchant_id, d.psp_dispute_id, 'chargeback', d.status, d.amount,
-                   d.currency, TRUE, d.created_at
-              FROM published_disputes d JOIN published_payments dp ON dp.id = d.payment_id AND {scope:dp}
-            UNION ALL
-            SELECT 'dispute', d.id, d.payment_id, d.merchant_id, d.psp_dispute_id, 'chargeback_reversal', d.status,
-                   d.amount, d.currency, TRUE, d.updated_at
-              FROM published_disputes d JOIN published_payments dp ON dp.id = d.payment_id AND {scope:dp}
-             WHERE d.status = 'WON'
-        ),
-        internal AS (
-            SELECT * FROM kopek WHERE settled AND moved_at >= :dayStart AND moved_at < :dayEnd
-            UNION
-            SELECT * FROM kopek WHERE psp_reference IN (SELECT psp_reference FROM psp)
-        ),
-        neighbours AS (
-            SELECT DISTINCT ON (settlement_date) id
-              FROM settlement_files
-             WHERE provider = :provider AND settlement_date BETWEEN :from AND :to AND settlement_date <> :date
-             ORDER BY settlement_date, version DESC
-        ),
-        joined AS (
-            -- Same reference and same movement type pair up. A PSP row left alone whose reference Kopek knows as
-            -- another movement borrows that object (o), so the break can say what Kopek holds instead.
-            SELECT s.psp_reference AS s_ref, s.type AS s_type, s.amount AS s_amount, s.currency AS s_currency,
-                   s.currencies, i.psp_reference AS i_ref,
-                   COALESCE(i.psp_reference, o.psp_reference) AS k_ref, COALESCE(i.kind, o.kind) AS k_kind,
-                   COALESCE(i.id, o.id) AS k_id, COALESCE(i.payment_id, o.payment_id) AS k_payment,
-                   COALESCE(i.merchant_id, o.merchant_id) AS k_merchant, COALESCE(i.type, o.type) AS k_type,
-                   COALESCE(i.status, o.status) AS k_status, COALESCE(i.amount, o.amount) AS k_amount,
-                   COALESCE(i.currency, o.currency) AS k_currency, COALESCE(i.settled, o.settled) AS k_settled
-              FROM psp s
-              FULL OUTER JOIN internal i ON i.psp_reference = s.psp_reference AND i.type = s.type
-              LEFT JOIN LATERAL (
-                   SELECT * FROM internal x
-                    WHERE i.psp_reference IS NULL AND x.psp_reference = s.psp_reference
-                    ORDER BY x.id LIMIT 1) o ON TRUE
-             -- Kopek's movement with no partner is missing at the PSP only if the file names its reference under
-             -- no type at all (else the PSP row's break covers it) and no neighbouring day's file has it.
-             WHERE s.psp_reference IS NOT NULL
-                OR (NOT EXISTS (SELECT 1 FROM psp x WHERE x.psp_reference = i.psp_reference)
-                    AND NOT EXISTS (SELECT 1 FROM settlement_rows n JOIN neighbours nb ON nb.id = n.file_id
-                                     WHERE n.psp_reference = i.psp_reference AND n.type <> 'fee'))
-        ),
-        matched AS (
-            SELECT COALESCE(s_ref, k_ref) AS psp_reference,
-                   COALESCE(s_type, k_type) AS movement,
-                   CASE
-                       WHEN s_ref IS NULL THEN 'MISSING_AT_PSP'
-                       WHEN k_ref IS NULL THEN 'MISSING_INTERNAL'
-                       WHEN i_ref IS NULL OR NOT k_settled THEN 'STATUS_MISMATCH'
-                       WHEN k_amount <> s_amount OR k_currency <> s_currency OR currencies > 1 THEN 'AMOUNT_MISMATCH'
-                   END AS break_type,
-                   s_type AS psp_type, s_amount AS psp_amount, s_currency AS psp_currency,
-                   k_kind AS internal_kind, k_id AS internal_id, k_payment AS payment_id, k_merchant AS merchant_id,
-                   k_type AS internal_type, k_status AS internal_status, k_amount AS internal_amount,
-                   k_currency AS internal_currency
-              FROM joined
-        )
+    /**
+     * Writes a pass's differences ({@link BreakFinder}) as sightings: each is inserted as a candidate or, already
+     * open, counted as one more sighting (and reported when {@code :promote}).
+     */
+    private static final String SIGHTINGS = """
         INSERT INTO recon_breaks (id, provider, settlement_date, type, status, psp_reference, movement,
                                   psp_type, psp_amount, psp_currency, internal_kind, internal_id, payment_id,
                                   merchant_id, internal_type, internal_status, internal_amount,
                                   internal_currency, file_id, first_seen_run, last_seen_run, seen_count,
                                   created_at, updated_at)
-        SELECT DISTINCT ON (break_type, psp_reference, movement)
-               gen_random_uuid(), :provider, :date, break_type, 'CANDIDATE', psp_reference, movement,
-               psp_type, psp_amount, psp_currency, internal_kind, internal_id, payment_id, merchant_id,
-               internal_type, internal_status, internal_amount, internal_currency, :file, :run, :run, 1,
+        SELECT gen_random_uuid(), :provider, :date, f.break_type, 'CANDIDATE', f.psp_reference, f.movement,
+               f.psp_type, f.psp_amount, f.psp_currency, f.internal_kind, f.internal_id, f.payment_id, f.merchant_id,
+               f.internal_type, f.internal_status, f.internal_amount, f.internal_currency, :file, :run, :run, 1,
                :now, :now
-          FROM matched
-         WHERE break_type IS NOT NULL
-         ORDER BY break_type, psp_reference, movement, internal_id
+          FROM jsonb_to_recordset(CAST(:found AS jsonb))
+               AS f(break_type text, psp_reference text, movement text, psp_type text, psp_amount bigint,
+                    psp_currency text, internal_kind text, internal_id uuid, payment_id uuid, merchant_id uuid,
+                    internal_type text, internal_status text, internal_amount bigint, internal_currency text)
         ON CONFLICT (provider, settlement_date, type, psp_reference, movement)
            WHERE status IN ('CANDIDATE', 'REPORTED')
         DO UPDATE SET
@@ -253,44 +173,12 @@ class BreakMatcher {
                                    THEN EXCLUDED.last_seen_run ELSE recon_breaks.reported_run END
         """;
 
-    /** The matching statement for Kopek's configured account, and for one merchant's own account. */
-    private static final String MATCH_CONFIGURED = scoped("%s.psp_account IS NULL");
-
-    private static final String MATCH_MERCHANT = scoped("%1$s.merchant_id = :merchant AND %1$s.psp_account = :account");
-
-    private static String scoped(String scope) {
-        String sql = MATCH_TEMPLATE;
-        for (String alias : new String[] {"p", "op", "dp"}) {
-            sql = sql.replace("{scope:" + alias + "}", String.format(scope, alias));
-        }
-        return sql;
-    }
-
-    /**
-     * The matching statement. {@code psp}: the file's money rows, summed per reference and type (a row listed twice
-     * shows as a wrong amount). {@code kopek}: every object of Kopek's that carries a PSP reference, the movement it
-     * stands for, whether it counts as settled money and when it moved. {@code internal}: what the day should contain
-     * (settled, moved on that UTC day) plus whatever the file names, at any time, because a reference is unique.
-     * The FULL OUTER JOIN pairs them by reference and movement type (one reference may carry two movements, as a
-     * dispute's chargeback and reversal do). A Kopek movement the file lacks is not missing when a neighbouring day's
-     * current file has it (the day boundary). Each difference is inserted as a candidate, or, already open, counted
-     * as one more sighting.
-     */
     private void match(UUID run, LoadedFile file, SettlementAccount account, boolean promote, Instant now) {
-        Instant dayStart = file.date().atStartOfDay(ZoneOffset.UTC).toInstant();
-        var statement = account.merchant().isEmpty()
-                ? jdbc.sql(MATCH_CONFIGURED)
-                : jdbc.sql(MATCH_MERCHANT)
-                        .param("merchant", account.merchant().get().value())
-                        .param("account", account.pspAccount());
-        statement
-                .param("file", file.id())
+        jdbc.sql(SIGHTINGS)
+                .param("found", finder.differences(file, account))
                 .param("provider", file.provider())
                 .param("date", file.date())
-                .param("dayStart", Db.at(dayStart))
-                .param("dayEnd", Db.at(dayStart.plus(Duration.ofDays(1))))
-                .param("from", file.date().minusDays(properties.boundaryDays()))
-                .param("to", file.date().plusDays(properties.boundaryDays()))
+                .param("file", file.id())
                 .param("run", run)
                 .param("now", Db.at(now))
                 .param("promote", promote)
