@@ -13,9 +13,9 @@ import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationSource;
-import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
+import dev.kopek.psp.PspRequest;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
@@ -123,7 +123,7 @@ public class OperationRunner {
         // The account the payment went through holds the charge the operation acts on.
         Supplier<PaymentProvider> psp = Attempt.once(
                 () -> psps.forPayment(payment.get().merchant(), payment.get().pspAccount()));
-        Supplier<OperationRequest> request = Attempt.once(() -> requestOf(op, payment.get()));
+        Supplier<PspRequest> request = Attempt.once(() -> requestOf(op, payment.get()));
         return new Attempt() {
             @Override
             public PaymentId payment() {
@@ -167,18 +167,13 @@ public class OperationRunner {
         };
     }
 
-    private static OperationRequest requestOf(PaymentOperation op, Payment payment) {
-        OperationRequest.Kind kind = switch (op.kind()) {
-            case CAPTURE -> OperationRequest.Kind.CAPTURE;
-            case VOID -> OperationRequest.Kind.VOID;
-            case REFUND -> OperationRequest.Kind.REFUND;
+    private static PspRequest requestOf(PaymentOperation op, Payment payment) {
+        Money amount = new Money(op.amount(), op.currency());
+        return switch (op.kind()) {
+            case CAPTURE -> new PspRequest.Capture(op.providerKey(), payment.pspReference(), amount, op.finalCapture());
+            case VOID -> new PspRequest.Release(op.providerKey(), payment.pspReference(), amount);
+            case REFUND -> new PspRequest.Refund(op.providerKey(), payment.pspReference(), amount);
         };
-        return new OperationRequest(
-                kind,
-                op.providerKey(),
-                payment.pspReference(),
-                new Money(op.amount(), op.currency()),
-                op.finalCapture());
     }
 
     private boolean speaksFor(NotificationSource source, PaymentOperation op) {

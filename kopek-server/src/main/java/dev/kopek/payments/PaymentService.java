@@ -16,12 +16,12 @@ import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.ConnectionWait;
 import dev.kopek.psp.ChargeOutcome;
-import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationSource;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
 import dev.kopek.psp.PspCircuit;
+import dev.kopek.psp.PspRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -238,7 +238,7 @@ public class PaymentService {
     private Attempt attempt(Payment payment) {
         // Sent, looked up and recovered through the account it recorded in phase 1, never the merchant's setting now.
         Supplier<PaymentProvider> psp = Attempt.once(() -> psps.forPayment(payment.merchant(), payment.pspAccount()));
-        Supplier<ChargeRequest> charge = Attempt.once(() -> new ChargeRequest(
+        Supplier<PspRequest> charge = Attempt.once(() -> new PspRequest.Charge(
                 payment.providerKey(),
                 payment.amount(),
                 payment.paymentMethod(),
@@ -262,17 +262,17 @@ public class PaymentService {
 
             @Override
             public ChargeOutcome send() {
-                return psp.get().charge(charge.get());
+                return psp.get().execute(charge.get());
             }
 
             @Override
             public ChargeOutcome sendOnce() {
-                return psp.get().chargeOnce(charge.get());
+                return psp.get().executeOnce(charge.get());
             }
 
             @Override
             public LookupResult lookup() {
-                return psp.get().lookup(payment.providerKey());
+                return psp.get().lookup(charge.get());
             }
 
             @Override
