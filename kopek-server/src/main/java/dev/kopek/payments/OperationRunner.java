@@ -26,7 +26,7 @@ import org.springframework.stereotype.Service;
 /**
  * The one runner of captures, voids and refunds after phase 1 reserved their amount (docs/pipeline.md): each is an
  * {@link Attempt} of the one {@link AttemptRunner} that also runs payments, ending in the fenced phase 3 of
- * {@link OperationRecorder}, owned through the attempt of the operation's key. What differs among the three kinds
+ * {@link OutcomeRecorder}, owned through the attempt of the operation's key. What differs among the three kinds
  * is an {@link OperationStrategy}.
  */
 @Service
@@ -35,7 +35,8 @@ public class OperationRunner {
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
     private final OperationStore operations;
-    private final OperationRecorder recorder;
+    private final OutcomeRecorder recorder;
+    private final OperationRecording recording;
     private final PaymentProviders psps;
     private final AttemptRunner runner;
     private final Clock clock;
@@ -44,7 +45,8 @@ public class OperationRunner {
             IdempotencyKeys keys,
             PaymentStore payments,
             OperationStore operations,
-            OperationRecorder recorder,
+            OutcomeRecorder recorder,
+            OperationRecording recording,
             PaymentProviders psps,
             AttemptRunner runner,
             Clock clock) {
@@ -52,6 +54,7 @@ public class OperationRunner {
         this.payments = payments;
         this.operations = operations;
         this.recorder = recorder;
+        this.recording = recording;
         this.psps = psps;
         this.runner = runner;
         this.clock = clock;
@@ -157,7 +160,7 @@ public class OperationRunner {
 
             @Override
             public PaymentAnswer record(ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
-                return recorder.record(op, ck, attempt, outcome, reviewReason);
+                return recorder.record(recording, op, ck, attempt, outcome, reviewReason);
             }
 
             @Override

@@ -46,7 +46,8 @@ public class PaymentService {
 
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
-    private final PaymentRecorder recorder;
+    private final OutcomeRecorder recorder;
+    private final PaymentRecording recording;
     private final AttemptRunner runner;
     private final PaymentProviders psps;
     private final TransactionTemplate tx;
@@ -58,7 +59,8 @@ public class PaymentService {
     PaymentService(
             IdempotencyKeys keys,
             PaymentStore payments,
-            PaymentRecorder recorder,
+            OutcomeRecorder recorder,
+            PaymentRecording recording,
             AttemptRunner runner,
             PaymentProviders psps,
             TransactionTemplate tx,
@@ -69,6 +71,7 @@ public class PaymentService {
         this.keys = keys;
         this.payments = payments;
         this.recorder = recorder;
+        this.recording = recording;
         this.runner = runner;
         this.psps = psps;
         this.tx = tx;
@@ -277,7 +280,7 @@ public class PaymentService {
 
             @Override
             public PaymentAnswer record(ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
-                return recorder.record(payment, ck, attempt, outcome, reviewReason);
+                return recorder.record(recording, payment, ck, attempt, outcome, reviewReason);
             }
 
             @Override

@@ -8,9 +8,11 @@ import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.OperationStatus;
 import dev.kopek.payments.domain.PaymentOperation;
 import dev.kopek.platform.Db;
+import dev.kopek.platform.SqlPart;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -68,29 +70,38 @@ public class OperationStore {
                 .single();
     }
 
+    /** A move made by the key's owner; {@code keyLeaseUntil} is the key's lease as the fence locked it. */
+    public record Fenced(PaymentOperation operation, Instant keyLeaseUntil) {}
+
     /**
-     * Writes {@code op}'s move to {@code next} ({@link PaymentOperation#moveTo}, which refuses an illegal one) by
-     * compare-and-set on the predecessors its table names; empty if the row is past them already.
+     * Writes {@code op}'s move to {@code next} ({@link PaymentOperation#moveTo}, which refuses an illegal one) as the
+     * key's current owner, in one statement: {@code fence} (the idempotency module's CTE named {@code fence}: the key
+     * row, locked, while this attempt owns it) first, then the compare-and-set on the predecessors its table names.
+     * Empty when either check fails; the caller tells a stale owner from a row past them already.
      */
-    public Optional<PaymentOperation> transition(
-            PaymentOperation op, OperationStatus next, String pspReference, String reason) {
+    public Optional<Fenced> fencedTransition(
+            SqlPart fence, PaymentOperation op, OperationStatus next, String pspReference, String reason) {
         PaymentOperation moved = op.moveTo(next, pspReference, reason);
         var from = OperationStatus.predecessorsOf(next).stream().map(Enum::name).toList();
-        return jdbc.sql("""
+        // The fence is an uncorrelated InitPlan, so PostgreSQL takes the key row's lock before it reads the
+        // operation's row: the lock order stays key, then operation, then payment, as everywhere else.
+        return jdbc.sql("WITH " + fence.sql() + """
+
                 UPDATE payment_operations
                    SET status = :next, version = version + CASE WHEN status <> :next THEN 1 ELSE 0 END,
                        updated_at = :now,
                        psp_reference = COALESCE(:pspReference, psp_reference), failure_reason = :reason
-                 WHERE id = :id AND status IN (:from)
-                RETURNING *
+                 WHERE id = :id AND status IN (:from) AND EXISTS (SELECT 1 FROM fence)
+                RETURNING *, (SELECT lease_until FROM fence) AS fence_lease_until
                 """)
+                .params(fence.params())
                 .param("next", next.name())
                 .param("now", Db.at(clock.instant()))
                 .param("pspReference", moved.pspReference())
                 .param("reason", moved.failureReason())
                 .param("id", op.id())
                 .param("from", from)
-                .query(OperationStore::map)
+                .query((rs, row) -> new Fenced(map(rs, row), Db.instant(rs, "fence_lease_until")))
                 .optional();
     }
 

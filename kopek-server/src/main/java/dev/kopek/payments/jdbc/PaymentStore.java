@@ -141,21 +141,6 @@ public class PaymentStore {
                 .optional();
     }
 
-    /**
-     * Phase 3's answer and event in one statement: {@code completion} (a CTE named {@code completed}, the key's final
-     * answer stored by its current attempt) and {@code event}, written from {@code completed}. False when the
-     * attempt is stale: then neither was written.
-     */
-    public boolean completeWithEvent(SqlPart completion, SqlPart event) {
-        Map<String, Object> params = new HashMap<>(completion.params());
-        params.putAll(event.params());
-        return jdbc.sql("WITH " + completion.sql() + ", " + event.sql() + "\nSELECT count(*) FROM completed")
-                        .params(params)
-                        .query(Long.class)
-                        .single()
-                == 1;
-    }
-
     private static final String PENDING = """
             INSERT INTO payments (id, merchant_id, reference, idempotency_key, provider_key, amount, currency,
                                   payment_method, capture_method, description, metadata, status,
