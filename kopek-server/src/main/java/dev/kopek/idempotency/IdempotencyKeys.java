@@ -126,7 +126,7 @@ public class IdempotencyKeys {
     }
 
     private boolean insert(ClientKey ck, String requestHash, UUID resourceId, Instant now) {
-        return jdbc.sql(CLAIM)
+        return jdbc.sql(CLAIM.formatted("VALUES (" + CLAIM_VALUES + ")") + CLAIM_IF_NEW)
                         .params(claimParams(ck, requestHash, resourceId, now))
                         .update()
                 == 1;
@@ -141,17 +141,49 @@ public class IdempotencyKeys {
         LogContext.put(LogContext.MERCHANT, ck.merchant());
         LogContext.put(LogContext.KEY_HASH, ck.hash());
         return new SqlPart(
-                "claimed AS (" + CLAIM + " RETURNING resource_id)", claimParams(ck, requestHash, resourceId, now));
+                "claimed AS (" + CLAIM.formatted("VALUES (" + CLAIM_VALUES + ")") + CLAIM_IF_NEW
+                        + " RETURNING resource_id)",
+                claimParams(ck, requestHash, resourceId, now));
     }
 
     private static final String CLAIM = """
             INSERT INTO idempotency_keys (merchant_id, operation, idempotency_key, request_hash, status, attempt,
                                           lease_until, expires_at, resource_id, created_at, updated_at)
-            VALUES (CAST(:key_merchant AS uuid), :key_operation, :key_key, :key_hash, 'IN_PROGRESS', 1,
-                    CAST(:key_lease AS timestamptz), CAST(:key_expires AS timestamptz), CAST(:key_resource AS uuid),
-                    CAST(:key_now AS timestamptz), CAST(:key_now AS timestamptz))
-            ON CONFLICT (merchant_id, operation, idempotency_key) DO NOTHING
+            %s
             """;
+    private static final String CLAIM_IF_NEW = " ON CONFLICT (merchant_id, operation, idempotency_key) DO NOTHING";
+    private static final String CLAIM_VALUES = """
+            CAST(:key_merchant AS uuid), :key_operation, :key_key, :key_hash, 'IN_PROGRESS', 1,
+            CAST(:key_lease AS timestamptz), CAST(:key_expires AS timestamptz), CAST(:key_resource AS uuid),
+            CAST(:key_now AS timestamptz), CAST(:key_now AS timestamptz)""";
+
+    /**
+     * For a phase 1 whose claim must follow its reservation (the reservation decides whether anything is stored):
+     * a CTE named {@code key_free}, one row when no key exists under {@code ck}, for the reservation to require.
+     * With {@link #claimAfterPart} after it: a racing claim of the same key fails the whole statement on the key's
+     * primary key (a {@code DuplicateKeyException}), and nothing of it is written.
+     */
+    public static SqlPart freePart(ClientKey ck) {
+        return new SqlPart(
+                """
+                key_free AS (SELECT 1 WHERE NOT EXISTS (
+                    SELECT 1 FROM idempotency_keys WHERE merchant_id = CAST(:free_merchant AS uuid)
+                       AND operation = :free_operation AND idempotency_key = :free_key))""",
+                Map.of("free_merchant", ck.merchant().value(), "free_operation", ck.operation(), "free_key", ck.key()));
+    }
+
+    /**
+     * The claim as a CTE named {@code claimed} (column {@code resource_id}), made once for each row of the CTE
+     * {@code source}, with no {@code ON CONFLICT}: see {@link #freePart}.
+     */
+    public SqlPart claimAfterPart(ClientKey ck, String requestHash, UUID resourceId, Instant now, String source) {
+        LogContext.put(LogContext.MERCHANT, ck.merchant());
+        LogContext.put(LogContext.KEY_HASH, ck.hash());
+        return new SqlPart(
+                "claimed AS (" + CLAIM.formatted("SELECT " + CLAIM_VALUES + " FROM " + source)
+                        + " RETURNING resource_id)",
+                claimParams(ck, requestHash, resourceId, now));
+    }
 
     private Map<String, Object> claimParams(ClientKey ck, String requestHash, UUID resourceId, Instant now) {
         Map<String, Object> params = new HashMap<>();

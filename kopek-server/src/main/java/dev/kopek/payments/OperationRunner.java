@@ -1,5 +1,6 @@
 package dev.kopek.payments;
 
+import dev.kopek.idempotency.Claim;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyRecord;
@@ -58,6 +59,11 @@ public class OperationRunner {
         this.psps = psps;
         this.runner = runner;
         this.clock = clock;
+    }
+
+    /** Phase 1's outcome when the key was claimed in a transaction ({@link AttemptRunner#afterClaim}). */
+    PaymentAnswer afterClaim(Claim claim, ClientKey ck) {
+        return runner.afterClaim(claim, ck, id -> attempt(operation(id)));
     }
 
     /** Phase 2 of the owner of attempt 1: the first PSP call, nothing held (L3), then phase 3. */
@@ -184,13 +190,13 @@ public class OperationRunner {
         return psps.speaksFor(source, payment.merchant(), payment.pspAccount());
     }
 
-    PaymentOperation operation(UUID id) {
+    private PaymentOperation operation(UUID id) {
         return operations
                 .find(id)
                 .orElseThrow(() -> new IllegalStateException("key points at missing operation " + id));
     }
 
-    Payment paymentOf(PaymentOperation op) {
+    private Payment paymentOf(PaymentOperation op) {
         return payments.find(op.payment()).orElseThrow();
     }
 }

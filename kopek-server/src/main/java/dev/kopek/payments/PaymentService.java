@@ -149,16 +149,9 @@ public class PaymentService {
             }
             throw e;
         }
-        return switch (phaseOne.claim()) {
-            case Claim.Owned owned
-            when owned.reclaimed() -> runner.resume(attempt(payment(owned.resourceId())), ck, owned.attempt());
-            // the row phase 1 inserted and committed, as INSERT … RETURNING gave it: no second read
-            case Claim.Owned owned -> runner.start(attempt(phaseOne.inserted()), ck, owned.attempt());
-            case Claim.Replay replay -> new PaymentAnswer.Final(replay.status(), replay.body(), true);
-            case Claim.InFlight inFlight -> new PaymentAnswer.InFlight(inFlight.retryAfter());
-            case Claim.Awaiting awaiting -> new PaymentAnswer.Processing(payment(awaiting.resourceId()));
-            case Claim.Mismatch mismatch -> new PaymentAnswer.KeyReused();
-        };
+        // the row phase 1 inserted and committed, as INSERT … RETURNING gave it: no second read
+        return runner.afterClaim(
+                phaseOne.claim(), ck, id -> attempt(phaseOne.inserted() != null ? phaseOne.inserted() : payment(id)));
     }
 
     /**
