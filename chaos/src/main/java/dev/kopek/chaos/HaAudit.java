@@ -42,6 +42,7 @@ final class HaAudit {
     static final String FREEZE = "freeze";
     static final String BROKER_KILL = "broker_kill";
     static final String KOPEK_KILL = "kopek_kill";
+    static final String ETCD_KILL = "etcd_kill";
     private static final Set<String> NON_FINAL = Set.of("PENDING", "UNKNOWN");
     private static final String PROCESSING = "processing";
     /** Statuses an answer may show before anything is recorded as decided: every later one follows them. */

@@ -63,6 +63,7 @@ final class HaFaults {
             case HaAudit.FREEZE -> freezePrimary();
             case HaAudit.BROKER_KILL -> killBroker();
             case HaAudit.KOPEK_KILL -> killKopek(fleet);
+            case HaAudit.ETCD_KILL -> killEtcdLeader();
             default -> throw new IllegalArgumentException("no fault " + kind);
         };
     }
@@ -158,6 +159,43 @@ final class HaFaults {
                 HaAudit.BROKER_KILL,
                 "broker " + victim.id() + (fenced ? ", out of every in-sync set after " : ", still in sync after ")
                         + millis(down - t0) + " ms, all replicas in sync again after " + millis(whole - t0) + " ms",
+                t0,
+                whole);
+    }
+
+    /**
+     * kill -9 of the etcd member that leads the configuration store's Raft group, kept down for longer than the
+     * leader key's TTL, then restarted. Two members of three are a quorum: Patroni must go on renewing the leader key
+     * through them across etcd's own election, so the primary stays the primary and writes go on. A primary deposed
+     * by the loss of one etcd member would make etcd a single point of failure again; it is a violation.
+     */
+    private Fault killEtcdLeader() {
+        EtcdCluster etcd = db.etcd();
+        EtcdCluster.Member victim =
+                etcd.leader().orElseThrow(() -> new IllegalStateException("etcd reports no leader"));
+        Node primary = leader();
+        long t0 = System.nanoTime();
+        victim.process().kill();
+        Pause.millis(Duration.ofSeconds(PatroniCluster.TTL_SECONDS + 4).toMillis());
+        Optional<Node> during = db.leader();
+        long down = System.nanoTime();
+        victim.process().start();
+        if (!etcd.awaitHealthy(REJOIN_TIMEOUT)) {
+            violations.add("etcd member " + victim.name() + " did not rejoin its cluster");
+        }
+        long whole = rejoined(primary, "etcd leader's kill");
+        Optional<Node> after = db.leader();
+        boolean kept = during.map(Node::name).equals(Optional.of(primary.name()))
+                && after.map(Node::name).equals(Optional.of(primary.name()));
+        if (!kept) {
+            violations.add("the loss of etcd member " + victim.name() + " deposed primary " + primary.name()
+                    + " (leader while it was down: " + during.map(Node::name).orElse("none") + ", after: "
+                    + after.map(Node::name).orElse("none") + ")");
+        }
+        return done(
+                HaAudit.ETCD_KILL,
+                "etcd leader " + victim.name() + " down for " + millis(down - t0) + " ms, primary " + primary.name()
+                        + (kept ? " kept" : " lost") + ", etcd whole again after " + millis(whole - t0) + " ms",
                 t0,
                 whole);
     }

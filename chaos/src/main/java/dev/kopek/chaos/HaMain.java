@@ -94,7 +94,7 @@ public final class HaMain {
     private static int run(HaSize size, Path kopekJar, Path simulatorJar, Path selfJar, Path pgBin, Path workDir) {
         long started = System.nanoTime();
         say("size " + size.name() + ", work dir " + workDir + " (every process's log there)");
-        try (Etcd etcd = new Etcd(workDir);
+        try (EtcdCluster etcd = new EtcdCluster(workDir);
                 PatroniCluster db = startDatabase(etcd, workDir, pgBin);
                 KafkaCluster kafka = new KafkaCluster(workDir, selfJar);
                 Simulator simulator = new Simulator(simulatorJar, workDir)) {
@@ -129,9 +129,9 @@ public final class HaMain {
         }
     }
 
-    private static PatroniCluster startDatabase(Etcd etcd, Path workDir, Path pgBin) {
+    private static PatroniCluster startDatabase(EtcdCluster etcd, Path workDir, Path pgBin) {
         etcd.start();
-        return new PatroniCluster(workDir, etcd.hosts(), pgBin);
+        return new PatroniCluster(workDir, etcd, pgBin);
     }
 
     private static void say(String line) {

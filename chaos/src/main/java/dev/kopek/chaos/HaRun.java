@@ -198,6 +198,7 @@ final class HaRun {
         String line = "ha: size=" + size.name() + " failovers=" + count(done, HaAudit.FAILOVER) + " switchovers="
                 + count(done, HaAudit.SWITCHOVER) + " freezes=" + count(done, HaAudit.FREEZE) + " broker_kills="
                 + count(done, HaAudit.BROKER_KILL) + " kopek_kills=" + count(done, HaAudit.KOPEK_KILL)
+                + " etcd_kills=" + count(done, HaAudit.ETCD_KILL)
                 + " acknowledged=" + HaAudit.acknowledged(acks) + " lost=" + lost.size() + " double="
                 + report.count(Auditor.DOUBLE_CHARGES) + " orphan=" + report.count(Auditor.UNKNOWN_PSP_MOVEMENTS)
                 + " missing_events=" + report.count(Auditor.EVENTS_MISSING) + " server_errors=" + serverErrors

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * How big an HA run is. {@code ci} fits in about five minutes on 2 cores with cluster start: two crashes of the
- * primary, a switchover, a freeze, a broker kill and a Kopek kill, one after the other. {@code long} crashes the
- * primary twenty times, with four of each other fault between.
+ * primary, a switchover, a freeze, a broker kill, a Kopek kill and the etcd leader's kill, one after the other.
+ * {@code long} crashes the primary twenty times, with four of each other fault between.
  *
  * @param faults the faults in the order they are done, each once the previous one has recovered
  * @param warmup load before the first fault
@@ -42,6 +42,7 @@ record HaSize(
                                 HaAudit.SWITCHOVER,
                                 HaAudit.KOPEK_KILL,
                                 HaAudit.FREEZE,
+                                HaAudit.ETCD_KILL,
                                 HaAudit.FAILOVER),
                         Duration.ofSeconds(15),
                         Duration.ofSeconds(5),
@@ -63,14 +64,15 @@ record HaSize(
         };
     }
 
-    /** Twenty crashes of the primary; after every fifth, one switchover, freeze, broker kill and Kopek kill. */
+    /** Twenty crashes of the primary; after every fifth, one switchover, freeze, broker kill, Kopek and etcd kill. */
     private static List<String> longPlan() {
         List<String> plan = new ArrayList<>();
         for (int round = 0; round < 4; round++) {
             for (int i = 0; i < 5; i++) {
                 plan.add(HaAudit.FAILOVER);
             }
-            plan.addAll(List.of(HaAudit.SWITCHOVER, HaAudit.BROKER_KILL, HaAudit.FREEZE, HaAudit.KOPEK_KILL));
+            plan.addAll(List.of(
+                    HaAudit.SWITCHOVER, HaAudit.BROKER_KILL, HaAudit.FREEZE, HaAudit.KOPEK_KILL, HaAudit.ETCD_KILL));
         }
         return List.copyOf(plan);
     }

@@ -72,10 +72,12 @@ final class PatroniCluster implements AutoCloseable {
     }
 
     private final List<Node> nodes = new ArrayList<>();
+    private final EtcdCluster etcd;
     private final Path pgBin;
     private final boolean asPostgres;
 
-    PatroniCluster(Path workDir, String etcdHosts, Path pgBin) {
+    PatroniCluster(Path workDir, EtcdCluster etcd, Path pgBin) {
+        this.etcd = etcd;
         this.pgBin = pgBin;
         this.asPostgres = "root".equals(System.getProperty("user.name"));
         Path root = workDir.resolve("patroni");
@@ -94,7 +96,12 @@ final class PatroniCluster implements AutoCloseable {
                     "patroni-" + name, command, Map.of("HOME", dir.toString()), root.resolve(name + ".log"));
             nodes.add(new Node(name, pgPort, apiPort, dir, patroni));
         }
-        writeConfigs(root, workDir, etcdHosts);
+        writeConfigs(root, workDir, etcd.hosts());
+    }
+
+    /** The configuration store the nodes share, for the run to take a member of it away. */
+    EtcdCluster etcd() {
+        return etcd;
     }
 
     private void writeConfigs(Path root, Path workDir, String etcdHosts) {

@@ -1,7 +1,10 @@
 package dev.kopek.platform;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,6 +12,7 @@ import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
  * Migrations apply in one order everywhere: Flyway refuses a lower version after a higher one has run. One
@@ -35,7 +39,7 @@ class SchemaMigrations {
     FlywayMigrationStrategy renumberThenMigrate() {
         return flyway -> {
             renumber(flyway);
-            flyway.migrate();
+            withoutSocketTimeout(flyway).migrate();
             // Flyway's sessions ran without a statement timeout (spring.flyway.init-sqls): none of them may serve
             // Kopek afterwards with that setting, so the pool opens fresh ones.
             if (flyway.getConfiguration().getDataSource() instanceof HikariDataSource pool
@@ -43,6 +47,29 @@ class SchemaMigrations {
                 pool.getHikariPoolMXBean().softEvictConnections();
             }
         };
+    }
+
+    /**
+     * The same Flyway on connections that wait for the server's answer as long as it takes. Kopek's connections give
+     * up on an answer after {@code kopek.db.socket-timeout} (30 s), so that a frozen primary cannot hold a request;
+     * a migration's one statement may rightly take longer (an index built on a big table), and cut off there it
+     * would fail Kopek's start on every instance, each time it is restarted.
+     */
+    static Flyway withoutSocketTimeout(Flyway flyway) {
+        DataSource unbounded =
+                new DelegatingDataSource(flyway.getConfiguration().getDataSource()) {
+                    @Override
+                    public Connection getConnection() throws SQLException {
+                        Connection connection = super.getConnection();
+                        // The pool puts the connection's own timeout back when Flyway returns it.
+                        connection.setNetworkTimeout(Runnable::run, 0);
+                        return connection;
+                    }
+                };
+        return Flyway.configure(flyway.getConfiguration().getClassLoader())
+                .configuration(flyway.getConfiguration())
+                .dataSource(unbounded)
+                .load();
     }
 
     static void renumber(Flyway flyway) {

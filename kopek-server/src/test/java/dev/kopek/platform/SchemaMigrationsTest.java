@@ -3,12 +3,19 @@ package dev.kopek.platform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kopek.KopekApplication;
+import dev.kopek.support.IntegrationTest;
 import dev.kopek.support.Migrations;
+import dev.kopek.support.SharedSimulator;
 import dev.kopek.support.TestDatabase;
+import java.sql.Connection;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.MigrationInfo;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
@@ -50,6 +57,35 @@ class SchemaMigrationsTest {
         MigrationInfo[] applied = strict.info().applied();
         for (int i = 1; i < applied.length; i++) {
             assertThat(applied[i].getVersion()).isGreaterThan(applied[i - 1].getVersion());
+        }
+    }
+
+    @Test
+    void aMigrationMayTakeLongerThanTheSocketTimeoutOfKopeksConnections() throws Exception {
+        String url = TestDatabase.newDatabase();
+        try (ConfigurableApplicationContext kopek = new SpringApplicationBuilder(KopekApplication.class)
+                .run(
+                        "--server.port=0",
+                        "--kopek.db.url=" + url,
+                        "--kopek.db.user=postgres",
+                        "--kopek.db.socket-timeout=1s",
+                        "--kopek.db.statement-timeout=500ms",
+                        "--spring.flyway.locations=classpath:db/migration,classpath:db/slow-migration",
+                        "--kopek.psp.simulator-url=" + SharedSimulator.get().baseUri(),
+                        "--kopek.demo-enabled=false",
+                        "--kopek.reconciler.enabled=false",
+                        "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY)) {
+            JdbcClient jdbc = JdbcClient.create(new DriverManagerDataSource(url, "postgres", ""));
+            assertThat(jdbc.sql("SELECT success FROM flyway_schema_history WHERE version = '9000'")
+                            .query(Boolean.class)
+                            .single())
+                    .as("the 2.5 s migration ran to its end on a pool whose connections give up after 1 s")
+                    .isTrue();
+            try (Connection connection = kopek.getBean(DataSource.class).getConnection()) {
+                assertThat(connection.getNetworkTimeout())
+                        .as("Kopek's own connections keep the socket timeout")
+                        .isEqualTo(1000);
+            }
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.kopek.outbox.relay;
 
-import dev.kopek.outbox.KafkaSettings;
 import dev.kopek.outbox.store.OutboxRow;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -39,6 +38,7 @@ public class KafkaPublisher {
     }
 
     private final KafkaTemplate<String, String> template;
+    private final EventsTopic eventsTopic;
     private final String topic;
     private final Duration ackTimeout;
     private final MeterRegistry meters;
@@ -46,12 +46,13 @@ public class KafkaPublisher {
 
     KafkaPublisher(
             KafkaTemplate<String, String> template,
-            KafkaSettings kafka,
+            EventsTopic eventsTopic,
             Duration ackTimeout,
             MeterRegistry meters,
             Clock clock) {
         this.template = template;
-        this.topic = kafka.topic();
+        this.eventsTopic = eventsTopic;
+        this.topic = eventsTopic.name();
         this.ackTimeout = ackTimeout;
         this.meters = meters;
         this.clock = clock;
@@ -63,6 +64,10 @@ public class KafkaPublisher {
 
     /** Blocks until every row is acknowledged; throws {@link PublishFailed} otherwise. */
     public void publish(List<OutboxRow> rows, String mode) {
+        if (!eventsTopic.prepared()) {
+            throw new PublishFailed(
+                    "topic " + topic + " is not created and read back yet; its " + rows.size() + " events wait", null);
+        }
         List<CompletableFuture<?>> acks = new ArrayList<>(rows.size());
         for (OutboxRow row : rows) {
             acks.add(template.send(record(row)));

@@ -7,10 +7,7 @@ import dev.kopek.platform.DatabaseOutages;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.util.Map;
-import java.util.Optional;
 import javax.sql.DataSource;
-import org.apache.kafka.clients.admin.Admin;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
@@ -47,10 +44,12 @@ class RelayConfiguration {
             OutboxProperties properties,
             MeterRegistry meters,
             Clock clock) {
-        prepareTopic(KafkaClientSettings.admin(spring, kafka), kafka, meters);
+        EventsTopic topic = new EventsTopic(KafkaClientSettings.admin(spring, kafka), kafka, meters);
+        // At start, so that an operator sees the topic's replication (and its warning) without waiting for an event.
+        topic.prepared();
         return new KafkaPublisher(
                 outboxKafkaTemplate,
-                kafka,
+                topic,
                 kafka.deliveryTimeout().plus(properties.relay().ackTimeout()),
                 meters,
                 clock);
@@ -89,28 +88,5 @@ class RelayConfiguration {
             DatabaseOutages outages,
             MeterRegistry meters) {
         return new CdcRelay(dataSource, pollingRelay, publisher, store, properties.cdc(), clock, outages, meters);
-    }
-
-    /**
-     * The topic's replication as read at start, for an alert to see: a topic an operator created, or one created
-     * before these settings existed, may keep an acknowledged event on one broker only. Absent when Kafka could not
-     * tell within the admin timeout.
-     */
-    private static void prepareTopic(Map<String, Object> adminConfig, KafkaSettings kafka, MeterRegistry meters) {
-        Optional<TopicDurability> durability;
-        try (Admin admin = Admin.create(adminConfig)) {
-            durability = EventsTopicSetup.prepare(admin, kafka);
-        }
-        durability.ifPresent(d -> {
-            Gauge.builder("kopek.kafka.topic.replication.factor", d::replicationFactor)
-                    .description("the smallest replica count among the events topic's partitions, read at start")
-                    .register(meters);
-            Gauge.builder("kopek.kafka.topic.min.insync.replicas", d::minInsyncReplicas)
-                    .description("the events topic's effective min.insync.replicas, read at start")
-                    .register(meters);
-            Gauge.builder("kopek.kafka.brokers", d::brokers)
-                    .description("the brokers the Kafka cluster reported at start")
-                    .register(meters);
-        });
     }
 }
