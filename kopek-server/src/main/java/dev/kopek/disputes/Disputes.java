@@ -1,6 +1,7 @@
 package dev.kopek.disputes;
 
 import dev.kopek.events.BusinessEvent;
+import dev.kopek.events.EventStatements;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.money.TimeOrderedIds;
@@ -16,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -37,23 +37,18 @@ public class Disputes {
 
     private final JdbcClient jdbc;
     private final PaymentBalances balances;
-    private final ApplicationEventPublisher publisher;
+    private final EventStatements events;
     private final PaymentProviders psps;
     private final Clock clock;
     private final Inquiries inquiries;
 
-    Disputes(
-            JdbcClient jdbc,
-            PaymentBalances balances,
-            ApplicationEventPublisher publisher,
-            PaymentProviders psps,
-            Clock clock) {
+    Disputes(JdbcClient jdbc, PaymentBalances balances, EventStatements events, PaymentProviders psps, Clock clock) {
         this.jdbc = jdbc;
         this.balances = balances;
-        this.publisher = publisher;
+        this.events = events;
         this.psps = psps;
         this.clock = clock;
-        this.inquiries = new Inquiries(jdbc, balances, publisher, psps, clock);
+        this.inquiries = new Inquiries(jdbc, balances, events, psps, clock);
     }
 
     record Dispute(
@@ -177,7 +172,7 @@ public class Disputes {
     }
 
     private void announce(Dispute d) {
-        publisher.publishEvent(event(
+        events.write(event(
                 d.status().eventType(),
                 d.id(),
                 d.paymentId(),

@@ -1,5 +1,6 @@
 package dev.kopek.disputes;
 
+import dev.kopek.events.EventStatements;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.NotificationResult;
@@ -14,7 +15,6 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -31,19 +31,14 @@ final class Inquiries {
 
     private final JdbcClient jdbc;
     private final PaymentBalances balances;
-    private final ApplicationEventPublisher publisher;
+    private final EventStatements events;
     private final PaymentProviders psps;
     private final Clock clock;
 
-    Inquiries(
-            JdbcClient jdbc,
-            PaymentBalances balances,
-            ApplicationEventPublisher publisher,
-            PaymentProviders psps,
-            Clock clock) {
+    Inquiries(JdbcClient jdbc, PaymentBalances balances, EventStatements events, PaymentProviders psps, Clock clock) {
         this.jdbc = jdbc;
         this.balances = balances;
-        this.publisher = publisher;
+        this.events = events;
         this.psps = psps;
         this.clock = clock;
     }
@@ -152,7 +147,7 @@ final class Inquiries {
     }
 
     private NotificationResult announce(Inquiry q) {
-        publisher.publishEvent(Disputes.event(
+        events.write(Disputes.event(
                 q.status().eventType().orElseThrow(),
                 q.id(),
                 q.paymentId(),

@@ -3,9 +3,9 @@ package dev.kopek.events;
 import dev.kopek.platform.SqlPart;
 
 /**
- * Writes a {@link BusinessEvent} inside the very statement that makes its change, for a change made by one statement
- * in autocommit (no transaction for a listener to join): L9 holds because the event row and the change commit or fail
- * as one statement. Implemented by the outbox.
+ * The one way to write a {@link BusinessEvent} inside the transaction of its change (L9): as a part of the very
+ * statement that makes the change ({@link #append}, what a change made by one statement in autocommit needs), or as
+ * a statement of its own in the change's transaction ({@link #write}). Implemented by the outbox.
  */
 public interface EventStatements {
 
@@ -15,4 +15,10 @@ public interface EventStatements {
      * yields one row when the change was made and none when it was not.
      */
     SqlPart append(BusinessEvent event, String source);
+
+    /**
+     * Writes {@code event} with its webhook deliveries in the transaction open now, and tells in-process observers
+     * ({@link RecordedEvent}); refuses to write outside a transaction.
+     */
+    void write(BusinessEvent event);
 }

@@ -126,7 +126,7 @@ public class IdempotencyKeys {
     }
 
     private boolean insert(ClientKey ck, String requestHash, UUID resourceId, Instant now) {
-        return jdbc.sql(CLAIM)
+        return jdbc.sql(CLAIM.formatted("VALUES (" + CLAIM_VALUES + ")") + CLAIM_IF_NEW)
                         .params(claimParams(ck, requestHash, resourceId, now))
                         .update()
                 == 1;
@@ -141,17 +141,49 @@ public class IdempotencyKeys {
         LogContext.put(LogContext.MERCHANT, ck.merchant());
         LogContext.put(LogContext.KEY_HASH, ck.hash());
         return new SqlPart(
-                "claimed AS (" + CLAIM + " RETURNING resource_id)", claimParams(ck, requestHash, resourceId, now));
+                "claimed AS (" + CLAIM.formatted("VALUES (" + CLAIM_VALUES + ")") + CLAIM_IF_NEW
+                        + " RETURNING resource_id)",
+                claimParams(ck, requestHash, resourceId, now));
     }
 
     private static final String CLAIM = """
             INSERT INTO idempotency_keys (merchant_id, operation, idempotency_key, request_hash, status, attempt,
                                           lease_until, expires_at, resource_id, created_at, updated_at)
-            VALUES (CAST(:key_merchant AS uuid), :key_operation, :key_key, :key_hash, 'IN_PROGRESS', 1,
-                    CAST(:key_lease AS timestamptz), CAST(:key_expires AS timestamptz), CAST(:key_resource AS uuid),
-                    CAST(:key_now AS timestamptz), CAST(:key_now AS timestamptz))
-            ON CONFLICT (merchant_id, operation, idempotency_key) DO NOTHING
+            %s
             """;
+    private static final String CLAIM_IF_NEW = " ON CONFLICT (merchant_id, operation, idempotency_key) DO NOTHING";
+    private static final String CLAIM_VALUES = """
+            CAST(:key_merchant AS uuid), :key_operation, :key_key, :key_hash, 'IN_PROGRESS', 1,
+            CAST(:key_lease AS timestamptz), CAST(:key_expires AS timestamptz), CAST(:key_resource AS uuid),
+            CAST(:key_now AS timestamptz), CAST(:key_now AS timestamptz)""";
+
+    /**
+     * For a phase 1 whose claim must follow its reservation (the reservation decides whether anything is stored):
+     * a CTE named {@code key_free}, one row when no key exists under {@code ck}, for the reservation to require.
+     * With {@link #claimAfterPart} after it: a racing claim of the same key fails the whole statement on the key's
+     * primary key (a {@code DuplicateKeyException}), and nothing of it is written.
+     */
+    public static SqlPart freePart(ClientKey ck) {
+        return new SqlPart(
+                """
+                key_free AS (SELECT 1 WHERE NOT EXISTS (
+                    SELECT 1 FROM idempotency_keys WHERE merchant_id = CAST(:free_merchant AS uuid)
+                       AND operation = :free_operation AND idempotency_key = :free_key))""",
+                Map.of("free_merchant", ck.merchant().value(), "free_operation", ck.operation(), "free_key", ck.key()));
+    }
+
+    /**
+     * The claim as a CTE named {@code claimed} (column {@code resource_id}), made once for each row of the CTE
+     * {@code source}, with no {@code ON CONFLICT}: see {@link #freePart}.
+     */
+    public SqlPart claimAfterPart(ClientKey ck, String requestHash, UUID resourceId, Instant now, String source) {
+        LogContext.put(LogContext.MERCHANT, ck.merchant());
+        LogContext.put(LogContext.KEY_HASH, ck.hash());
+        return new SqlPart(
+                "claimed AS (" + CLAIM.formatted("SELECT " + CLAIM_VALUES + " FROM " + source)
+                        + " RETURNING resource_id)",
+                claimParams(ck, requestHash, resourceId, now));
+    }
 
     private Map<String, Object> claimParams(ClientKey ck, String requestHash, UUID resourceId, Instant now) {
         Map<String, Object> params = new HashMap<>();
@@ -292,12 +324,16 @@ public class IdempotencyKeys {
         return new SqlPart("fence AS MATERIALIZED (" + OWNED_ROW + ")", ownedRowParams(ck, attempt));
     }
 
-    private static final String OWNED_ROW = """
-            SELECT lease_until FROM idempotency_keys
-             WHERE merchant_id = :fence_merchant AND operation = :fence_operation AND idempotency_key = :fence_key
-               AND attempt = :fence_attempt AND status <> 'COMPLETED'
-               FOR UPDATE
-            """;
+    /**
+     * The fence (L4), the one place its condition is written: the key's row while {@code attempt} owns it and has not
+     * stored an answer. Every write of phase 3 to the key or through it is conditioned on it; its parameters are
+     * {@link #ownedRowParams}.
+     */
+    private static final String OWNED = """
+            merchant_id = CAST(:fence_merchant AS uuid) AND operation = :fence_operation
+               AND idempotency_key = :fence_key AND attempt = :fence_attempt AND status <> 'COMPLETED'""";
+
+    private static final String OWNED_ROW = "SELECT lease_until FROM idempotency_keys WHERE " + OWNED + " FOR UPDATE";
 
     private static Map<String, Object> ownedRowParams(ClientKey ck, int attempt) {
         return Map.of(
@@ -320,34 +356,38 @@ public class IdempotencyKeys {
                 == 1;
     }
 
+    /** The CTE of {@link #completeWith} that yields one row when this attempt stored the answer. */
+    public static final String COMPLETED = "completed";
+
     /**
-     * {@link #complete} as a CTE named {@code completed} of the caller's statement: one row when this attempt stored
-     * the answer, none when it is stale (then nothing that reads {@code completed} is written either).
+     * {@link #complete} and {@code alongside} (another module's CTEs, which read {@link #COMPLETED}: one row when this
+     * attempt stored the answer, none when it is stale) in one statement: one round trip, and neither write without
+     * the other. False for a stale owner, who changed nothing.
      */
-    public SqlPart completePart(ClientKey ck, int attempt, int responseCode, String responseBody) {
-        return new SqlPart(
-                "completed AS (" + COMPLETE + " RETURNING 1)", completeParams(ck, attempt, responseCode, responseBody));
+    public boolean completeWith(ClientKey ck, int attempt, int responseCode, String responseBody, SqlPart alongside) {
+        Map<String, Object> params = new HashMap<>(completeParams(ck, attempt, responseCode, responseBody));
+        params.putAll(alongside.params());
+        return jdbc.sql("WITH " + COMPLETED + " AS (" + COMPLETE + " RETURNING 1), " + alongside.sql()
+                                + "\nSELECT count(*) FROM " + COMPLETED)
+                        .params(params)
+                        .query(Long.class)
+                        .single()
+                == 1;
     }
 
     private static final String COMPLETE = """
             UPDATE idempotency_keys
                SET status = 'COMPLETED', response_code = :done_code, response_body = :done_body,
                    expires_at = CAST(:done_expires AS timestamptz), updated_at = CAST(:done_now AS timestamptz)
-             WHERE merchant_id = CAST(:done_merchant AS uuid) AND operation = :done_operation
-               AND idempotency_key = :done_key AND attempt = :done_attempt AND status <> 'COMPLETED'
-            """;
+            """ + " WHERE " + OWNED;
 
     private Map<String, Object> completeParams(ClientKey ck, int attempt, int responseCode, String responseBody) {
         Instant now = clock.instant();
-        Map<String, Object> params = new HashMap<>();
+        Map<String, Object> params = new HashMap<>(ownedRowParams(ck, attempt));
         params.put("done_code", responseCode);
         params.put("done_body", responseBody);
         params.put("done_expires", Db.at(now.plus(properties.retention())));
         params.put("done_now", Db.at(now));
-        params.put("done_merchant", ck.merchant().value());
-        params.put("done_operation", ck.operation());
-        params.put("done_key", ck.key());
-        params.put("done_attempt", attempt);
         return params;
     }
 
@@ -365,15 +405,10 @@ public class IdempotencyKeys {
         return jdbc.sql("""
                 UPDATE idempotency_keys
                    SET status = 'AWAITING_RESULT', lease_until = :leaseUntil, updated_at = :now
-                 WHERE merchant_id = :merchant AND operation = :operation AND idempotency_key = :key
-                   AND attempt = :attempt AND status <> 'COMPLETED'
-                """)
+                """ + " WHERE " + OWNED)
+                        .params(ownedRowParams(ck, attempt))
                         .param("leaseUntil", Db.at(leaseUntil))
                         .param("now", Db.at(clock.instant()))
-                        .param("merchant", ck.merchant().value())
-                        .param("operation", ck.operation())
-                        .param("key", ck.key())
-                        .param("attempt", attempt)
                         .update()
                 == 1;
     }

@@ -1,5 +1,6 @@
 package dev.kopek.payments;
 
+import dev.kopek.idempotency.Claim;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyRecord;
@@ -8,6 +9,8 @@ import dev.kopek.platform.ConnectionWait;
 import dev.kopek.psp.ChargeOutcome;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -46,6 +49,25 @@ class AttemptRunner {
         ChargeOutcome outcome = attempt.send();
         afterPspCall.accept(attempt.payment(), outcome);
         return recordOrReport(attempt, ck, owner, outcome, null);
+    }
+
+    /**
+     * Phase 1's outcome when the key was claimed in a transaction, the same for every kind: a new owner starts, an
+     * owner that reclaimed the key resumes by lookup, and a key someone else holds answers what its state says.
+     * {@code attemptOf} gives the attempt of the resource the key names.
+     */
+    PaymentAnswer afterClaim(Claim claim, ClientKey ck, Function<UUID, Attempt> attemptOf) {
+        return switch (claim) {
+            case Claim.Owned owned
+            when owned.reclaimed() -> resume(attemptOf.apply(owned.resourceId()), ck, owned.attempt());
+            case Claim.Owned owned -> start(attemptOf.apply(owned.resourceId()), ck, owned.attempt());
+            case Claim.Replay replay -> new PaymentAnswer.Final(replay.status(), replay.body(), true);
+            case Claim.InFlight inFlight -> new PaymentAnswer.InFlight(inFlight.retryAfter());
+            case Claim.Awaiting awaiting ->
+                new PaymentAnswer.Processing(
+                        attemptOf.apply(awaiting.resourceId()).current());
+            case Claim.Mismatch mismatch -> new PaymentAnswer.KeyReused();
+        };
     }
 
     /** A later owner asks the PSP by key before anything else, and decides as every kind does (L5, L6). */

@@ -1,5 +1,6 @@
 package dev.kopek.payments;
 
+import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.MoneyMovement;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.OperationStatus;
@@ -47,8 +48,8 @@ class CaptureStrategy implements OperationStrategy {
     }
 
     @Override
-    public void announce(PaymentOperation op) {
-        events.operationChanged(op);
+    public BusinessEvent event(PaymentOperation op) {
+        return events.operationEvent(op);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.kopek.payments;
 
+import dev.kopek.idempotency.Claim;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyRecord;
@@ -13,9 +14,9 @@ import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationSource;
-import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
+import dev.kopek.psp.PspRequest;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
@@ -26,7 +27,7 @@ import org.springframework.stereotype.Service;
 /**
  * The one runner of captures, voids and refunds after phase 1 reserved their amount (docs/pipeline.md): each is an
  * {@link Attempt} of the one {@link AttemptRunner} that also runs payments, ending in the fenced phase 3 of
- * {@link OperationRecorder}, owned through the attempt of the operation's key. What differs among the three kinds
+ * {@link OutcomeRecorder}, owned through the attempt of the operation's key. What differs among the three kinds
  * is an {@link OperationStrategy}.
  */
 @Service
@@ -35,7 +36,8 @@ public class OperationRunner {
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
     private final OperationStore operations;
-    private final OperationRecorder recorder;
+    private final OutcomeRecorder recorder;
+    private final OperationRecording recording;
     private final PaymentProviders psps;
     private final AttemptRunner runner;
     private final Clock clock;
@@ -44,7 +46,8 @@ public class OperationRunner {
             IdempotencyKeys keys,
             PaymentStore payments,
             OperationStore operations,
-            OperationRecorder recorder,
+            OutcomeRecorder recorder,
+            OperationRecording recording,
             PaymentProviders psps,
             AttemptRunner runner,
             Clock clock) {
@@ -52,9 +55,15 @@ public class OperationRunner {
         this.payments = payments;
         this.operations = operations;
         this.recorder = recorder;
+        this.recording = recording;
         this.psps = psps;
         this.runner = runner;
         this.clock = clock;
+    }
+
+    /** Phase 1's outcome when the key was claimed in a transaction ({@link AttemptRunner#afterClaim}). */
+    PaymentAnswer afterClaim(Claim claim, ClientKey ck) {
+        return runner.afterClaim(claim, ck, id -> attempt(operation(id)));
     }
 
     /** Phase 2 of the owner of attempt 1: the first PSP call, nothing held (L3), then phase 3. */
@@ -123,7 +132,7 @@ public class OperationRunner {
         // The account the payment went through holds the charge the operation acts on.
         Supplier<PaymentProvider> psp = Attempt.once(
                 () -> psps.forPayment(payment.get().merchant(), payment.get().pspAccount()));
-        Supplier<OperationRequest> request = Attempt.once(() -> requestOf(op, payment.get()));
+        Supplier<PspRequest> request = Attempt.once(() -> requestOf(op, payment.get()));
         return new Attempt() {
             @Override
             public PaymentId payment() {
@@ -157,7 +166,7 @@ public class OperationRunner {
 
             @Override
             public PaymentAnswer record(ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
-                return recorder.record(op, ck, attempt, outcome, reviewReason);
+                return recorder.record(recording, op, ck, attempt, outcome, reviewReason);
             }
 
             @Override
@@ -167,18 +176,13 @@ public class OperationRunner {
         };
     }
 
-    private static OperationRequest requestOf(PaymentOperation op, Payment payment) {
-        OperationRequest.Kind kind = switch (op.kind()) {
-            case CAPTURE -> OperationRequest.Kind.CAPTURE;
-            case VOID -> OperationRequest.Kind.VOID;
-            case REFUND -> OperationRequest.Kind.REFUND;
+    private static PspRequest requestOf(PaymentOperation op, Payment payment) {
+        Money amount = new Money(op.amount(), op.currency());
+        return switch (op.kind()) {
+            case CAPTURE -> new PspRequest.Capture(op.providerKey(), payment.pspReference(), amount, op.finalCapture());
+            case VOID -> new PspRequest.Release(op.providerKey(), payment.pspReference(), amount);
+            case REFUND -> new PspRequest.Refund(op.providerKey(), payment.pspReference(), amount);
         };
-        return new OperationRequest(
-                kind,
-                op.providerKey(),
-                payment.pspReference(),
-                new Money(op.amount(), op.currency()),
-                op.finalCapture());
     }
 
     private boolean speaksFor(NotificationSource source, PaymentOperation op) {
@@ -186,13 +190,13 @@ public class OperationRunner {
         return psps.speaksFor(source, payment.merchant(), payment.pspAccount());
     }
 
-    PaymentOperation operation(UUID id) {
+    private PaymentOperation operation(UUID id) {
         return operations
                 .find(id)
                 .orElseThrow(() -> new IllegalStateException("key points at missing operation " + id));
     }
 
-    Payment paymentOf(PaymentOperation op) {
+    private Payment paymentOf(PaymentOperation op) {
         return payments.find(op.payment()).orElseThrow();
     }
 }

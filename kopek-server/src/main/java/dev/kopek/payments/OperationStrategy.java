@@ -1,5 +1,6 @@
 package dev.kopek.payments;
 
+import dev.kopek.events.BusinessEvent;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
@@ -7,7 +8,7 @@ import dev.kopek.payments.domain.PaymentOperation;
 /**
  * What differs between a capture, a void and a refund once phase 1 reserved its amount; everything else (the PSP
  * call, resume by lookup, the key window, fencing, notifications, the reconciler, a person's decision) is
- * {@link OperationRunner}'s. Each method runs inside phase 3's transaction, after the operation's own move.
+ * {@link OperationRunner}'s and {@link OutcomeRecorder}'s. Each method runs inside phase 3's transaction, after the operation's own move.
  */
 public interface OperationStrategy {
 
@@ -19,8 +20,8 @@ public interface OperationStrategy {
     /** The PSP certainly did not: give the reservation back. */
     Payment release(PaymentOperation failed);
 
-    /** Announces the operation's new state (L9). */
-    void announce(PaymentOperation op);
+    /** The event that announces the operation's state (L9), for the caller to write with its change. */
+    BusinessEvent event(PaymentOperation op);
 
     /** The answer stored under the operation's key once it is final. */
     StoredAnswer answer(PaymentOperation op, Payment payment);

@@ -1,6 +1,7 @@
 package dev.kopek.payments;
 
 import dev.kopek.events.BusinessEvent;
+import dev.kopek.events.EventStatements;
 import dev.kopek.events.MoneyMovement;
 import dev.kopek.events.RecordedEvent;
 import dev.kopek.money.PrefixedId;
@@ -16,8 +17,9 @@ import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Announces payment changes inside the transaction that makes them (L9). Listeners (the outbox, the ledger) run
- * synchronously in that transaction, so an event exists exactly when its change committed.
+ * Announces payment changes inside the transaction that makes them (L9): the event row is written by the outbox's
+ * statement ({@link EventStatements}), on its own or as a part of the change's own statement, so an event exists
+ * exactly when its change committed. Money movements go to the ledger's listener in the same transaction.
  */
 @Component
 class PaymentEvents {
@@ -25,10 +27,12 @@ class PaymentEvents {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final ApplicationEventPublisher publisher;
+    private final EventStatements events;
     private final Clock clock;
 
-    PaymentEvents(ApplicationEventPublisher publisher, Clock clock) {
+    PaymentEvents(ApplicationEventPublisher publisher, EventStatements events, Clock clock) {
         this.publisher = publisher;
+        this.events = events;
         this.clock = clock;
     }
 
@@ -39,7 +43,7 @@ class PaymentEvents {
 
     /** With the representation already rendered for the answer, so the hot path renders it once. */
     void changed(Payment payment, String what, String rendered) {
-        publisher.publishEvent(event(payment, what, rendered));
+        events.write(event(payment, what, rendered));
     }
 
     /**
@@ -80,6 +84,11 @@ class PaymentEvents {
      * event sequence (its version), so a declined or unknown one is announced like a successful one (L9).
      */
     void operationChanged(PaymentOperation op) {
+        events.write(operationEvent(op));
+    }
+
+    /** {@link #operationChanged}'s event, for a statement that writes it with its change. */
+    BusinessEvent operationEvent(PaymentOperation op) {
         String publicId = PrefixedId.format(op.kind().idPrefix(), op.id());
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("id", publicId);
@@ -93,7 +102,7 @@ class PaymentEvents {
         json.put("failure_reason", op.failureReason());
         json.put("created_at", op.createdAt().toString());
         json.put("updated_at", op.updatedAt().toString());
-        publisher.publishEvent(new BusinessEvent(
+        return new BusinessEvent(
                 op.eventType(),
                 op.kind().apiName(),
                 op.id(),
@@ -101,7 +110,7 @@ class PaymentEvents {
                 op.merchant(),
                 op.version(),
                 JSON.writeValueAsString(json),
-                clock.instant()));
+                clock.instant());
     }
 
     void moved(UUID source, MoneyMovement.Kind kind, Payment payment, long amountMinor) {

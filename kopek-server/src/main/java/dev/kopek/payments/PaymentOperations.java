@@ -1,5 +1,7 @@
 package dev.kopek.payments;
 
+import dev.kopek.events.BusinessEvent;
+import dev.kopek.events.EventStatements;
 import dev.kopek.idempotency.Claim;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.Fingerprint;
@@ -13,17 +15,21 @@ import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
 import dev.kopek.payments.jdbc.OperationStore;
 import dev.kopek.payments.jdbc.PaymentStore;
+import dev.kopek.payments.jdbc.Reservations;
 import dev.kopek.platform.LogContext;
+import dev.kopek.platform.SqlPart;
 import dev.kopek.psp.PaymentProviders;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Phase 1 of captures, voids and refunds: reserve the amount with one conditional UPDATE on the payment and insert
- * the PENDING operation. A capture or void then runs at once under the client's key ({@link OperationRunner}); a
+ * the PENDING operation — for a capture or void whose key is new, in one statement with the key's claim and the
+ * event ({@link OperationStore#reserveAndInsert}), otherwise in a transaction that decides on the key's state. A capture or void then runs at once under the client's key ({@link OperationRunner}); a
  * refund's client is answered 202 and its run gets a key of its own, opened here in the same transaction.
  */
 @Service
@@ -31,6 +37,7 @@ public class PaymentOperations {
 
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
+    private final Reservations reservations;
     private final OperationStore operations;
     private final OperationRunner runner;
     private final PaymentBalances balances;
@@ -38,19 +45,23 @@ public class PaymentOperations {
     private final TransactionTemplate tx;
     private final Clock clock;
     private final PaymentProviders psps;
+    private final EventStatements eventStatements;
 
     PaymentOperations(
             IdempotencyKeys keys,
             PaymentStore payments,
+            Reservations reservations,
             OperationStore operations,
             OperationRunner runner,
             PaymentBalances balances,
             PaymentEvents events,
             TransactionTemplate tx,
             Clock clock,
-            PaymentProviders psps) {
+            PaymentProviders psps,
+            EventStatements eventStatements) {
         this.keys = keys;
         this.payments = payments;
+        this.reservations = reservations;
         this.operations = operations;
         this.runner = runner;
         this.balances = balances;
@@ -58,6 +69,7 @@ public class PaymentOperations {
         this.tx = tx;
         this.clock = clock;
         this.psps = psps;
+        this.eventStatements = eventStatements;
     }
 
     /** Captures {@code amount} (or all that remains) of an authorization; {@code finalCapture} releases the rest. */
@@ -67,7 +79,17 @@ public class PaymentOperations {
                 new ClientKey(merchant, OperationKind.CAPTURE.keySpace(), key),
                 Fingerprint.of(
                         id.toString(), amount == null ? null : amount.toString(), Boolean.toString(finalCapture)),
-                (opId, ck) -> reserveCapture(ck, id, opId, amount, finalCapture));
+                new Reservation() {
+                    @Override
+                    public Optional<Planned> plan(UUID opId, ClientKey ck) {
+                        return planCapture(ck, id, opId, amount, finalCapture);
+                    }
+
+                    @Override
+                    public PaymentAnswer.Refused reserve(UUID opId, ClientKey ck) {
+                        return reserveCapture(ck, id, opId, amount, finalCapture);
+                    }
+                });
     }
 
     public PaymentAnswer voidAuthorization(MerchantId merchant, PaymentId id, String key) {
@@ -75,7 +97,17 @@ public class PaymentOperations {
         return run(
                 new ClientKey(merchant, OperationKind.VOID.keySpace(), key),
                 Fingerprint.of(id.toString()),
-                (opId, ck) -> reserveVoid(ck, id, opId));
+                new Reservation() {
+                    @Override
+                    public Optional<Planned> plan(UUID opId, ClientKey ck) {
+                        return planVoid(ck, id, opId);
+                    }
+
+                    @Override
+                    public PaymentAnswer.Refused reserve(UUID opId, ClientKey ck) {
+                        return reserveVoid(ck, id, opId);
+                    }
+                });
     }
 
     /**
@@ -119,13 +151,33 @@ public class PaymentOperations {
         return operations.findByPayment(merchant, payment, kind);
     }
 
+    /** What differs between a capture's and a void's phase 1: the reservation, planned or made. */
     private interface Reservation {
+
+        /**
+         * The operation and its reservation for the one-statement phase 1, from the payment as it reads now; empty
+         * when the transactional phase 1 must decide (no such payment, nothing to reserve, a refusal to explain).
+         */
+        Optional<Planned> plan(UUID opId, ClientKey ck);
+
+        /** Reserves inside the transactional phase 1; a refusal says why, and nothing is stored. */
         PaymentAnswer.Refused reserve(UUID opId, ClientKey ck);
     }
 
+    /** A planned operation and its reservation (the CTE {@code reserved}, which requires {@code key_free}). */
+    private record Planned(OperationStore.NewOperation operation, SqlPart reservation) {}
+
     private PaymentAnswer run(ClientKey ck, String fingerprint, Reservation reservation) {
         UUID opId = TimeOrderedIds.next(clock);
-        Object phaseOne = tx.execute(status -> {
+        // A new key, the usual case: after one read of the payment, all of phase 1's writes in one statement in
+        // autocommit.
+        Optional<PaymentOperation> fresh = reservation.plan(opId, ck).flatMap(plan -> phaseOne(ck, fingerprint, plan));
+        if (fresh.isPresent()) {
+            IdempotencyKeys.logContext(ck, 1, opId);
+            return runner.start(fresh.get(), ck, 1);
+        }
+        // The key exists, or the reservation did not fit: decided in a transaction on the committed state.
+        Object decided = tx.execute(status -> {
             Claim claim = keys.claim(ck, fingerprint, opId);
             if (claim instanceof Claim.Owned owned && !owned.reclaimed()) {
                 PaymentAnswer.Refused refused = reservation.reserve(opId, ck);
@@ -136,18 +188,73 @@ public class PaymentOperations {
             }
             return claim;
         });
-        return switch (phaseOne) {
-            case PaymentAnswer.Refused refused -> refused;
-            case Claim.Owned owned
-            when owned.reclaimed() -> runner.resume(ck, owned.attempt(), runner.operation(owned.resourceId()));
-            case Claim.Owned owned -> runner.start(runner.operation(owned.resourceId()), ck, owned.attempt());
-            case Claim.Replay replay -> new PaymentAnswer.Final(replay.status(), replay.body(), true);
-            case Claim.InFlight inFlight -> new PaymentAnswer.InFlight(inFlight.retryAfter());
-            case Claim.Awaiting awaiting ->
-                new PaymentAnswer.Processing(runner.paymentOf(runner.operation(awaiting.resourceId())));
-            case Claim.Mismatch mismatch -> new PaymentAnswer.KeyReused();
-            default -> throw new IllegalStateException("unexpected phase-one result " + phaseOne);
-        };
+        return decided instanceof Claim claim ? runner.afterClaim(claim, ck) : (PaymentAnswer.Refused) decided;
+    }
+
+    /**
+     * The one statement of a new key's phase 1: the key is new, the reservation fits, the operation is inserted
+     * with its event, the key is claimed. Empty when nothing was written: the key exists (or a racing request
+     * with it claimed it first, which fails the statement on the key), or the reservation no longer fits.
+     */
+    private Optional<PaymentOperation> phaseOne(ClientKey ck, String fingerprint, Planned plan) {
+        BusinessEvent[] created = new BusinessEvent[1];
+        try {
+            Optional<PaymentOperation> inserted = operations.reserveAndInsert(
+                    IdempotencyKeys.freePart(ck),
+                    plan.reservation(),
+                    plan.operation(),
+                    keys.claimAfterPart(ck, fingerprint, plan.operation().id(), clock.instant(), "operation"),
+                    pending -> {
+                        created[0] = events.operationEvent(pending);
+                        return eventStatements.append(created[0], "claimed");
+                    });
+            inserted.ifPresent(op -> events.recorded(created[0]));
+            return inserted;
+        } catch (DuplicateKeyException raced) {
+            return Optional.empty();
+        }
+    }
+
+    private Optional<Planned> planCapture(ClientKey ck, PaymentId id, UUID opId, Long requested, boolean finalCapture) {
+        Optional<Payment> found = payments.find(ck.merchant(), id);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        long remaining = found.get().amounts().capturable();
+        long amount = requested == null ? remaining : requested;
+        boolean closing = finalCapture || amount == remaining;
+        if (amount <= 0 || amount > remaining || (!closing && !capturesInParts(found.get()))) {
+            return Optional.empty();
+        }
+        return Optional.of(new Planned(
+                new OperationStore.NewOperation(
+                        opId,
+                        id,
+                        ck.merchant(),
+                        OperationKind.CAPTURE,
+                        new Money(amount, found.get().amount().currency()),
+                        closing,
+                        null,
+                        ck.providerKey(opId)),
+                reservations.capturePart(ck.merchant(), id, amount, closing, "key_free")));
+    }
+
+    private Optional<Planned> planVoid(ClientKey ck, PaymentId id, UUID opId) {
+        return payments.find(ck.merchant(), id)
+                .filter(payment -> payment.amounts().authorized() > 0)
+                .map(payment -> new Planned(
+                        new OperationStore.NewOperation(
+                                opId,
+                                id,
+                                ck.merchant(),
+                                OperationKind.VOID,
+                                new Money(
+                                        payment.amounts().authorized(),
+                                        payment.amount().currency()),
+                                true,
+                                null,
+                                ck.providerKey(opId)),
+                        reservations.releasePart(ck.merchant(), id, "key_free")));
     }
 
     private PaymentAnswer.Refused reserveCapture(
@@ -167,7 +274,7 @@ public class PaymentOperations {
                     "The PSP account of this payment captures an authorization once: capture all that remains ("
                             + remaining + "), or send \"final\": true to capture " + amount + " and release the rest.");
         }
-        if (amount > 0 && payments.reserveCapture(merchant, id, amount, closing).isPresent()) {
+        if (amount > 0 && reservations.capture(merchant, id, amount, closing).isPresent()) {
             events.operationChanged(operations.insert(new OperationStore.NewOperation(
                     opId,
                     id,
@@ -193,7 +300,7 @@ public class PaymentOperations {
         if (found.isEmpty()) {
             return new PaymentAnswer.Refused(404, "not_found", "payment " + id + " not found");
         }
-        Optional<Payment> reserved = payments.reserveVoid(merchant, id);
+        Optional<Payment> reserved = reservations.release(merchant, id);
         if (reserved.isPresent()) {
             events.operationChanged(operations.insert(new OperationStore.NewOperation(
                     opId,

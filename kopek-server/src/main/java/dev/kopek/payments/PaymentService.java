@@ -16,12 +16,12 @@ import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.ConnectionWait;
 import dev.kopek.psp.ChargeOutcome;
-import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationSource;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PaymentProviders;
 import dev.kopek.psp.PspCircuit;
+import dev.kopek.psp.PspRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,7 +46,8 @@ public class PaymentService {
 
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
-    private final PaymentRecorder recorder;
+    private final OutcomeRecorder recorder;
+    private final PaymentRecording recording;
     private final AttemptRunner runner;
     private final PaymentProviders psps;
     private final TransactionTemplate tx;
@@ -58,7 +59,8 @@ public class PaymentService {
     PaymentService(
             IdempotencyKeys keys,
             PaymentStore payments,
-            PaymentRecorder recorder,
+            OutcomeRecorder recorder,
+            PaymentRecording recording,
             AttemptRunner runner,
             PaymentProviders psps,
             TransactionTemplate tx,
@@ -69,6 +71,7 @@ public class PaymentService {
         this.keys = keys;
         this.payments = payments;
         this.recorder = recorder;
+        this.recording = recording;
         this.runner = runner;
         this.psps = psps;
         this.tx = tx;
@@ -146,16 +149,9 @@ public class PaymentService {
             }
             throw e;
         }
-        return switch (phaseOne.claim()) {
-            case Claim.Owned owned
-            when owned.reclaimed() -> runner.resume(attempt(payment(owned.resourceId())), ck, owned.attempt());
-            // the row phase 1 inserted and committed, as INSERT … RETURNING gave it: no second read
-            case Claim.Owned owned -> runner.start(attempt(phaseOne.inserted()), ck, owned.attempt());
-            case Claim.Replay replay -> new PaymentAnswer.Final(replay.status(), replay.body(), true);
-            case Claim.InFlight inFlight -> new PaymentAnswer.InFlight(inFlight.retryAfter());
-            case Claim.Awaiting awaiting -> new PaymentAnswer.Processing(payment(awaiting.resourceId()));
-            case Claim.Mismatch mismatch -> new PaymentAnswer.KeyReused();
-        };
+        // the row phase 1 inserted and committed, as INSERT … RETURNING gave it: no second read
+        return runner.afterClaim(
+                phaseOne.claim(), ck, id -> attempt(phaseOne.inserted() != null ? phaseOne.inserted() : payment(id)));
     }
 
     /**
@@ -238,7 +234,7 @@ public class PaymentService {
     private Attempt attempt(Payment payment) {
         // Sent, looked up and recovered through the account it recorded in phase 1, never the merchant's setting now.
         Supplier<PaymentProvider> psp = Attempt.once(() -> psps.forPayment(payment.merchant(), payment.pspAccount()));
-        Supplier<ChargeRequest> charge = Attempt.once(() -> new ChargeRequest(
+        Supplier<PspRequest> charge = Attempt.once(() -> new PspRequest.Charge(
                 payment.providerKey(),
                 payment.amount(),
                 payment.paymentMethod(),
@@ -262,22 +258,22 @@ public class PaymentService {
 
             @Override
             public ChargeOutcome send() {
-                return psp.get().charge(charge.get());
+                return psp.get().execute(charge.get());
             }
 
             @Override
             public ChargeOutcome sendOnce() {
-                return psp.get().chargeOnce(charge.get());
+                return psp.get().executeOnce(charge.get());
             }
 
             @Override
             public LookupResult lookup() {
-                return psp.get().lookup(payment.providerKey());
+                return psp.get().lookup(charge.get());
             }
 
             @Override
             public PaymentAnswer record(ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
-                return recorder.record(payment, ck, attempt, outcome, reviewReason);
+                return recorder.record(recording, payment, ck, attempt, outcome, reviewReason);
             }
 
             @Override

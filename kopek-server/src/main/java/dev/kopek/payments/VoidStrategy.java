@@ -1,5 +1,6 @@
 package dev.kopek.payments;
 
+import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.MoneyMovement;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
@@ -46,8 +47,8 @@ class VoidStrategy implements OperationStrategy {
     }
 
     @Override
-    public void announce(PaymentOperation op) {
-        events.operationChanged(op);
+    public BusinessEvent event(PaymentOperation op) {
+        return events.operationEvent(op);
     }
 
     @Override

@@ -41,32 +41,17 @@ public final class CircuitBreakingPaymentProvider implements PaymentProvider {
     }
 
     @Override
-    public ChargeOutcome charge(ChargeRequest request) {
-        return recorded(() -> adapter.charge(request));
-    }
-
-    @Override
-    public ChargeOutcome chargeOnce(ChargeRequest request) {
-        return recorded(() -> adapter.chargeOnce(request));
-    }
-
-    @Override
-    public LookupResult lookup(String providerKey) {
-        return adapter.lookup(providerKey);
-    }
-
-    @Override
-    public ChargeOutcome execute(OperationRequest request) {
+    public ChargeOutcome execute(PspRequest request) {
         return recorded(() -> adapter.execute(request));
     }
 
     @Override
-    public ChargeOutcome executeOnce(OperationRequest request) {
+    public ChargeOutcome executeOnce(PspRequest request) {
         return recorded(() -> adapter.executeOnce(request));
     }
 
     @Override
-    public LookupResult lookup(OperationRequest request) {
+    public LookupResult lookup(PspRequest request) {
         return adapter.lookup(request);
     }
 

@@ -6,7 +6,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,33 +55,18 @@ public final class ObservedPaymentProvider implements PaymentProvider {
     }
 
     @Override
-    public ChargeOutcome charge(ChargeRequest request) {
-        return observe("charge", request.providerKey(), () -> adapter.charge(request));
+    public ChargeOutcome execute(PspRequest request) {
+        return observe(request.operation(), request.providerKey(), () -> adapter.execute(request));
     }
 
     @Override
-    public ChargeOutcome chargeOnce(ChargeRequest request) {
-        return observe("charge", request.providerKey(), () -> adapter.chargeOnce(request));
+    public ChargeOutcome executeOnce(PspRequest request) {
+        return observe(request.operation(), request.providerKey(), () -> adapter.executeOnce(request));
     }
 
     @Override
-    public LookupResult lookup(String providerKey) {
-        return observeLookup("lookup_charge", providerKey, () -> adapter.lookup(providerKey));
-    }
-
-    @Override
-    public ChargeOutcome execute(OperationRequest request) {
-        return observe(operation(request), request.providerKey(), () -> adapter.execute(request));
-    }
-
-    @Override
-    public ChargeOutcome executeOnce(OperationRequest request) {
-        return observe(operation(request), request.providerKey(), () -> adapter.executeOnce(request));
-    }
-
-    @Override
-    public LookupResult lookup(OperationRequest request) {
-        return observeLookup("lookup_" + operation(request), request.providerKey(), () -> adapter.lookup(request));
+    public LookupResult lookup(PspRequest request) {
+        return observeLookup("lookup_" + request.operation(), request.providerKey(), () -> adapter.lookup(request));
     }
 
     @Override
@@ -116,10 +100,6 @@ public final class ObservedPaymentProvider implements PaymentProvider {
     @Override
     public Optional<String> providerKeyOf(String pspReference) {
         return adapter.providerKeyOf(pspReference);
-    }
-
-    private static String operation(OperationRequest request) {
-        return request.kind().name().toLowerCase(Locale.ROOT);
     }
 
     private ChargeOutcome observe(String operation, String providerKey, Supplier<ChargeOutcome> call) {

@@ -7,21 +7,17 @@ public interface PaymentProvider {
 
     IdempotencyContract contract();
 
-    /** Charges (or authorizes), retrying transport failures with the same key inside the time budget. */
-    ChargeOutcome charge(ChargeRequest request);
+    /**
+     * Sends a request of any kind (a payment's charge, a capture, a void, a refund), retrying transport failures
+     * with the same key inside the time budget.
+     */
+    ChargeOutcome execute(PspRequest request);
 
-    /** Charges with exactly one request and no retry: for a reclaimed attempt that has already asked by key. */
-    ChargeOutcome chargeOnce(ChargeRequest request);
+    /** The same with exactly one request and no retry: for a reclaimed attempt that has already asked by key. */
+    ChargeOutcome executeOnce(PspRequest request);
 
-    LookupResult lookup(String providerKey);
-
-    /** Captures, voids or refunds, retrying transport failures with the same key inside the time budget. */
-    ChargeOutcome execute(OperationRequest request);
-
-    /** The same with exactly one request: for a reclaimed operation that has already asked by key. */
-    ChargeOutcome executeOnce(OperationRequest request);
-
-    LookupResult lookup(OperationRequest request);
+    /** Asks what the PSP holds under the request's provider key. */
+    LookupResult lookup(PspRequest request);
 
     /** The header that carries the notification signature. */
     String notificationSignatureHeader();

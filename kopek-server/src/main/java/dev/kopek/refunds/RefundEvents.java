@@ -1,26 +1,31 @@
 package dev.kopek.refunds;
 
 import dev.kopek.events.BusinessEvent;
+import dev.kopek.events.EventStatements;
 import dev.kopek.money.RefundId;
 import dev.kopek.payments.domain.PaymentOperation;
 import java.time.Clock;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
 /** Announces refund changes inside the transaction that makes them (L9). */
 @Component
 class RefundEvents {
 
-    private final ApplicationEventPublisher publisher;
+    private final EventStatements events;
     private final Clock clock;
 
-    RefundEvents(ApplicationEventPublisher publisher, Clock clock) {
-        this.publisher = publisher;
+    RefundEvents(EventStatements events, Clock clock) {
+        this.events = events;
         this.clock = clock;
     }
 
     void announce(PaymentOperation refund) {
-        publisher.publishEvent(new BusinessEvent(
+        events.write(event(refund));
+    }
+
+    /** {@code refund.<status>} with the refund as the API shows it. */
+    BusinessEvent event(PaymentOperation refund) {
+        return new BusinessEvent(
                 refund.eventType(),
                 "refund",
                 refund.id(),
@@ -28,6 +33,6 @@ class RefundEvents {
                 refund.merchant(),
                 refund.version(),
                 RefundJson.render(refund),
-                clock.instant()));
+                clock.instant());
     }
 }

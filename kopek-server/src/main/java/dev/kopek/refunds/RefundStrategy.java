@@ -1,5 +1,6 @@
 package dev.kopek.refunds;
 
+import dev.kopek.events.BusinessEvent;
 import dev.kopek.payments.OperationStrategy;
 import dev.kopek.payments.PaymentBalances;
 import dev.kopek.payments.domain.OperationKind;
@@ -39,8 +40,8 @@ class RefundStrategy implements OperationStrategy {
     }
 
     @Override
-    public void announce(PaymentOperation refund) {
-        events.announce(refund);
+    public BusinessEvent event(PaymentOperation refund) {
+        return events.event(refund);
     }
 
     @Override

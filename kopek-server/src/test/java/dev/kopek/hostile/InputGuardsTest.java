@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.payments.jdbc.PaymentStore;
+import dev.kopek.payments.jdbc.Reservations;
 import dev.kopek.simulator.WebhookSignature;
 import dev.kopek.support.Api;
 import dev.kopek.support.ConsoleBrowser;
@@ -35,6 +36,9 @@ class InputGuardsTest extends IntegrationTest {
 
     @Autowired
     PaymentStore payments;
+
+    @Autowired
+    Reservations reservations;
 
     @Autowired
     @Qualifier("requestMappingHandlerMapping")
@@ -267,9 +271,9 @@ class InputGuardsTest extends IntegrationTest {
         api.post("/v1/payments/" + paid + "/refunds", Api.newKey(), "{\"amount\":100}");
         MerchantId owner = merchant.id();
 
-        assertThat(payments.reserveCapture(owner, PaymentId.parse(manual).orElseThrow(), Long.MAX_VALUE, false))
+        assertThat(reservations.capture(owner, PaymentId.parse(manual).orElseThrow(), Long.MAX_VALUE, false))
                 .isEmpty();
-        assertThat(payments.reserveCapture(owner, PaymentId.parse(manual).orElseThrow(), Long.MAX_VALUE, true))
+        assertThat(reservations.capture(owner, PaymentId.parse(manual).orElseThrow(), Long.MAX_VALUE, true))
                 .isEmpty();
         assertThat(payments.reserveRefund(owner, PaymentId.parse(paid).orElseThrow(), Long.MAX_VALUE))
                 .isEmpty();

@@ -2,6 +2,7 @@ package dev.kopek.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kopek.money.PaymentId;
 import dev.kopek.support.Api;
 import java.time.Duration;
 import java.util.List;
@@ -66,6 +67,56 @@ class CaptureAndVoidTest extends LifecycleSupport {
         assertThat(capturedAtPsp(authorized.get("psp_reference").asString()))
                 .as("seed %d", seed)
                 .isEqualTo(accepted);
+    }
+
+    /**
+     * A new capture key's phase 1 is one statement that reserves before it claims the key: many requests with one
+     * key released together still reserve once, store one capture and capture once at the PSP; every other
+     * request answers 200 (a replay) or 409 (in flight), never a 500.
+     */
+    @Test
+    void concurrentCapturesWithOneKeyCaptureOnce() throws Exception {
+        Api api = newMerchant();
+        var authorized = authorize(api, newReference(), 10_000);
+        String id = authorized.get("id").asString();
+        String key = Api.newKey();
+
+        List<Api.Response> answers = dev.kopek.support.Race.of(
+                20, i -> api.post("/v1/payments/" + id + "/capture", key, "{\"amount\":4000,\"final\":true}"));
+
+        assertThat(answers).allSatisfy(a -> assertThat(a.status()).isIn(200, 409));
+        assertThat(capturedAtPsp(authorized.get("psp_reference").asString())).isEqualTo(4_000);
+        assertThat(jdbc.sql("SELECT count(*) FROM payment_operations WHERE payment_id = :id AND kind = 'capture'")
+                        .param("id", PaymentId.parse(id).orElseThrow().value())
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(1);
+        var after = payment(api, id);
+        assertThat(amount(after, "amount_captured")).isEqualTo(4_000);
+        assertThat(amount(after, "amount_capturable")).isZero();
+    }
+
+    /** The same for a void: one key, many requests at once, one void at the PSP and one void stored. */
+    @Test
+    void concurrentVoidsWithOneKeyVoidOnce() throws Exception {
+        Api api = newMerchant();
+        var authorized = authorize(api, newReference(), 10_000);
+        String id = authorized.get("id").asString();
+        String key = Api.newKey();
+
+        List<Api.Response> answers =
+                dev.kopek.support.Race.of(20, i -> api.post("/v1/payments/" + id + "/void", key, "{}"));
+
+        assertThat(answers).allSatisfy(a -> assertThat(a.status()).isIn(200, 409));
+        assertThat(SIMULATOR.movements(authorized.get("psp_reference").asString()).stream()
+                        .filter(m -> m.type().equals("void") && m.status().equals("succeeded")))
+                .hasSize(1);
+        assertThat(jdbc.sql("SELECT count(*) FROM payment_operations WHERE payment_id = :id AND kind = 'void'")
+                        .param("id", PaymentId.parse(id).orElseThrow().value())
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(1);
+        assertThat(payment(api, id).get("status").asString()).isEqualTo("voided");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.kopek.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.events.BusinessEvent;
+import dev.kopek.events.EventStatements;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.money.TimeOrderedIds;
@@ -11,7 +12,6 @@ import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.context.ApplicationEventPublisher;
 
 class OutboxCleanupTest extends OutboxIntegrationTest {
 
@@ -19,7 +19,7 @@ class OutboxCleanupTest extends OutboxIntegrationTest {
     OutboxWorkers workers;
 
     @Autowired
-    ApplicationEventPublisher events;
+    EventStatements events;
 
     @Test
     void onlyPublishedEventsPastRetentionWithoutPendingDeliveriesAreDeleted() {
@@ -60,8 +60,8 @@ class OutboxCleanupTest extends OutboxIntegrationTest {
     private String write(MerchantId merchant, Instant at) {
         UUID resource = TimeOrderedIds.next(clock);
         String publicId = PrefixedId.format("tst", resource);
-        tx.executeWithoutResult(s ->
-                events.publishEvent(new BusinessEvent("test.step", "test", resource, publicId, merchant, 0, "{}", at)));
+        tx.executeWithoutResult(
+                s -> events.write(new BusinessEvent("test.step", "test", resource, publicId, merchant, 0, "{}", at)));
         return publicId;
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kopek.events.BusinessEvent;
+import dev.kopek.events.EventStatements;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.money.TimeOrderedIds;
@@ -26,14 +27,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.context.ApplicationEventPublisher;
 
 class PollingRelayTest extends OutboxIntegrationTest {
 
     private static final Duration KAFKA_WAIT = Duration.ofSeconds(20);
 
     @Autowired
-    ApplicationEventPublisher events;
+    EventStatements events;
 
     /** Crashes exactly between the broker's acknowledgement and the marking, like a process killed there. */
     static final class CrashAfterPublish extends PollingRelay {
@@ -102,11 +102,11 @@ class PollingRelayTest extends OutboxIntegrationTest {
         BusinessEvent committed = syntheticEvent(merchant, UUID.randomUUID(), 0);
 
         assertThatThrownBy(() -> tx.executeWithoutResult(status -> {
-                    events.publishEvent(rolledBack);
+                    events.write(rolledBack);
                     throw new IllegalStateException("the business change failed after announcing itself");
                 }))
                 .hasMessageContaining("business change failed");
-        tx.executeWithoutResult(status -> events.publishEvent(committed));
+        tx.executeWithoutResult(status -> events.write(committed));
 
         assertThat(eventsOf(rolledBack.publicId())).isEmpty();
         assertThat(eventsOf(committed.publicId())).hasSize(1);
@@ -117,7 +117,7 @@ class PollingRelayTest extends OutboxIntegrationTest {
         MerchantId merchant = merchants.create("No-transaction merchant").id();
         BusinessEvent event = syntheticEvent(merchant, UUID.randomUUID(), 0);
 
-        assertThatThrownBy(() -> events.publishEvent(event))
+        assertThatThrownBy(() -> events.write(event))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("outside a transaction");
         assertThat(eventsOf(event.publicId())).isEmpty();
@@ -184,7 +184,7 @@ class PollingRelayTest extends OutboxIntegrationTest {
                     Collections.shuffle(order);
                     for (UUID id : order) {
                         long sequence = seq;
-                        tx.executeWithoutResult(s -> events.publishEvent(syntheticEvent(merchant, id, sequence)));
+                        tx.executeWithoutResult(s -> events.write(syntheticEvent(merchant, id, sequence)));
                     }
                 }
                 writing.set(false);

@@ -3,6 +3,7 @@ package dev.kopek.payments;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PspProperties;
+import dev.kopek.psp.PspRequest;
 import java.time.Clock;
 import java.time.Instant;
 
@@ -23,10 +24,10 @@ public final class KeyWindowRule {
             PspProperties limits,
             Clock clock,
             Instant firstSentAt,
-            String providerKey,
+            PspRequest request,
             java.util.function.Supplier<ChargeOutcome> sendOnce) {
         boolean open = new KeyWindow(limits, clock).isOpen(psp, firstSentAt);
-        LookupDecision decision = LookupDecision.after(psp.lookup(providerKey), open, true, 2, sendOnce);
+        LookupDecision decision = LookupDecision.after(psp.lookup(request), open, true, 2, sendOnce);
         return new Decision(decision.outcome(), decision.reviewReason());
     }
 }

@@ -8,16 +8,11 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.springframework.context.event.EventListener;
 
-/** Records every business event and money movement the application publishes, for tests to count. */
+/** Records every business event the application writes and every money movement it publishes, for tests to count. */
 public final class EventRecorder {
 
     private final ConcurrentLinkedQueue<BusinessEvent> events = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<MoneyMovement> movements = new ConcurrentLinkedQueue<>();
-
-    @EventListener
-    void on(BusinessEvent event) {
-        events.add(event);
-    }
 
     @EventListener
     void on(RecordedEvent recorded) {

@@ -2,6 +2,7 @@ package dev.kopek.outbox.webhooks;
 
 import dev.kopek.client.WebhookSignature;
 import dev.kopek.events.BusinessEvent;
+import dev.kopek.events.EventStatements;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.outbox.EventTypes;
 import dev.kopek.outbox.OutboxProperties;
@@ -24,7 +25,6 @@ import java.util.concurrent.Future;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -43,7 +43,7 @@ public class DeliveryWorker {
     private final DeliveryStore deliveries;
     private final EndpointStore endpoints;
     private final TransactionTemplate tx;
-    private final ApplicationEventPublisher events;
+    private final EventStatements events;
     private final OutboxProperties.Webhooks settings;
     private final WebhookSender sender;
     private final MeterRegistry meters;
@@ -54,7 +54,7 @@ public class DeliveryWorker {
             DeliveryStore deliveries,
             EndpointStore endpoints,
             TransactionTemplate tx,
-            ApplicationEventPublisher events,
+            EventStatements events,
             OutboxProperties properties,
             MeterRegistry meters,
             Clock clock) {
@@ -199,7 +199,7 @@ public class DeliveryWorker {
                             disabled.publicId(),
                             cancelled,
                             reason);
-                    events.publishEvent(new BusinessEvent(
+                    events.write(new BusinessEvent(
                             EventTypes.ENDPOINT_DISABLED,
                             "webhook_endpoint",
                             disabled.id(),

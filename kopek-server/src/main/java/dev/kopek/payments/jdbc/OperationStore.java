@@ -8,13 +8,18 @@ import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.OperationStatus;
 import dev.kopek.payments.domain.PaymentOperation;
 import dev.kopek.platform.Db;
+import dev.kopek.platform.SqlPart;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -47,50 +52,114 @@ public class OperationStore {
             String providerKey) {}
 
     public PaymentOperation insert(NewOperation op) {
-        return jdbc.sql("""
-                INSERT INTO payment_operations (id, payment_id, merchant_id, kind, amount, currency, final, reason,
-                                                status, provider_key, created_at, updated_at)
-                VALUES (:id, :payment, :merchant, :kind, :amount, :currency, :final, :reason, 'PENDING',
-                        :providerKey, :now, :now)
-                RETURNING *
-                """)
-                .param("id", op.id())
-                .param("payment", op.payment().value())
-                .param("merchant", op.merchant().value())
-                .param("kind", op.kind().apiName())
-                .param("amount", op.amount().minor())
-                .param("currency", op.amount().currency().code())
-                .param("final", op.finalCapture())
-                .param("reason", op.reason())
-                .param("providerKey", op.providerKey())
-                .param("now", Db.at(clock.instant()))
+        return jdbc.sql(INSERT.formatted("VALUES (" + INSERT_VALUES + ")"))
+                .params(insertParams(op, clock.instant()))
                 .query(OperationStore::map)
                 .single();
     }
 
+    private static final String INSERT = """
+            INSERT INTO payment_operations (id, payment_id, merchant_id, kind, amount, currency, final, reason,
+                                            status, provider_key, created_at, updated_at)
+            %s
+            RETURNING *
+            """;
+    private static final String INSERT_VALUES = """
+            CAST(:op_id AS uuid), CAST(:op_payment AS uuid), CAST(:op_merchant AS uuid), :op_kind,
+            CAST(:op_amount AS bigint), :op_currency, CAST(:op_final AS boolean), :op_reason, 'PENDING',
+            :op_providerKey, CAST(:op_now AS timestamptz), CAST(:op_now AS timestamptz)""";
+
+    private static Map<String, Object> insertParams(NewOperation op, Instant now) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("op_id", op.id());
+        params.put("op_payment", op.payment().value());
+        params.put("op_merchant", op.merchant().value());
+        params.put("op_kind", op.kind().apiName());
+        params.put("op_amount", op.amount().minor());
+        params.put("op_currency", op.amount().currency().code());
+        params.put("op_final", op.finalCapture());
+        params.put("op_reason", op.reason());
+        params.put("op_providerKey", op.providerKey());
+        params.put("op_now", Db.at(now));
+        return params;
+    }
+
     /**
-     * Writes {@code op}'s move to {@code next} ({@link PaymentOperation#moveTo}, which refuses an illegal one) by
-     * compare-and-set on the predecessors its table names; empty if the row is past them already.
+     * Phase 1 of a capture or a void in one statement, in autocommit, for a key that is new: {@code free} (the key's
+     * CTE {@code key_free}), {@code reserve} (the payment's reservation, the CTE {@code reserved}, which requires
+     * {@code key_free}), the PENDING operation (the CTE {@code operation}), {@code claim} (the key's claim, the CTE
+     * {@code claimed}, made from {@code operation}) and the created event, written from {@code claimed}. Empty when
+     * the key exists or the reservation does not fit: then nothing was written, and the transactional phase 1 decides.
      */
-    public Optional<PaymentOperation> transition(
-            PaymentOperation op, OperationStatus next, String pspReference, String reason) {
+    public Optional<PaymentOperation> reserveAndInsert(
+            SqlPart free,
+            SqlPart reserve,
+            NewOperation op,
+            SqlPart claim,
+            Function<PaymentOperation, SqlPart> created) {
+        Instant now = Db.micros(clock.instant());
+        PaymentOperation pending = new PaymentOperation(
+                op.id(),
+                op.payment(),
+                op.merchant(),
+                op.kind(),
+                op.amount().minor(),
+                op.amount().currency(),
+                op.finalCapture(),
+                op.reason(),
+                OperationStatus.PENDING,
+                0,
+                op.providerKey(),
+                null,
+                null,
+                now,
+                now);
+        SqlPart event = created.apply(pending);
+        Map<String, Object> params = new HashMap<>(insertParams(op, now));
+        params.putAll(free.params());
+        params.putAll(reserve.params());
+        params.putAll(claim.params());
+        params.putAll(event.params());
+        return jdbc.sql("WITH " + free.sql() + ",\n" + reserve.sql() + ",\noperation AS ("
+                        + INSERT.formatted("SELECT " + INSERT_VALUES + " FROM reserved") + "),\n" + claim.sql() + ",\n"
+                        + event.sql() + "\nSELECT * FROM operation")
+                .params(params)
+                .query(OperationStore::map)
+                .optional();
+    }
+
+    /** A move made by the key's owner; {@code keyLeaseUntil} is the key's lease as the fence locked it. */
+    public record Fenced(PaymentOperation operation, Instant keyLeaseUntil) {}
+
+    /**
+     * Writes {@code op}'s move to {@code next} ({@link PaymentOperation#moveTo}, which refuses an illegal one) as the
+     * key's current owner, in one statement: {@code fence} (the idempotency module's CTE named {@code fence}: the key
+     * row, locked, while this attempt owns it) first, then the compare-and-set on the predecessors its table names.
+     * Empty when either check fails; the caller tells a stale owner from a row past them already.
+     */
+    public Optional<Fenced> fencedTransition(
+            SqlPart fence, PaymentOperation op, OperationStatus next, String pspReference, String reason) {
         PaymentOperation moved = op.moveTo(next, pspReference, reason);
         var from = OperationStatus.predecessorsOf(next).stream().map(Enum::name).toList();
-        return jdbc.sql("""
+        // The fence is an uncorrelated InitPlan, so PostgreSQL takes the key row's lock before it reads the
+        // operation's row: the lock order stays key, then operation, then payment, as everywhere else.
+        return jdbc.sql("WITH " + fence.sql() + """
+
                 UPDATE payment_operations
                    SET status = :next, version = version + CASE WHEN status <> :next THEN 1 ELSE 0 END,
                        updated_at = :now,
                        psp_reference = COALESCE(:pspReference, psp_reference), failure_reason = :reason
-                 WHERE id = :id AND status IN (:from)
-                RETURNING *
+                 WHERE id = :id AND status IN (:from) AND EXISTS (SELECT 1 FROM fence)
+                RETURNING *, (SELECT lease_until FROM fence) AS fence_lease_until
                 """)
+                .params(fence.params())
                 .param("next", next.name())
                 .param("now", Db.at(clock.instant()))
                 .param("pspReference", moved.pspReference())
                 .param("reason", moved.failureReason())
                 .param("id", op.id())
                 .param("from", from)
-                .query(OperationStore::map)
+                .query((rs, row) -> new Fenced(map(rs, row), Db.instant(rs, "fence_lease_until")))
                 .optional();
     }
 

@@ -41,8 +41,8 @@ public class PaymentStore {
     private static final int MAX_LIST = 100;
     // The status guards of the conditional UPDATEs come from the domain's sets (PaymentStatus), written into the
     // SQL as literals: the statements' text stays constant, and no guard is a second list kept by hand.
-    private static final String CAPTURABLE_STATES = inList(PaymentStatus.CAPTURABLE);
-    private static final String VOIDABLE_STATES = inList(PaymentStatus.VOIDABLE);
+    static final String CAPTURABLE_STATES = inList(PaymentStatus.CAPTURABLE);
+    static final String VOIDABLE_STATES = inList(PaymentStatus.VOIDABLE);
     private static final String REFUNDABLE_STATES = inList(PaymentStatus.REFUNDABLE);
     private static final String HOLDING_STATES = inList(PaymentStatus.HOLDING);
 
@@ -139,21 +139,6 @@ public class PaymentStore {
                 .params(params)
                 .query(PaymentStore::map)
                 .optional();
-    }
-
-    /**
-     * Phase 3's answer and event in one statement: {@code completion} (a CTE named {@code completed}, the key's final
-     * answer stored by its current attempt) and {@code event}, written from {@code completed}. False when the
-     * attempt is stale: then neither was written.
-     */
-    public boolean completeWithEvent(SqlPart completion, SqlPart event) {
-        Map<String, Object> params = new HashMap<>(completion.params());
-        params.putAll(event.params());
-        return jdbc.sql("WITH " + completion.sql() + ", " + event.sql() + "\nSELECT count(*) FROM completed")
-                        .params(params)
-                        .query(Long.class)
-                        .single()
-                == 1;
     }
 
     private static final String PENDING = """
@@ -323,35 +308,6 @@ public class PaymentStore {
                 .single();
     }
 
-    /**
-     * Reserves {@code amount} for a capture in flight. One conditional UPDATE: the payment must be capturable,
-     * unexpired and not finalized, and the reservation must fit inside the authorization. A final capture also
-     * releases the rest, and waits until no other capture is in flight. As for refunds, the fit is a comparison
-     * with what is left, never a sum that a huge amount could overflow.
-     */
-    public Optional<Payment> reserveCapture(MerchantId merchant, PaymentId id, long amount, boolean finalCapture) {
-        return jdbc.sql("""
-                UPDATE payments
-                   SET amount_capture_pending = amount_capture_pending + :amount,
-                       amount_released = CASE WHEN :final
-                           THEN amount_authorized - amount_captured - amount_capture_pending - :amount
-                           ELSE amount_released END,
-                       capture_finalized = :final, updated_at = :now
-                 WHERE id = :id AND merchant_id = :merchant AND status IN %s
-                   AND NOT capture_finalized AND capture_before > :now
-                   AND :amount <= amount_authorized - amount_captured - amount_capture_pending - amount_released
-                   AND (NOT :final OR amount_capture_pending = 0)
-                RETURNING *
-                """.formatted(CAPTURABLE_STATES))
-                .param("amount", amount)
-                .param("final", finalCapture)
-                .param("now", Db.at(clock.instant()))
-                .param("id", id.value())
-                .param("merchant", merchant.value())
-                .query(PaymentStore::map)
-                .optional();
-    }
-
     /** A capture the PSP confirmed: its reservation becomes captured money. Locks the row for the status change. */
     public Payment confirmCapture(PaymentId id, long amount) {
         return jdbc.sql("""
@@ -385,22 +341,6 @@ public class PaymentStore {
                 .param("id", id.value())
                 .query(PaymentStore::map)
                 .single();
-    }
-
-    /** Reserves a void: only an unexpired authorization with nothing captured or being captured. */
-    public Optional<Payment> reserveVoid(MerchantId merchant, PaymentId id) {
-        return jdbc.sql("""
-                UPDATE payments
-                   SET amount_released = amount_authorized, capture_finalized = TRUE, updated_at = :now
-                 WHERE id = :id AND merchant_id = :merchant AND status IN %s AND NOT capture_finalized
-                   AND amount_captured = 0 AND amount_capture_pending = 0 AND capture_before > :now
-                RETURNING *
-                """.formatted(VOIDABLE_STATES))
-                .param("now", Db.at(clock.instant()))
-                .param("id", id.value())
-                .param("merchant", merchant.value())
-                .query(PaymentStore::map)
-                .optional();
     }
 
     /** A void the PSP refused: the authorization is capturable again. */

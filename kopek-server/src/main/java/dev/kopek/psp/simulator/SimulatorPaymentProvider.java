@@ -1,18 +1,17 @@
 package dev.kopek.psp.simulator;
 
 import dev.kopek.psp.ChargeOutcome;
-import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.IdempotencyContract;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationCheck;
 import dev.kopek.psp.NotificationSignature;
 import dev.kopek.psp.OneRetry;
-import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.OutboundHeaders;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PspHttp;
 import dev.kopek.psp.PspNotification;
 import dev.kopek.psp.PspProperties;
+import dev.kopek.psp.PspRequest;
 import dev.kopek.psp.SettlementReport;
 import java.io.IOException;
 import java.net.URI;
@@ -76,17 +75,12 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
     }
 
     @Override
-    public ChargeOutcome charge(ChargeRequest request) {
-        return withOneRetry(timeout -> send(request, timeout));
+    public ChargeOutcome execute(PspRequest request) {
+        return OneRetry.send(properties, "psp " + request.operation(), timeout -> send(request, timeout));
     }
 
     @Override
-    public ChargeOutcome execute(OperationRequest request) {
-        return withOneRetry(timeout -> send(request, timeout));
-    }
-
-    @Override
-    public ChargeOutcome executeOnce(OperationRequest request) {
+    public ChargeOutcome executeOnce(PspRequest request) {
         try {
             return send(request, properties.readTimeout());
         } catch (IOException e) {
@@ -95,50 +89,36 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
     }
 
     @Override
-    public LookupResult lookup(OperationRequest request) {
-        String path = switch (request.kind()) {
-            case CAPTURE -> "/charges/" + encode(request.chargeReference()) + "/captures";
-            case VOID -> "/charges/" + encode(request.chargeReference()) + "/void";
-            case REFUND -> "/refunds";
+    public LookupResult lookup(PspRequest request) {
+        String path = switch (request) {
+            case PspRequest.Charge c -> "/charges";
+            case PspRequest.Capture c -> "/charges/" + encode(c.chargeReference()) + "/captures";
+            case PspRequest.Release r -> "/charges/" + encode(r.chargeReference()) + "/void";
+            case PspRequest.Refund r -> "/refunds";
         };
         return lookupAt(path, request.providerKey());
     }
 
-    private ChargeOutcome withOneRetry(OneRetry.Call call) {
-        return OneRetry.send(properties, "psp charge", call);
-    }
-
-    @Override
-    public ChargeOutcome chargeOnce(ChargeRequest request) {
-        try {
-            return send(request, properties.readTimeout());
-        } catch (IOException e) {
-            return new ChargeOutcome.Unknown("transport failure: " + describe(e));
-        }
-    }
-
-    private ChargeOutcome send(ChargeRequest request, Duration timeout) throws IOException {
+    private ChargeOutcome send(PspRequest request, Duration timeout) throws IOException {
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("amount", request.amount().minor());
-        body.put("currency", request.amount().currency().code());
-        body.put("payment_method", request.paymentMethod());
-        body.put("reference", request.reference());
-        body.put("capture", request.capture());
-        return post("/charges", request.providerKey(), body, timeout);
-    }
-
-    private ChargeOutcome send(OperationRequest request, Duration timeout) throws IOException {
-        Map<String, Object> body = new LinkedHashMap<>();
-        String path = switch (request.kind()) {
-            case CAPTURE -> {
-                body.put("amount", request.amount().minor());
-                body.put("final", request.finalCapture());
-                yield "/charges/" + encode(request.chargeReference()) + "/captures";
+        String path = switch (request) {
+            case PspRequest.Charge c -> {
+                body.put("amount", c.amount().minor());
+                body.put("currency", c.amount().currency().code());
+                body.put("payment_method", c.paymentMethod());
+                body.put("reference", c.reference());
+                body.put("capture", c.capture());
+                yield "/charges";
             }
-            case VOID -> "/charges/" + encode(request.chargeReference()) + "/void";
-            case REFUND -> {
-                body.put("charge_id", request.chargeReference());
-                body.put("amount", request.amount().minor());
+            case PspRequest.Capture c -> {
+                body.put("amount", c.amount().minor());
+                body.put("final", c.finalCapture());
+                yield "/charges/" + encode(c.chargeReference()) + "/captures";
+            }
+            case PspRequest.Release r -> "/charges/" + encode(r.chargeReference()) + "/void";
+            case PspRequest.Refund r -> {
+                body.put("charge_id", r.chargeReference());
+                body.put("amount", r.amount().minor());
                 yield "/refunds";
             }
         };
@@ -158,11 +138,6 @@ public final class SimulatorPaymentProvider implements PaymentProvider {
 
     private static String encode(String segment) {
         return URLEncoder.encode(segment, StandardCharsets.UTF_8);
-    }
-
-    @Override
-    public LookupResult lookup(String providerKey) {
-        return lookupAt("/charges", providerKey);
     }
 
     private LookupResult lookupAt(String path, String providerKey) {

@@ -2,18 +2,17 @@ package dev.kopek.psp.stripe;
 
 import dev.kopek.money.Money;
 import dev.kopek.psp.ChargeOutcome;
-import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.IdempotencyContract;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationCheck;
 import dev.kopek.psp.NotificationSignature;
 import dev.kopek.psp.OneRetry;
-import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.OutboundHeaders;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PspNotification;
 import dev.kopek.psp.PspProperties;
 import dev.kopek.psp.PspReferences;
+import dev.kopek.psp.PspRequest;
 import dev.kopek.psp.SettlementReport;
 import java.io.IOException;
 import java.net.URI;
@@ -26,6 +25,7 @@ import java.time.LocalDate;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -99,32 +99,42 @@ public final class StripePaymentProvider implements PaymentProvider {
     }
 
     @Override
-    public ChargeOutcome charge(ChargeRequest request) {
-        return withOneRetry(timeout -> sendCharge(request, timeout));
+    public ChargeOutcome execute(PspRequest request) {
+        return withOneRetry(timeout -> send(request, timeout));
     }
 
     @Override
-    public ChargeOutcome chargeOnce(ChargeRequest request) {
-        return once(timeout -> sendCharge(request, timeout));
+    public ChargeOutcome executeOnce(PspRequest request) {
+        return once(timeout -> send(request, timeout));
     }
 
-    @Override
-    public ChargeOutcome execute(OperationRequest request) {
-        return withOneRetry(timeout -> sendOperation(request, timeout));
-    }
-
-    @Override
-    public ChargeOutcome executeOnce(OperationRequest request) {
-        return once(timeout -> sendOperation(request, timeout));
-    }
-
-    private ChargeOutcome sendCharge(ChargeRequest request, Duration timeout) throws IOException {
+    private ChargeOutcome send(PspRequest request, Duration timeout) throws IOException {
         OptionalLong amount = StripeAmounts.toStripe(request.amount());
         if (amount.isEmpty()) {
             return unrepresentable(request.amount());
         }
+        return switch (request) {
+            case PspRequest.Charge charge -> sendCharge(charge, amount.getAsLong(), timeout);
+            case PspRequest.Capture capture -> sendCapture(capture, amount.getAsLong(), timeout);
+            case PspRequest.Release release -> {
+                String intent = "/v1/payment_intents/" + Form.encode(release.chargeReference());
+                HttpResponse<String> r = post(intent + "/cancel", release.providerKey(), new Form(), timeout);
+                yield StripeResponses.intent(r.statusCode(), r.body(), StripeResponses.Expect.CANCEL);
+            }
+            case PspRequest.Refund refund -> {
+                Form form = new Form()
+                        .add("payment_intent", refund.chargeReference())
+                        .add("amount", Long.toString(amount.getAsLong()))
+                        .add("metadata[" + StripeNotifications.KEY_FIELD + "]", refund.providerKey());
+                HttpResponse<String> r = post("/v1/refunds", refund.providerKey(), form, timeout);
+                yield StripeResponses.refund(r.statusCode(), r.body());
+            }
+        };
+    }
+
+    private ChargeOutcome sendCharge(PspRequest.Charge request, long amount, Duration timeout) throws IOException {
         Form form = new Form()
-                .add("amount", Long.toString(amount.getAsLong()))
+                .add("amount", Long.toString(amount))
                 .add("currency", StripeAmounts.currency(request.amount().currency()))
                 .add("payment_method", request.paymentMethod())
                 .add("payment_method_types[]", "card")
@@ -152,44 +162,22 @@ public final class StripePaymentProvider implements PaymentProvider {
         return outcome;
     }
 
-    private ChargeOutcome sendOperation(OperationRequest request, Duration timeout) throws IOException {
-        OptionalLong amount = StripeAmounts.toStripe(request.amount());
-        if (amount.isEmpty()) {
-            return unrepresentable(request.amount());
+    private ChargeOutcome sendCapture(PspRequest.Capture request, long amount, Duration timeout) throws IOException {
+        if (!request.finalCapture() && !stripe.multicapture()) {
+            return new ChargeOutcome.Failed("this Stripe account captures an authorization once: a capture"
+                    + " that leaves the rest capturable needs multicapture (kopek.psp.stripe.multicapture)");
+        }
+        // The capture writes its own mark onto the PaymentIntent, in the same request: the lookup of a capture
+        // whose answer was lost asks for that mark, never for what the PaymentIntent received in all.
+        Form form = new Form()
+                .add("amount_to_capture", Long.toString(amount))
+                .add("metadata[" + StripeLookups.captureMark(request.providerKey()) + "]", Long.toString(amount));
+        if (!request.finalCapture()) {
+            form.add("final_capture", "false");
         }
         String intent = "/v1/payment_intents/" + Form.encode(request.chargeReference());
-        return switch (request.kind()) {
-            case CAPTURE -> {
-                if (!request.finalCapture() && !stripe.multicapture()) {
-                    yield new ChargeOutcome.Failed("this Stripe account captures an authorization once: a capture"
-                            + " that leaves the rest capturable needs multicapture (kopek.psp.stripe.multicapture)");
-                }
-                // The capture writes its own mark onto the PaymentIntent, in the same request: the lookup of a capture
-                // whose answer was lost asks for that mark, never for what the PaymentIntent received in all.
-                Form form = new Form()
-                        .add("amount_to_capture", Long.toString(amount.getAsLong()))
-                        .add(
-                                "metadata[" + StripeLookups.captureMark(request.providerKey()) + "]",
-                                Long.toString(amount.getAsLong()));
-                if (!request.finalCapture()) {
-                    form.add("final_capture", "false");
-                }
-                HttpResponse<String> r = post(intent + "/capture", request.providerKey(), form, timeout);
-                yield StripeResponses.intent(r.statusCode(), r.body(), StripeResponses.Expect.CAPTURE);
-            }
-            case VOID -> {
-                HttpResponse<String> r = post(intent + "/cancel", request.providerKey(), new Form(), timeout);
-                yield StripeResponses.intent(r.statusCode(), r.body(), StripeResponses.Expect.CANCEL);
-            }
-            case REFUND -> {
-                Form form = new Form()
-                        .add("payment_intent", request.chargeReference())
-                        .add("amount", Long.toString(amount.getAsLong()))
-                        .add("metadata[" + StripeNotifications.KEY_FIELD + "]", request.providerKey());
-                HttpResponse<String> r = post("/v1/refunds", request.providerKey(), form, timeout);
-                yield StripeResponses.refund(r.statusCode(), r.body());
-            }
-        };
+        HttpResponse<String> r = post(intent + "/capture", request.providerKey(), form, timeout);
+        return StripeResponses.intent(r.statusCode(), r.body(), StripeResponses.Expect.CAPTURE);
     }
 
     private static ChargeOutcome unrepresentable(Money amount) {
@@ -198,46 +186,46 @@ public final class StripePaymentProvider implements PaymentProvider {
     }
 
     @Override
-    public LookupResult lookup(String providerKey) {
-        String known = references.find(providerKey).orElse(null);
+    public LookupResult lookup(PspRequest request) {
         try {
-            if (known != null) {
-                HttpResponse<String> r = get("/v1/payment_intents/" + Form.encode(known) + "?expand[]=latest_charge");
-                return r.statusCode() == 200
-                        ? StripeLookups.charge(StripeResponses.parse(r.body()))
-                        : new LookupResult.Inconclusive("retrieve answered " + r.statusCode());
-            }
-            HttpResponse<String> r = get("/v1/payment_intents/search?query="
-                    + Form.encode(StripeLookups.metadataQuery(providerKey)) + "&expand[]=data.latest_charge");
-            return r.statusCode() == 200
-                    ? StripeLookups.searched(StripeResponses.parse(r.body()))
-                    : new LookupResult.Inconclusive("search answered " + r.statusCode());
+            return switch (request) {
+                case PspRequest.Charge charge -> lookupCharge(charge.providerKey());
+                case PspRequest.Refund refund -> {
+                    HttpResponse<String> r =
+                            get("/v1/refunds?limit=100&payment_intent=" + Form.encode(refund.chargeReference()));
+                    yield r.statusCode() == 200
+                            ? StripeLookups.refund(StripeResponses.parse(r.body()), refund.providerKey())
+                            : new LookupResult.Inconclusive("refund list answered " + r.statusCode());
+                }
+                case PspRequest.Capture capture ->
+                    intentOf(capture.chargeReference(), pi -> StripeLookups.capture(pi, capture.providerKey()));
+                case PspRequest.Release release -> intentOf(release.chargeReference(), StripeLookups::cancel);
+            };
         } catch (IOException e) {
             return new LookupResult.Inconclusive("lookup transport failure: " + describe(e));
         }
     }
 
-    @Override
-    public LookupResult lookup(OperationRequest request) {
-        try {
-            if (request.kind() == OperationRequest.Kind.REFUND) {
-                HttpResponse<String> r =
-                        get("/v1/refunds?limit=100&payment_intent=" + Form.encode(request.chargeReference()));
-                return r.statusCode() == 200
-                        ? StripeLookups.refund(StripeResponses.parse(r.body()), request.providerKey())
-                        : new LookupResult.Inconclusive("refund list answered " + r.statusCode());
-            }
-            HttpResponse<String> r = get("/v1/payment_intents/" + Form.encode(request.chargeReference()));
-            if (r.statusCode() != 200) {
-                return new LookupResult.Inconclusive("retrieve answered " + r.statusCode());
-            }
-            JsonNode pi = StripeResponses.parse(r.body());
-            return request.kind() == OperationRequest.Kind.CAPTURE
-                    ? StripeLookups.capture(pi, request.providerKey())
-                    : StripeLookups.cancel(pi);
-        } catch (IOException e) {
-            return new LookupResult.Inconclusive("lookup transport failure: " + describe(e));
+    private LookupResult lookupCharge(String providerKey) throws IOException {
+        String known = references.find(providerKey).orElse(null);
+        if (known != null) {
+            HttpResponse<String> r = get("/v1/payment_intents/" + Form.encode(known) + "?expand[]=latest_charge");
+            return r.statusCode() == 200
+                    ? StripeLookups.charge(StripeResponses.parse(r.body()))
+                    : new LookupResult.Inconclusive("retrieve answered " + r.statusCode());
         }
+        HttpResponse<String> r = get("/v1/payment_intents/search?query="
+                + Form.encode(StripeLookups.metadataQuery(providerKey)) + "&expand[]=data.latest_charge");
+        return r.statusCode() == 200
+                ? StripeLookups.searched(StripeResponses.parse(r.body()))
+                : new LookupResult.Inconclusive("search answered " + r.statusCode());
+    }
+
+    private LookupResult intentOf(String chargeReference, Function<JsonNode, LookupResult> read) throws IOException {
+        HttpResponse<String> r = get("/v1/payment_intents/" + Form.encode(chargeReference));
+        return r.statusCode() == 200
+                ? read.apply(StripeResponses.parse(r.body()))
+                : new LookupResult.Inconclusive("retrieve answered " + r.statusCode());
     }
 
     @Override

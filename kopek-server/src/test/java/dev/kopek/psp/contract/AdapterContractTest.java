@@ -7,12 +7,11 @@ import dev.kopek.money.CurrencyCode;
 import dev.kopek.money.Money;
 import dev.kopek.payments.KeyWindowRule;
 import dev.kopek.psp.ChargeOutcome;
-import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationCheck;
-import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.PaymentProvider;
 import dev.kopek.psp.PspProperties;
+import dev.kopek.psp.PspRequest;
 import dev.kopek.psp.contract.AdapterHarness.Answer;
 import dev.kopek.psp.stripe.StripeHarness;
 import dev.kopek.support.MutableClock;
@@ -70,8 +69,8 @@ class AdapterContractTest {
         return harness.adapter(limits(Duration.ofSeconds(3)), clock);
     }
 
-    private static ChargeRequest charge(AdapterHarness harness, Answer answer, boolean capture) {
-        return new ChargeRequest(
+    private static PspRequest.Charge charge(AdapterHarness harness, Answer answer, boolean capture) {
+        return new PspRequest.Charge(
                 "kit_" + UUID.randomUUID(),
                 Money.of(1_000, "EUR"),
                 harness.paymentMethod(answer),
@@ -84,70 +83,73 @@ class AdapterContractTest {
     void everyAnswerIsClassifiedByWhatItProves(AdapterHarness harness) {
         PaymentProvider psp = adapter(harness);
 
-        ChargeRequest approved = charge(harness, Answer.APPROVE, true);
-        assertThat(psp.charge(approved))
+        PspRequest.Charge approved = charge(harness, Answer.APPROVE, true);
+        assertThat(psp.execute(approved))
                 .isInstanceOfSatisfying(
                         ChargeOutcome.Succeeded.class,
                         s -> assertThat(s.pspReference()).isNotBlank());
         assertThat(harness.chargesUnder(approved.providerKey())).isEqualTo(1);
 
-        assertThat(psp.charge(charge(harness, Answer.APPROVE, false)))
+        assertThat(psp.execute(charge(harness, Answer.APPROVE, false)))
                 .isInstanceOfSatisfying(
                         ChargeOutcome.Authorized.class,
                         a -> assertThat(a.captureBefore()).isAfter(Instant.now()));
 
-        ChargeRequest declined = charge(harness, Answer.DECLINE, true);
-        assertThat(psp.charge(declined))
+        PspRequest.Charge declined = charge(harness, Answer.DECLINE, true);
+        assertThat(psp.execute(declined))
                 .isInstanceOfSatisfying(
                         ChargeOutcome.Declined.class,
                         d -> assertThat(d.declineCode()).isNotBlank());
         assertThat(harness.chargesUnder(declined.providerKey())).isZero();
 
-        ChargeRequest refused = charge(harness, Answer.REFUSE, true);
-        assertThat(psp.charge(refused)).isInstanceOf(ChargeOutcome.Failed.class);
+        PspRequest.Charge refused = charge(harness, Answer.REFUSE, true);
+        assertThat(psp.execute(refused)).isInstanceOf(ChargeOutcome.Failed.class);
         assertThat(harness.chargesUnder(refused.providerKey())).isZero();
 
-        assertThat(psp.charge(charge(harness, Answer.SERVER_ERROR, true))).isInstanceOf(ChargeOutcome.Unknown.class);
-        assertThat(psp.charge(charge(harness, Answer.RATE_LIMIT, true))).isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(psp.execute(charge(harness, Answer.SERVER_ERROR, true))).isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(psp.execute(charge(harness, Answer.RATE_LIMIT, true))).isInstanceOf(ChargeOutcome.Unknown.class);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("harnesses")
     void anAuthorizationIsCapturedInPartRefundedSeveralTimesOrVoided(AdapterHarness harness) {
         PaymentProvider psp = adapter(harness);
-        var authorized = (ChargeOutcome.Authorized) psp.charge(charge(harness, Answer.APPROVE, false));
+        var authorized = (ChargeOutcome.Authorized) psp.execute(charge(harness, Answer.APPROVE, false));
         String charge = authorized.pspReference();
 
-        assertThat(psp.execute(operation(OperationRequest.Kind.CAPTURE, charge, 600, true)))
-                .isInstanceOf(ChargeOutcome.Succeeded.class);
-        assertThat(psp.execute(operation(OperationRequest.Kind.REFUND, charge, 200, false)))
-                .isInstanceOf(ChargeOutcome.Succeeded.class);
-        assertThat(psp.execute(operation(OperationRequest.Kind.REFUND, charge, 300, false)))
-                .isInstanceOf(ChargeOutcome.Succeeded.class);
-        assertThat(psp.execute(operation(OperationRequest.Kind.REFUND, charge, 101, false)))
+        assertThat(psp.execute(capture(charge, 600, true))).isInstanceOf(ChargeOutcome.Succeeded.class);
+        assertThat(psp.execute(refund(charge, 200))).isInstanceOf(ChargeOutcome.Succeeded.class);
+        assertThat(psp.execute(refund(charge, 300))).isInstanceOf(ChargeOutcome.Succeeded.class);
+        assertThat(psp.execute(refund(charge, 101)))
                 .as("more than what is left to refund is refused, and nothing happened")
                 .isInstanceOf(ChargeOutcome.Failed.class);
 
-        var other = (ChargeOutcome.Authorized) psp.charge(charge(harness, Answer.APPROVE, false));
-        assertThat(psp.execute(operation(OperationRequest.Kind.VOID, other.pspReference(), 1_000, true)))
-                .isInstanceOf(ChargeOutcome.Succeeded.class);
-        assertThat(psp.execute(operation(OperationRequest.Kind.CAPTURE, other.pspReference(), 1_000, true)))
+        var other = (ChargeOutcome.Authorized) psp.execute(charge(harness, Answer.APPROVE, false));
+        assertThat(psp.execute(release(other.pspReference(), 1_000))).isInstanceOf(ChargeOutcome.Succeeded.class);
+        assertThat(psp.execute(capture(other.pspReference(), 1_000, true)))
                 .as("a voided authorization cannot be captured")
                 .isInstanceOf(ChargeOutcome.Failed.class);
     }
 
-    private static OperationRequest operation(OperationRequest.Kind kind, String charge, long amount, boolean last) {
-        return new OperationRequest(
-                kind, "kit_" + kind + "_" + UUID.randomUUID(), charge, Money.of(amount, "EUR"), last);
+    private static PspRequest capture(String charge, long amount, boolean last) {
+        return new PspRequest.Capture("kit_capture_" + UUID.randomUUID(), charge, Money.of(amount, "EUR"), last);
+    }
+
+    private static PspRequest release(String charge, long amount) {
+        return new PspRequest.Release("kit_void_" + UUID.randomUUID(), charge, Money.of(amount, "EUR"));
+    }
+
+    private static PspRequest refund(String charge, long amount) {
+        return new PspRequest.Refund("kit_refund_" + UUID.randomUUID(), charge, Money.of(amount, "EUR"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("harnesses")
     void aLostAnswerIsRetriedOnceWithTheSameKeyNeverFailsAndIsFoundByLookup(AdapterHarness harness) {
         PaymentProvider psp = adapter(harness);
-        ChargeRequest lost = charge(harness, Answer.LOST_AFTER_CHARGE, true);
+        PspRequest.Charge lost = charge(harness, Answer.LOST_AFTER_CHARGE, true);
 
-        ChargeOutcome outcome = psp.charge(lost);
+        ChargeOutcome outcome = psp.execute(lost);
         harness.releaseHeld();
 
         assertThat(outcome).isInstanceOfAny(ChargeOutcome.Succeeded.class, ChargeOutcome.Unknown.class);
@@ -157,7 +159,7 @@ class AdapterContractTest {
         assertThat(harness.chargesUnder(lost.providerKey()))
                 .as("money moved once")
                 .isEqualTo(1);
-        assertThat(psp.lookup(lost.providerKey()))
+        assertThat(psp.lookup(lost))
                 .isInstanceOfSatisfying(
                         LookupResult.Found.class,
                         f -> assertThat(f.outcome()).isInstanceOf(ChargeOutcome.Succeeded.class));
@@ -167,9 +169,9 @@ class AdapterContractTest {
     @MethodSource("harnesses")
     void noRetryOnceTheBudgetIsSpentAndTheOutcomeStaysUnknown(AdapterHarness harness) {
         PaymentProvider psp = harness.adapter(limits(Duration.ofSeconds(1)), clock);
-        ChargeRequest lost = charge(harness, Answer.LOST_AFTER_CHARGE, true);
+        PspRequest.Charge lost = charge(harness, Answer.LOST_AFTER_CHARGE, true);
 
-        ChargeOutcome outcome = psp.charge(lost);
+        ChargeOutcome outcome = psp.execute(lost);
         harness.releaseHeld();
 
         assertThat(outcome).isInstanceOf(ChargeOutcome.Unknown.class);
@@ -180,11 +182,11 @@ class AdapterContractTest {
     @MethodSource("harnesses")
     void aConcurrentDuplicateIsUnknownNeverARefusal(AdapterHarness harness) throws Exception {
         PaymentProvider psp = adapter(harness);
-        ChargeRequest request = charge(harness, Answer.CONCURRENT_DUPLICATE, true);
+        PspRequest.Charge request = charge(harness, Answer.CONCURRENT_DUPLICATE, true);
 
-        CompletableFuture<ChargeOutcome> first = CompletableFuture.supplyAsync(() -> psp.chargeOnce(request));
+        CompletableFuture<ChargeOutcome> first = CompletableFuture.supplyAsync(() -> psp.executeOnce(request));
         harness.awaitChargeRequest(request.providerKey());
-        ChargeOutcome duplicate = psp.chargeOnce(request);
+        ChargeOutcome duplicate = psp.executeOnce(request);
         harness.releaseHeld();
 
         assertThat(duplicate).as("'in progress' proves nothing").isInstanceOf(ChargeOutcome.Unknown.class);
@@ -212,19 +214,19 @@ class AdapterContractTest {
     @MethodSource("harnesses")
     void aKeyFirstUsedWithOtherParametersIsUnknownNeverFailed(AdapterHarness harness) {
         PaymentProvider psp = adapter(harness);
-        ChargeRequest first = charge(harness, Answer.APPROVE, true);
-        assertThat(psp.charge(first)).isInstanceOf(ChargeOutcome.Succeeded.class);
-        ChargeRequest other = new ChargeRequest(
+        PspRequest.Charge first = charge(harness, Answer.APPROVE, true);
+        assertThat(psp.execute(first)).isInstanceOf(ChargeOutcome.Succeeded.class);
+        PspRequest.Charge other = new PspRequest.Charge(
                 first.providerKey(), Money.of(2_000, "EUR"), first.paymentMethod(), first.reference(), true);
 
-        assertThat(psp.chargeOnce(other))
+        assertThat(psp.executeOnce(other))
                 .as("the key's first use may have moved money")
                 .isInstanceOf(ChargeOutcome.Unknown.class);
-        assertThat(psp.charge(other)).as("with its retry too").isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(psp.execute(other)).as("with its retry too").isInstanceOf(ChargeOutcome.Unknown.class);
         assertThat(harness.chargesUnder(first.providerKey()))
                 .as("money moved once")
                 .isEqualTo(1);
-        assertThat(psp.lookup(first.providerKey()))
+        assertThat(psp.lookup(first))
                 .isInstanceOfSatisfying(
                         LookupResult.Found.class,
                         f -> assertThat(f.outcome()).isInstanceOf(ChargeOutcome.Succeeded.class));
@@ -234,14 +236,11 @@ class AdapterContractTest {
     @MethodSource("harnesses")
     void aRefusedConnectionIsUnknownAndItsLookupInconclusive(AdapterHarness harness) {
         PaymentProvider psp = harness.unreachable(limits(Duration.ofSeconds(3)), clock);
-        ChargeRequest request = charge(harness, Answer.REFUSED_CONNECTION, true);
+        PspRequest.Charge request = charge(harness, Answer.REFUSED_CONNECTION, true);
 
-        assertThat(psp.charge(request)).isInstanceOf(ChargeOutcome.Unknown.class);
-        assertThat(psp.execute(operation(OperationRequest.Kind.REFUND, "ch_kit_unreachable", 100, false)))
-                .isInstanceOf(ChargeOutcome.Unknown.class);
-        assertThat(psp.lookup(request.providerKey()))
-                .as("no answer is no proof")
-                .isInstanceOf(LookupResult.Inconclusive.class);
+        assertThat(psp.execute(request)).isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(psp.execute(refund("ch_kit_unreachable", 100))).isInstanceOf(ChargeOutcome.Unknown.class);
+        assertThat(psp.lookup(request)).as("no answer is no proof").isInstanceOf(LookupResult.Inconclusive.class);
         assertThat(harness.chargeRequestsUnder(request.providerKey())).isZero();
     }
 
@@ -251,16 +250,16 @@ class AdapterContractTest {
         assumeTrue(
                 harness.answers(Answer.REQUIRES_ACTION), harness.name() + " has no answer that waits for the customer");
         PaymentProvider psp = adapter(harness);
-        ChargeRequest request = charge(harness, Answer.REQUIRES_ACTION, true);
+        PspRequest.Charge request = charge(harness, Answer.REQUIRES_ACTION, true);
 
-        assertThat(psp.charge(request))
+        assertThat(psp.execute(request))
                 .isInstanceOfSatisfying(
                         ChargeOutcome.Unknown.class,
                         u -> assertThat(u.nextAction())
                                 .as("what the customer must do")
                                 .isNotNull()
                                 .satisfies(a -> assertThat(a.type()).isNotBlank()));
-        assertThat(psp.lookup(request.providerKey()))
+        assertThat(psp.lookup(request))
                 .as("still waiting: not found, not failed")
                 .isInstanceOf(LookupResult.Inconclusive.class);
         assertThat(harness.chargesUnder(request.providerKey())).isZero();
@@ -276,22 +275,22 @@ class AdapterContractTest {
     void pastTheKeyWindowLessTheBudgetAnUnknownIsNeverSentAgainAndGoesToAPerson(AdapterHarness harness) {
         PspProperties limits = limits(Duration.ofSeconds(3));
         PaymentProvider psp = harness.adapter(limits, clock);
-        ChargeRequest request = charge(harness, Answer.SERVER_ERROR, true);
-        assertThat(psp.charge(request)).isInstanceOf(ChargeOutcome.Unknown.class);
+        PspRequest.Charge request = charge(harness, Answer.SERVER_ERROR, true);
+        assertThat(psp.execute(request)).isInstanceOf(ChargeOutcome.Unknown.class);
         Instant firstSentAt = clock.instant();
         Duration closesAfter = psp.contract().keyWindow().minus(limits.budget());
 
         clock.advance(closesAfter.minusSeconds(2));
-        KeyWindowRule.Decision inside = KeyWindowRule.resume(
-                psp, limits, clock, firstSentAt, request.providerKey(), () -> psp.chargeOnce(request));
+        KeyWindowRule.Decision inside =
+                KeyWindowRule.resume(psp, limits, clock, firstSentAt, request, () -> psp.executeOnce(request));
         assertThat(inside.reviewReason())
                 .as("inside the window nobody is asked yet")
                 .isNull();
 
         clock.advance(Duration.ofSeconds(2));
         long sent = harness.chargeRequestsUnder(request.providerKey());
-        KeyWindowRule.Decision past = KeyWindowRule.resume(
-                psp, limits, clock, firstSentAt, request.providerKey(), () -> psp.chargeOnce(request));
+        KeyWindowRule.Decision past =
+                KeyWindowRule.resume(psp, limits, clock, firstSentAt, request, () -> psp.executeOnce(request));
 
         assertThat(past.outcome()).isInstanceOf(ChargeOutcome.Unknown.class);
         assertThat(past.reviewReason()).as("a person decides").isNotBlank();
@@ -304,7 +303,8 @@ class AdapterContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("harnesses")
     void aKeyNeverSentIsNeverFound(AdapterHarness harness) {
-        assertThat(adapter(harness).lookup("kit_never_" + UUID.randomUUID()))
+        PspRequest.Charge neverSent = charge(harness, Answer.APPROVE, true);
+        assertThat(adapter(harness).lookup(neverSent))
                 .isInstanceOfAny(LookupResult.NotFound.class, LookupResult.Inconclusive.class);
     }
 
@@ -369,13 +369,13 @@ class AdapterContractTest {
                 Money.of(1_235, "KWD"),
                 Money.of(50, "ISK"),
                 Money.of(1_500, "BHD"))) {
-            ChargeRequest request = new ChargeRequest(
+            PspRequest.Charge request = new PspRequest.Charge(
                     "kit_" + UUID.randomUUID(),
                     money,
                     harness.paymentMethod(Answer.APPROVE),
                     "order-" + UUID.randomUUID(),
                     true);
-            ChargeOutcome outcome = psp.charge(request);
+            ChargeOutcome outcome = psp.execute(request);
             OptionalLong units = harness.pspUnits(money);
             if (units.isEmpty()) {
                 assertThat(outcome).as("%s", money).isInstanceOf(ChargeOutcome.Failed.class);

@@ -6,8 +6,8 @@ import com.sun.net.httpserver.HttpServer;
 import dev.kopek.money.CurrencyCode;
 import dev.kopek.money.Money;
 import dev.kopek.psp.ChargeOutcome;
-import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.PspProperties;
+import dev.kopek.psp.PspRequest;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +55,7 @@ class RetryPairClassificationTest {
         psp.start();
 
         ChargeOutcome outcome = provider()
-                .charge(new ChargeRequest(
+                .execute(new PspRequest.Charge(
                         "kpk_pair", new Money(1_000, CurrencyCode.of("EUR")), "pm_ok", "order-1", true));
 
         assertThat(tries.get()).isEqualTo(2);
@@ -74,7 +74,7 @@ class RetryPairClassificationTest {
         psp.start();
 
         ChargeOutcome outcome = provider()
-                .charge(new ChargeRequest(
+                .execute(new PspRequest.Charge(
                         "kpk_once", new Money(1_000, CurrencyCode.of("EUR")), "pm_ok", "order-2", true));
 
         assertThat(outcome).isInstanceOf(ChargeOutcome.Failed.class);

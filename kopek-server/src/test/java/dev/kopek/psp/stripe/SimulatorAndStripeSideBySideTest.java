@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.money.Money;
 import dev.kopek.psp.ChargeOutcome;
-import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.OutboundHeaders;
 import dev.kopek.psp.PspProperties;
 import dev.kopek.psp.PspReferences;
+import dev.kopek.psp.PspRequest;
 import dev.kopek.support.Api;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -179,7 +179,7 @@ class SimulatorAndStripeSideBySideTest extends MerchantsOnStripe {
      */
     @Test
     void aPaymentIntentLearnedBeforeARestartIsRetrievedByIdNotSearched() {
-        ChargeRequest request = new ChargeRequest(
+        PspRequest.Charge request = new PspRequest.Charge(
                 "kpk_" + UUID.randomUUID().toString().replace("-", ""),
                 Money.of(1_000, "EUR"),
                 StripeStub.THREE_D_SECURE,
@@ -188,7 +188,7 @@ class SimulatorAndStripeSideBySideTest extends MerchantsOnStripe {
         StripeProperties stripe = StripeHarness.properties(STRIPE);
         STRIPE.lagSearch();
         ChargeOutcome waiting =
-                new StripePaymentProvider(stripe, limits, clock, OutboundHeaders.none(), references).charge(request);
+                new StripePaymentProvider(stripe, limits, clock, OutboundHeaders.none(), references).execute(request);
         String intent = jdbc.sql("SELECT psp_reference FROM psp_references WHERE provider_key = :k")
                 .param("k", request.providerKey())
                 .query(String.class)
@@ -197,7 +197,7 @@ class SimulatorAndStripeSideBySideTest extends MerchantsOnStripe {
 
         StripePaymentProvider restarted =
                 new StripePaymentProvider(stripe, limits, clock, OutboundHeaders.none(), references);
-        LookupResult found = restarted.lookup(request.providerKey());
+        LookupResult found = restarted.lookup(request);
 
         assertThat(waiting).isInstanceOf(ChargeOutcome.Unknown.class);
         assertThat(STRIPE.requests().getLast().path()).isEqualTo("/v1/payment_intents/" + intent);

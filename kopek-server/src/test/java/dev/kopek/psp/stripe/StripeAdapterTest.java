@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.money.Money;
 import dev.kopek.psp.ChargeOutcome;
-import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationCheck;
-import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.PspNotification;
 import dev.kopek.psp.PspProperties;
+import dev.kopek.psp.PspRequest;
 import dev.kopek.psp.SettlementRow;
 import java.time.Clock;
 import java.time.Duration;
@@ -59,16 +58,16 @@ class StripeAdapterTest {
         STUB.close();
     }
 
-    private static ChargeRequest charge(String method, long amount, String currency, boolean capture) {
-        return new ChargeRequest(
+    private static PspRequest.Charge charge(String method, long amount, String currency, boolean capture) {
+        return new PspRequest.Charge(
                 "kpk_" + UUID.randomUUID(), Money.of(amount, currency), method, "order-" + UUID.randomUUID(), capture);
     }
 
     @Test
     void aPaymentIntentIsCreatedAndConfirmedInOneCallUnderTheDerivedKey() {
-        ChargeRequest request = charge(StripeStub.OK, 5_000, "JPY", false);
+        PspRequest.Charge request = charge(StripeStub.OK, 5_000, "JPY", false);
 
-        assertThat(stripe.charge(request)).isInstanceOf(ChargeOutcome.Authorized.class);
+        assertThat(stripe.execute(request)).isInstanceOf(ChargeOutcome.Authorized.class);
 
         StripeStub.Request sent = STUB.requests().getLast();
         assertThat(sent.idempotencyKey()).isEqualTo("kopek_" + request.providerKey());
@@ -82,10 +81,10 @@ class StripeAdapterTest {
 
     @Test
     void theSameKeyWithTheSameBodyGetsTheFirstAnswerAndMovesMoneyOnce() {
-        ChargeRequest request = charge(StripeStub.OK, 1_000, "USD", true);
+        PspRequest.Charge request = charge(StripeStub.OK, 1_000, "USD", true);
 
-        var first = (ChargeOutcome.Succeeded) stripe.chargeOnce(request);
-        var again = (ChargeOutcome.Succeeded) stripe.chargeOnce(request);
+        var first = (ChargeOutcome.Succeeded) stripe.executeOnce(request);
+        var again = (ChargeOutcome.Succeeded) stripe.executeOnce(request);
 
         assertThat(again.pspReference()).isEqualTo(first.pspReference());
         assertThat(STUB.chargedIntents(request.reference())).isEqualTo(1);
@@ -93,10 +92,10 @@ class StripeAdapterTest {
 
     @Test
     void theSameKeyWithAnotherBodyIsUnknownBecauseTheFirstUseMayHaveMovedMoney() {
-        ChargeRequest request = charge(StripeStub.OK, 1_000, "USD", true);
-        stripe.chargeOnce(request);
+        PspRequest.Charge request = charge(StripeStub.OK, 1_000, "USD", true);
+        stripe.executeOnce(request);
 
-        ChargeOutcome other = stripe.chargeOnce(new ChargeRequest(
+        ChargeOutcome other = stripe.executeOnce(new PspRequest.Charge(
                 request.providerKey(), Money.of(2_000, "USD"), StripeStub.OK, request.reference(), true));
 
         assertThat(other)
@@ -106,7 +105,7 @@ class StripeAdapterTest {
 
     @Test
     void aConcurrentDuplicateIsUnknownNeverFailed() throws Exception {
-        ChargeRequest request = charge(StripeStub.HELD_AFTER_CHARGE, 1_000, "USD", true);
+        PspRequest.Charge request = charge(StripeStub.HELD_AFTER_CHARGE, 1_000, "USD", true);
         var patient = new StripePaymentProvider(
                 StripeHarness.properties(STUB),
                 new PspProperties(
@@ -122,10 +121,10 @@ class StripeAdapterTest {
                         Duration.ofMinutes(5)),
                 Clock.systemUTC(),
                 dev.kopek.psp.OutboundHeaders.none());
-        CompletableFuture<ChargeOutcome> first = CompletableFuture.supplyAsync(() -> patient.chargeOnce(request));
+        CompletableFuture<ChargeOutcome> first = CompletableFuture.supplyAsync(() -> patient.executeOnce(request));
         STUB.awaitHeld();
 
-        ChargeOutcome duplicate = patient.chargeOnce(request);
+        ChargeOutcome duplicate = patient.executeOnce(request);
         STUB.releaseHeld();
 
         assertThat(duplicate)
@@ -176,9 +175,9 @@ class StripeAdapterTest {
 
     @Test
     void threeDSecureIsAStatusToActOnNotAFailureAndLookupWaitsForIt() {
-        ChargeRequest request = charge(StripeStub.THREE_D_SECURE, 1_000, "EUR", true);
+        PspRequest.Charge request = charge(StripeStub.THREE_D_SECURE, 1_000, "EUR", true);
 
-        ChargeOutcome outcome = stripe.charge(request);
+        ChargeOutcome outcome = stripe.execute(request);
 
         assertThat(outcome)
                 .isInstanceOfSatisfying(
@@ -186,7 +185,7 @@ class StripeAdapterTest {
                         u -> assertThat(u.reason())
                                 .startsWith(StripeResponses.REQUIRES_ACTION)
                                 .contains("use_stripe_sdk"));
-        assertThat(stripe.lookup(request.providerKey())).isInstanceOf(LookupResult.Inconclusive.class);
+        assertThat(stripe.lookup(request)).isInstanceOf(LookupResult.Inconclusive.class);
         assertThat(STUB.requests().getLast().path())
                 .as("looked up by the PaymentIntent id it already knows")
                 .startsWith("/v1/payment_intents/pi_");
@@ -212,10 +211,10 @@ class StripeAdapterTest {
                 LIMITS,
                 Clock.systemUTC(),
                 dev.kopek.psp.OutboundHeaders.none());
-        ChargeRequest request = charge(StripeStub.THREE_D_SECURE, 1_000, "EUR", true);
+        PspRequest.Charge request = charge(StripeStub.THREE_D_SECURE, 1_000, "EUR", true);
 
-        ChargeOutcome withUrl = withReturn.charge(request);
-        ChargeOutcome without = stripe.charge(charge(StripeStub.THREE_D_SECURE, 1_000, "EUR", true));
+        ChargeOutcome withUrl = withReturn.execute(request);
+        ChargeOutcome without = stripe.execute(charge(StripeStub.THREE_D_SECURE, 1_000, "EUR", true));
 
         assertThat(withUrl).isInstanceOfSatisfying(ChargeOutcome.Unknown.class, u -> {
             assertThat(u.nextAction().type()).isEqualTo("redirect_to_url");
@@ -239,8 +238,8 @@ class StripeAdapterTest {
     @Test
     void anEmptySearchIsInconclusiveUntilStripesSearchCatchesUp() {
         STUB.lagSearch();
-        ChargeRequest request = charge(StripeStub.HELD_AFTER_CHARGE, 1_000, "EUR", true);
-        ChargeOutcome lost = stripe.charge(request);
+        PspRequest.Charge request = charge(StripeStub.HELD_AFTER_CHARGE, 1_000, "EUR", true);
+        ChargeOutcome lost = stripe.execute(request);
         STUB.releaseHeld();
         StripePaymentProvider restarted = new StripePaymentProvider(
                 StripeHarness.properties(STUB),
@@ -259,11 +258,11 @@ class StripeAdapterTest {
                 dev.kopek.psp.OutboundHeaders.none());
 
         assertThat(lost).isInstanceOf(ChargeOutcome.Unknown.class);
-        assertThat(restarted.lookup(request.providerKey()))
+        assertThat(restarted.lookup(request))
                 .as("not found yet is not 'no charge'")
                 .isInstanceOf(LookupResult.Inconclusive.class);
         STUB.catchUpSearch();
-        assertThat(restarted.lookup(request.providerKey()))
+        assertThat(restarted.lookup(request))
                 .isInstanceOfSatisfying(
                         LookupResult.Found.class,
                         f -> assertThat(f.outcome()).isInstanceOf(ChargeOutcome.Succeeded.class));
@@ -271,30 +270,24 @@ class StripeAdapterTest {
 
     @Test
     void capturesVoidsAndRefundsAreLookedUpByThePaymentIntent() {
-        var authorized = (ChargeOutcome.Authorized) stripe.charge(charge(StripeStub.OK, 1_000, "EUR", false));
+        var authorized = (ChargeOutcome.Authorized) stripe.execute(charge(StripeStub.OK, 1_000, "EUR", false));
         String pi = authorized.pspReference();
-        var capture = new OperationRequest(
-                OperationRequest.Kind.CAPTURE, "kpk_cap_" + UUID.randomUUID(), pi, Money.of(700, "EUR"), true);
+        var capture = new PspRequest.Capture("kpk_cap_" + UUID.randomUUID(), pi, Money.of(700, "EUR"), true);
         assertThat(stripe.lookup(capture)).as("not captured yet").isInstanceOf(LookupResult.NotFound.class);
         assertThat(stripe.execute(capture)).isInstanceOf(ChargeOutcome.Succeeded.class);
         assertThat(STUB.requests().getLast().form()).containsEntry("amount_to_capture", "700");
         assertThat(stripe.lookup(capture)).isInstanceOf(LookupResult.Found.class);
 
-        var refund = new OperationRequest(
-                OperationRequest.Kind.REFUND, "kpk_rf_" + UUID.randomUUID(), pi, Money.of(300, "EUR"), false);
+        var refund = new PspRequest.Refund("kpk_rf_" + UUID.randomUUID(), pi, Money.of(300, "EUR"));
         assertThat(stripe.lookup(refund)).isInstanceOf(LookupResult.NotFound.class);
         var refunded = (ChargeOutcome.Succeeded) stripe.execute(refund);
         assertThat(stripe.lookup(refund)).isEqualTo(new LookupResult.Found(refunded));
         assertThat(stripe.providerKeyOf(refunded.pspReference())).contains(refund.providerKey());
         assertThat(STUB.refunded(pi)).isEqualTo(300);
 
-        var voidable = (ChargeOutcome.Authorized) stripe.charge(charge(StripeStub.OK, 1_000, "EUR", false));
-        var cancel = new OperationRequest(
-                OperationRequest.Kind.VOID,
-                "kpk_vd_" + UUID.randomUUID(),
-                voidable.pspReference(),
-                Money.of(1_000, "EUR"),
-                true);
+        var voidable = (ChargeOutcome.Authorized) stripe.execute(charge(StripeStub.OK, 1_000, "EUR", false));
+        var cancel =
+                new PspRequest.Release("kpk_vd_" + UUID.randomUUID(), voidable.pspReference(), Money.of(1_000, "EUR"));
         assertThat(stripe.lookup(cancel)).isInstanceOf(LookupResult.NotFound.class);
         assertThat(stripe.execute(cancel)).isInstanceOf(ChargeOutcome.Succeeded.class);
         assertThat(stripe.lookup(cancel)).isInstanceOf(LookupResult.Found.class);
@@ -302,7 +295,7 @@ class StripeAdapterTest {
 
     @Test
     void eventsAreMappedOntoKopeksNotifications() {
-        var paid = (ChargeOutcome.Succeeded) stripe.charge(charge(StripeStub.OK, 2_000, "EUR", true));
+        var paid = (ChargeOutcome.Succeeded) stripe.execute(charge(StripeStub.OK, 2_000, "EUR", true));
         String pi = paid.pspReference();
 
         PspNotification opened = read(STUB.event("charge.dispute.created", STUB.dispute(pi, "needs_response")));
@@ -339,8 +332,8 @@ class StripeAdapterTest {
         assertThat(declined.type()).isEqualTo("charge.declined");
         assertThat(declined.outcome()).isEqualTo(new ChargeOutcome.Declined("stolen_card", pi));
 
-        var refund = (ChargeOutcome.Succeeded) stripe.execute(new OperationRequest(
-                OperationRequest.Kind.REFUND, "kpk_rf_" + UUID.randomUUID(), pi, Money.of(500, "EUR"), false));
+        var refund = (ChargeOutcome.Succeeded)
+                stripe.execute(new PspRequest.Refund("kpk_rf_" + UUID.randomUUID(), pi, Money.of(500, "EUR")));
         ObjectNode charge = JSON.createObjectNode()
                 .put("id", "ch_x")
                 .put("object", "charge")
@@ -381,13 +374,9 @@ class StripeAdapterTest {
 
     @Test
     void balanceTransactionsAreTheSettlementSource() {
-        var paid = (ChargeOutcome.Succeeded) stripe.charge(charge(StripeStub.OK, 1_000, "ISK", true));
-        var refund = (ChargeOutcome.Succeeded) stripe.execute(new OperationRequest(
-                OperationRequest.Kind.REFUND,
-                "kpk_rf_" + UUID.randomUUID(),
-                paid.pspReference(),
-                Money.of(400, "ISK"),
-                false));
+        var paid = (ChargeOutcome.Succeeded) stripe.execute(charge(StripeStub.OK, 1_000, "ISK", true));
+        var refund = (ChargeOutcome.Succeeded) stripe.execute(
+                new PspRequest.Refund("kpk_rf_" + UUID.randomUUID(), paid.pspReference(), Money.of(400, "ISK")));
 
         List<SettlementRow> rows =
                 stripe.settlementReport(LocalDate.now(ZoneOffset.UTC)).rows();

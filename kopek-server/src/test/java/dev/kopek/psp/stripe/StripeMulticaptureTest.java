@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.money.Money;
 import dev.kopek.psp.ChargeOutcome;
-import dev.kopek.psp.ChargeRequest;
 import dev.kopek.psp.LookupResult;
-import dev.kopek.psp.OperationRequest;
 import dev.kopek.psp.OutboundHeaders;
+import dev.kopek.psp.PspRequest;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -44,8 +43,8 @@ class StripeMulticaptureTest {
         // Confirmed for multicapture as Stripe's own dashboard or another integration would: the capture lookup must
         // not depend on how the PaymentIntent came to allow several captures.
         String intent = confirmForMulticapture(1_000);
-        OperationRequest first = capture(intent, 300, false);
-        OperationRequest second = capture(intent, 200, false);
+        PspRequest first = capture(intent, 300, false);
+        PspRequest second = capture(intent, 200, false);
         assertThat(inParts.execute(first)).isInstanceOf(ChargeOutcome.Succeeded.class);
 
         // The second capture's request never reached Stripe: its answer was lost before it was sent.
@@ -102,13 +101,13 @@ class StripeMulticaptureTest {
     }
 
     private static String authorize(StripePaymentProvider stripe, long amount) {
-        ChargeRequest request = new ChargeRequest(
+        PspRequest.Charge request = new PspRequest.Charge(
                 "kpk_" + UUID.randomUUID(),
                 Money.of(amount, "EUR"),
                 StripeStub.OK,
                 "order-" + UUID.randomUUID(),
                 false);
-        return ((ChargeOutcome.Authorized) stripe.charge(request)).pspReference();
+        return ((ChargeOutcome.Authorized) stripe.execute(request)).pspReference();
     }
 
     /** A manual-capture PaymentIntent confirmed with multicapture requested, straight at the stub's API. */
@@ -133,9 +132,8 @@ class StripeMulticaptureTest {
         return StripeResponses.parse(confirmed.body()).path("id").asString();
     }
 
-    private static OperationRequest capture(String intent, long amount, boolean last) {
-        return new OperationRequest(
-                OperationRequest.Kind.CAPTURE, "kpk_cap_" + UUID.randomUUID(), intent, Money.of(amount, "EUR"), last);
+    private static PspRequest capture(String intent, long amount, boolean last) {
+        return new PspRequest.Capture("kpk_cap_" + UUID.randomUUID(), intent, Money.of(amount, "EUR"), last);
     }
 
     private static Map<String, String> lastForm(String path) {
