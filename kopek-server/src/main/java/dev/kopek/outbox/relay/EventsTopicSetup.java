@@ -1,6 +1,7 @@
 package dev.kopek.outbox.relay;
 
 import dev.kopek.outbox.KafkaSettings;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +34,8 @@ final class EventsTopicSetup {
 
     private static final Logger log = LoggerFactory.getLogger(EventsTopicSetup.class);
 
+    private static final Duration UNKNOWN_TOPIC_PAUSE = Duration.ofMillis(100);
+
     private EventsTopicSetup() {}
 
     /** The topic's durability as the cluster reports it, or empty when Kafka could not tell within the timeout. */
@@ -40,7 +44,8 @@ final class EventsTopicSetup {
             return Optional.empty();
         }
         try {
-            TopicDurability durability = read(admin, kafka.topic());
+            TopicDurability durability =
+                    kafka.createTopic() ? readCreated(admin, kafka.topic()) : read(admin, kafka.topic());
             durability.warning(kafka.topic()).ifPresent(log::warn);
             return Optional.of(durability);
         } catch (ExecutionException e) {
@@ -57,6 +62,27 @@ final class EventsTopicSetup {
             Thread.currentThread().interrupt();
         }
         return Optional.empty();
+    }
+
+    /**
+     * {@link #read} of a topic that exists: just created, it may still be unknown to the broker that answers, for the
+     * moment the controller's record of it takes to reach that broker (KRaft), so an unknown topic is asked again
+     * until the admin timeout. Read at once, it made a start log a false "could not read" and left the topic
+     * unprepared until the relay's next pass.
+     */
+    private static TopicDurability readCreated(Admin admin, String topic)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        long deadline = System.nanoTime() + KafkaClientSettings.adminTimeout().toNanos();
+        while (true) {
+            try {
+                return read(admin, topic);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(UNKNOWN_TOPIC_PAUSE.toMillis());
+            }
+        }
     }
 
     /** The cluster's broker count, the topic's smallest replica count and its effective min.insync.replicas. */
