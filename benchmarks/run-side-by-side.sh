@@ -14,6 +14,9 @@
 # (pg_stat_statements). Not part of CI. Needs pgbench and psql (installs Debian's postgresql-client if missing).
 #
 # Knobs (environment): POOL=10 CONCURRENCY=64 WARMUP=40000 PAYMENTS=20000 SCRIPT_A_SECONDS=20 OPEN_SECONDS=20
+#   LONE_PAYMENTS=1000 (one client, sequential: a lone request's latency)
+#   MIXED_FLOWS=5000 (0 skips the mixed workload: authorize, capture, refund MIXED_REFUND_PERCENT=50 of the captured,
+#   after MIXED_WARMUP=1000 flows; at CONCURRENCY)
 #   LATENCY_PAYMENTS=5000 (0 skips latency mode) LATENCY_MIN_MS=3000 LATENCY_MAX_MS=8000
 #   GROWTH_PAYMENTS=0 (1000000: grow the database to that many payments with preload-payments.sql at the end, then
 #   run the closed loop again and print its throughput as a share of the first one)
@@ -90,6 +93,10 @@ if [[ "${1:-}" == snapshot ]]; then
         echo "wal bytes $(psql_at -d postgres -c "SELECT pg_current_wal_lsn() - '0/0'")"
         echo "db xacts $(psql_at -d postgres -c "SELECT xact_commit + xact_rollback FROM pg_stat_database
             WHERE datname = '$db'")"
+        # updates and HOT updates by table: an update that changes an indexed column (or finds no room on its page)
+        # writes every index of the table again
+        psql_at -d "$db" -F ' ' -c "SELECT 'upd', relname, n_tup_upd FROM pg_stat_user_tables WHERE n_tup_upd > 0
+            UNION ALL SELECT 'hot', relname, n_tup_hot_upd FROM pg_stat_user_tables WHERE n_tup_upd > 0"
     } >"$out"
     exit 0
 fi
@@ -114,6 +121,10 @@ PAYMENTS="${PAYMENTS:-20000}"
 SCRIPT_A_SECONDS="${SCRIPT_A_SECONDS:-20}"
 OPEN_SECONDS="${OPEN_SECONDS:-20}"
 LATENCY_PAYMENTS="${LATENCY_PAYMENTS:-5000}"
+LONE_PAYMENTS="${LONE_PAYMENTS:-1000}"
+MIXED_FLOWS="${MIXED_FLOWS:-5000}"
+MIXED_WARMUP="${MIXED_WARMUP:-1000}"
+MIXED_REFUND_PERCENT="${MIXED_REFUND_PERCENT:-50}"
 GROWTH_PAYMENTS="${GROWTH_PAYMENTS:-0}"
 LATENCY_MIN_MS="${LATENCY_MIN_MS:-3000}"
 LATENCY_MAX_MS="${LATENCY_MAX_MS:-8000}"
@@ -245,6 +256,9 @@ cpu_line() {
             print line sprintf("= %.3f", total)
             pg = ""; for (key in d) { split(key, p, " "); if (p[1] == "pg" && d[key] > 0) pg = pg sprintf("%s %.3f  ", p[2], d[key] * 1000 / hz / n) }
             if (pg != "") print "  postgres   by process: " pg
+            upd = ""; for (key in d) { split(key, p, " "); if (p[1] == "upd" && d[key] > 0)
+                upd = upd sprintf("%s %.2f/payment %.0f%% HOT  ", p[2], d[key] / n, 100 * d["hot " p[2]] / d[key]) }
+            if (upd != "") print "  updates    " upd "(pg_stat_user_tables)"
             printf "  database   %.1f statements + %.1f commits = %.1f round trips/payment (statements: pg_stat_statements," \
                 " which leaves out BEGIN/COMMIT; transactions: pg_stat_database), %.0f bytes WAL/payment\n",
                 d["db statements"] / n, d["db xacts"] / n, (d["db statements"] + d["db xacts"]) / n, d["wal bytes"] / n
@@ -296,8 +310,10 @@ kopek() {
     if [[ "$name" == latency ]]; then
         (sleep 15; jcmd "$KOPEK_PID" GC.class_histogram 2>/dev/null | head -40 >"$WORK/histogram-$name.txt") &
     fi
+    local workload=()
+    [[ "$name" != mixed* ]] || workload=(mixed)
     set +e
-    java -jar "$WORK/benchmarks.jar" --url "http://127.0.0.1:$HTTP_PORT" --api-key "$API_KEY" \
+    java -jar "$WORK/benchmarks.jar" "${workload[@]}" --url "http://127.0.0.1:$HTTP_PORT" --api-key "$API_KEY" \
         --simulator-url "http://127.0.0.1:$SIM_PORT" \
         --before-measure "bash '$SELF' snapshot '$WORK/snap-$name-0' \$PPID kopek reset; (bash '$SELF' waits '$WORK/waits-$name' &)" \
         --after-measure "rm -f '$WORK/waits-$name.on'; bash '$SELF' snapshot '$WORK/snap-$name-1' \$PPID kopek" "$@" >"$WORK/driver-$name.txt" 2>"$WORK/driver-$name.err"
@@ -306,7 +322,7 @@ kopek() {
     m1="$(busy_jiffies)"
     grep -E '^  (throughput|latency|http|status|errors|problem|simulator|  |db pool|in flight)' "$WORK/driver-$name.txt" \
         | grep -v '^  timeline' || true
-    [[ $rc == 0 ]] || echo "  driver exited with $rc (2 = money movements do not match the 201 captured answers)"
+    [[ $rc == 0 ]] || echo "  driver exited with $rc (2 = money movements at the simulator do not match the 2xx answers)"
     local n; n="$(sed -n 's/^RESULT.* captured=\([0-9]*\).*/\1/p' "$WORK/driver-$name.txt")"
     local answered; answered="$(sed -n 's/^  throughput .*(\([0-9]*\) answered.*/\1/p' "$WORK/driver-$name.txt")"
     [[ "${answered:-0}" -gt 0 ]] || answered=1   # nothing answered: per-payment figures are then per run
@@ -333,6 +349,20 @@ rate80="$(awk -v p="${PEAK:-0}" 'BEGIN{printf "%.0f", p * 0.8}')"
 if [[ "$rate80" -gt 0 ]]; then
     echo "-- open loop at 80% of the peak: $rate80 payments/s for $OPEN_SECONDS s"
     kopek open80 --rate "$rate80" --duration-s "$OPEN_SECONDS" --warmup 2000
+fi
+
+# A lone request: one client, one payment at a time, so the figure is the pipeline's own latency with nothing
+# queued beside it (batching must not make it worse, issue 25).
+echo "-- lone request: one client, $LONE_PAYMENTS sequential payments"
+kopek lone --payments "$LONE_PAYMENTS" --concurrency 1 --warmup 200
+
+# The mixed workload (issue 25): authorize (manual capture), capture, refund a share of the captured payments.
+if [[ "$MIXED_FLOWS" -gt 0 ]]; then
+    echo "-- mixed workload: $MIXED_WARMUP warmup + $MIXED_FLOWS flows at concurrency $CONCURRENCY: authorize, capture," \
+        "refund $MIXED_REFUND_PERCENT% (figures per payment below are per operation answered)"
+    kopek mixed --flows "$MIXED_FLOWS" --warmup "$MIXED_WARMUP" --concurrency "$CONCURRENCY" \
+        --refund-percent "$MIXED_REFUND_PERCENT"
+    echo "   (per statement: $WORK/statements-mixed.txt)"
 fi
 
 # Which indexes Kopek's queries used (idx_scan since the cluster started): an index on a hot table that no query
@@ -382,6 +412,13 @@ echo "== summary"
 echo "  Script A  $SA_BEFORE / $SA_AFTER payments/s (before / after Kopek), mean $SA_MEAN"
 echo "  Kopek     ${PEAK:-?} payments/s (201 captured) closed loop at concurrency $CONCURRENCY, pool $POOL: ratio $RATIO x Script A"
 echo "  open loop 200/s: ${o200:-?} ms; $rate80/s (80% of peak): ${o80:-?} ms"
+lone="$(sed -n 's/^RESULT.* p50_ms=\([0-9.]*\) p99_ms=\([0-9.]*\).*/p50 \1 p99 \2/p' "$WORK/driver-lone.txt")"
+echo "  lone      one client, sequential payments: ${lone:-?} ms"
+if [[ "$MIXED_FLOWS" -gt 0 ]]; then
+    mixed="$(sed -n 's/^RESULT mixed \(flows_per_s.*\)/\1/p' "$WORK/driver-mixed.txt")"
+    check="$(sed -n 's/^RESULT mixed_check //p' "$WORK/driver-mixed.txt")"
+    echo "  mixed     ${mixed:-?} ${check:-money_ok=?}"
+fi
 if [[ -n "$GROWN" ]]; then
     echo "  growth    ${GROWN} payments/s with $GROWTH_PAYMENTS payments stored: $(awk -v g="$GROWN" -v p="${PEAK:-0}" \
         'BEGIN{printf "%.0f%%", 100 * g / p}') of the closed loop above (target 80%)"

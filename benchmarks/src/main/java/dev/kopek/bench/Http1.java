@@ -39,15 +39,28 @@ final class Http1 implements AutoCloseable {
 
     /** POSTs a JSON body with the given extra header lines ("Name: value"); the answer or an IOException. */
     Answer post(String path, String body, String... headers) throws IOException {
-        byte[] content = body.getBytes(StandardCharsets.UTF_8);
+        return exchange("POST", path, body, headers);
+    }
+
+    /** GETs a path with the given extra header lines; the mixed workload polls its refunds with it. */
+    Answer get(String path, String... headers) throws IOException {
+        return exchange("GET", path, null, headers);
+    }
+
+    private Answer exchange(String method, String path, String body, String... headers) throws IOException {
+        byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
         StringBuilder head = new StringBuilder(256)
-                .append("POST ")
+                .append(method)
+                .append(' ')
                 .append(path)
                 .append(" HTTP/1.1\r\nHost: ")
                 .append(host)
-                .append("\r\nContent-Type: application/json\r\nContent-Length: ")
-                .append(content.length)
                 .append("\r\n");
+        if (body != null) {
+            head.append("Content-Type: application/json\r\nContent-Length: ")
+                    .append(content.length)
+                    .append("\r\n");
+        }
         for (String header : headers) {
             head.append(header).append("\r\n");
         }

@@ -3,9 +3,11 @@ package dev.kopek.bench;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -53,6 +55,10 @@ public final class PaymentLoadDriver {
     private PaymentLoadDriver() {}
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("mixed")) {
+            MixedWorkload.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         Options options;
         try {
             options = Options.parse(args);
@@ -77,7 +83,7 @@ public final class PaymentLoadDriver {
                 .connectTimeout(Duration.ofSeconds(5))
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
                 .build();
-        Admin admin = new Admin(http, o);
+        Admin admin = new Admin(http, o.url, o.simulatorUrl);
         // Payments go through the driver's own keep-alive client; the few admin calls through the JDK's.
         Http1 payments = new Http1(o.url, o.timeout);
         // Letters only: Kopek refuses free text holding a card-like digit run (13-19 digits, Luhn-valid, hyphens
@@ -154,7 +160,7 @@ public final class PaymentLoadDriver {
     }
 
     /** Runs a shell command to its end, its output going to ours; a failing hook is reported, not fatal. */
-    private static void hook(String command) throws IOException, InterruptedException {
+    static void hook(String command) throws IOException, InterruptedException {
         if (command == null || command.isBlank()) {
             return;
         }
@@ -268,7 +274,7 @@ public final class PaymentLoadDriver {
         return moneyOk ? 0 : 2;
     }
 
-    private static String counts(Map<String, LongAdder> map) {
+    static String counts(Map<String, LongAdder> map) {
         if (map.isEmpty()) {
             return "-";
         }
@@ -281,7 +287,7 @@ public final class PaymentLoadDriver {
         return sb.toString();
     }
 
-    private static long percentile(long[] sorted, double pct) {
+    static long percentile(long[] sorted, double pct) {
         if (sorted.length == 0) {
             return 0;
         }
@@ -289,7 +295,7 @@ public final class PaymentLoadDriver {
         return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
-    private static double ms(long nanos) {
+    static double ms(long nanos) {
         return nanos / 1e6;
     }
 
@@ -557,13 +563,15 @@ public final class PaymentLoadDriver {
     }
 
     /** The simulator's admin API and Kopek's pool metrics. */
-    private static final class Admin {
+    static final class Admin {
         final HttpClient http;
-        final Options o;
+        final URI url;
+        final URI simulatorUrl;
 
-        Admin(HttpClient http, Options o) {
+        Admin(HttpClient http, URI url, URI simulatorUrl) {
             this.http = http;
-            this.o = o;
+            this.url = url;
+            this.simulatorUrl = simulatorUrl;
         }
 
         void setLatency(long millis) throws IOException, InterruptedException {
@@ -572,7 +580,7 @@ public final class PaymentLoadDriver {
 
         void setLatency(long min, long max) throws IOException, InterruptedException {
             HttpResponse<String> r = http.send(
-                    HttpRequest.newBuilder(o.simulatorUrl.resolve("/_sim/config"))
+                    HttpRequest.newBuilder(simulatorUrl.resolve("/_sim/config"))
                             .timeout(Duration.ofSeconds(10))
                             .header("Content-Type", "application/json")
                             .POST(HttpRequest.BodyPublishers.ofString(
@@ -586,7 +594,7 @@ public final class PaymentLoadDriver {
 
         Map<String, Long> stats() throws IOException, InterruptedException {
             HttpResponse<String> r = http.send(
-                    HttpRequest.newBuilder(o.simulatorUrl.resolve("/_sim/stats"))
+                    HttpRequest.newBuilder(simulatorUrl.resolve("/_sim/stats"))
                             .timeout(Duration.ofSeconds(10))
                             .GET()
                             .build(),
@@ -600,6 +608,21 @@ public final class PaymentLoadDriver {
                 out.put(m.group(1), (long) Double.parseDouble(m.group(2)));
             }
             return out;
+        }
+
+        /** The simulator's movements of one charge (authorization, captures, voids, refunds), as its JSON array. */
+        String movements(String chargeId) throws IOException, InterruptedException {
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(simulatorUrl.resolve(
+                                    "/_sim/movements?charge_id=" + URLEncoder.encode(chargeId, StandardCharsets.UTF_8)))
+                            .timeout(Duration.ofSeconds(10))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                throw new IOException("GET /_sim/movements answered " + r.statusCode() + ": " + r.body());
+            }
+            return r.body();
         }
 
         /** Kopek's Hikari pool figures from the actuator, or null when they are not exposed. */
@@ -622,7 +645,7 @@ public final class PaymentLoadDriver {
         /** {COUNT, TOTAL_TIME, MAX, VALUE} of one actuator metric, 0 where absent. */
         private double[] timer(String name) throws IOException, InterruptedException {
             HttpResponse<String> r = http.send(
-                    HttpRequest.newBuilder(o.url.resolve("/actuator/metrics/" + name))
+                    HttpRequest.newBuilder(url.resolve("/actuator/metrics/" + name))
                             .timeout(Duration.ofSeconds(5))
                             .GET()
                             .build(),
@@ -676,7 +699,7 @@ public final class PaymentLoadDriver {
         }
     }
 
-    private record Options(
+    record Options(
             URI url,
             String apiKey,
             URI simulatorUrl,
@@ -723,28 +746,6 @@ public final class PaymentLoadDriver {
                 """;
 
         static Options parse(String[] args) {
-            Map<String, String> m = new HashMap<>();
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                if (a.equals("--help") || a.equals("-h")) {
-                    return null;
-                }
-                if (!a.startsWith("--")) {
-                    throw new IllegalArgumentException("unexpected argument " + a);
-                }
-                String key = a.substring(2);
-                String value;
-                int eq = key.indexOf('=');
-                if (eq >= 0) {
-                    value = key.substring(eq + 1);
-                    key = key.substring(0, eq);
-                } else if (i + 1 < args.length) {
-                    value = args[++i];
-                } else {
-                    throw new IllegalArgumentException(a + " needs a value");
-                }
-                m.put(key, value);
-            }
             List<String> known = List.of(
                     "url",
                     "api-key",
@@ -762,10 +763,9 @@ public final class PaymentLoadDriver {
                     "duration-s",
                     "before-measure",
                     "after-measure");
-            for (String k : m.keySet()) {
-                if (!known.contains(k)) {
-                    throw new IllegalArgumentException("unknown flag --" + k);
-                }
+            Map<String, String> m = flags(args, known);
+            if (m == null) {
+                return null;
             }
             String apiKey = m.getOrDefault("api-key", System.getenv("KOPEK_API_KEY"));
             if (apiKey == null || apiKey.isBlank()) {
@@ -802,7 +802,37 @@ public final class PaymentLoadDriver {
             return o;
         }
 
-        private static int positive(Map<String, String> m, String key, int dflt) {
+        /** "--name value" and "--name=value" pairs, each name one of {@code known}; null when help was asked. */
+        static Map<String, String> flags(String[] args, List<String> known) {
+            Map<String, String> m = new HashMap<>();
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                if (a.equals("--help") || a.equals("-h")) {
+                    return null;
+                }
+                if (!a.startsWith("--")) {
+                    throw new IllegalArgumentException("unexpected argument " + a);
+                }
+                String key = a.substring(2);
+                String value;
+                int eq = key.indexOf('=');
+                if (eq >= 0) {
+                    value = key.substring(eq + 1);
+                    key = key.substring(0, eq);
+                } else if (i + 1 < args.length) {
+                    value = args[++i];
+                } else {
+                    throw new IllegalArgumentException(a + " needs a value");
+                }
+                if (!known.contains(key)) {
+                    throw new IllegalArgumentException("unknown flag --" + key);
+                }
+                m.put(key, value);
+            }
+            return m;
+        }
+
+        static int positive(Map<String, String> m, String key, int dflt) {
             long v = nonNegative(m, key, dflt);
             if (v < 1 || v > Integer.MAX_VALUE) {
                 throw new IllegalArgumentException("--" + key + " must be a positive integer");
@@ -810,7 +840,7 @@ public final class PaymentLoadDriver {
             return (int) v;
         }
 
-        private static long nonNegative(Map<String, String> m, String key, long dflt) {
+        static long nonNegative(Map<String, String> m, String key, long dflt) {
             String s = m.get(key);
             if (s == null) {
                 return dflt;
