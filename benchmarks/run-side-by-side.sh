@@ -378,7 +378,7 @@ echo "== Script A again, after Kopek (the same cluster, now holding Kopek's data
 script_a after
 SA_AFTER="$SA_RATE"
 
-# Growth before latency mode: 5,000 requests in flight may leave Kopek out of heap (benchmarks/README.md).
+# Growth before latency mode: 5,000 requests in flight may leave Kopek out of heap (benchmarks/HISTORY.md).
 GROWN=""
 if [[ "$GROWTH_PAYMENTS" -gt 0 ]]; then
     echo

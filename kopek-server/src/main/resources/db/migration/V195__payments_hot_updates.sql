@@ -10,7 +10,7 @@
 -- rewrite below leaves that room on the pages of the rows already there.
 ALTER TABLE payments SET (fillfactor = 85);
 
--- The one-live-attempt law (L3) reads "live" from a stored generated column: it changes only when an attempt ends
+-- The one-live-attempt law (L2) reads "live" from a stored generated column: it changes only when an attempt ends
 -- (declined, failed, voided, expired), while status changes on every capture and refund. The unique index is the
 -- same set of rows as before, so the law and the 409 intent_has_live_attempt (PaymentStore.LIVE_ATTEMPT_INDEX) hold.
 -- Adding a stored column rewrites the table once, under an exclusive lock: on a large table, run this migration in a
