@@ -7,7 +7,7 @@ import org.apache.coyote.http11.Http11NioProtocol;
  * 1 KB each way) instead of Tomcat's 8 KB defaults. Each request in flight holds its connection's buffers for as long
  * as it waits — for a PSP that answers in seconds, thousands at once: with the defaults that was about 90 KB per
  * request, and 5,000 payments in flight did not fit in a 512 MB heap (issue 11, latency mode; the histogram is in
- * benchmarks/README.md). Smaller buffers only mean more, smaller reads and writes for a large body; a response larger
+ * benchmarks/HISTORY.md). Smaller buffers only mean more, smaller reads and writes for a large body; a response larger
  * than its buffer is sent chunked as soon as the buffer fills. The request header limit is unchanged.
  */
 public class SmallBuffersProtocol extends Http11NioProtocol {

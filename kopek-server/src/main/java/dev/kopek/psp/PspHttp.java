@@ -29,7 +29,7 @@ import org.apache.hc.core5.util.Timeout;
  *
  * <p>It replaced the JDK's {@code java.net.http.HttpClient} on the payment path: that client hands every exchange
  * to its selector thread and back through a chain of futures, which cost about a sixth of Kopek's CPU per payment
- * (benchmarks/README.md, issue 11). A blocking call on a virtual thread does the same work with none of that.
+ * (benchmarks/HISTORY.md, issue 11). A blocking call on a virtual thread does the same work with none of that.
  */
 public final class PspHttp {
 

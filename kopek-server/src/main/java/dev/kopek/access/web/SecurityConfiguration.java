@@ -58,7 +58,7 @@ class SecurityConfiguration {
     /**
      * Spring Security observes nothing of its own: without this it wraps every filter of the chain in an observation
      * decorator (a no-op one, as {@code management.observations.enable.spring.security} is false, but built and
-     * unwound for each filter of each request: about 3 % of Kopek's CPU on the payment path, benchmarks/README.md). The
+     * unwound for each filter of each request: about 3 % of Kopek's CPU on the payment path, benchmarks/HISTORY.md). The
      * request's own observation (http.server.requests, the trace id in every log line) is not Spring Security's.
      */
     @Bean

@@ -19,7 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Stores each PSP call in {@code psp_calls}, off the payment's path: the call is queued in memory and one writer
  * thread inserts whatever has queued in one multi-row statement. Under load that is one statement and one commit
- * for dozens of payments instead of one each (benchmarks/README.md); when idle, a line is written within
+ * for dozens of payments instead of one each (benchmarks/HISTORY.md); when idle, a line is written within
  * milliseconds. A failure to store is logged and the lines are dropped: the story of a payment may miss a line,
  * the payment itself must not fail or wait. For the same reason the commit does not wait for the WAL flush, and a
  * full queue (the database far behind) drops lines rather than grow: a crash may lose the last lines, never a
