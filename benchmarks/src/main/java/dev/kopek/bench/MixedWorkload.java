@@ -62,20 +62,7 @@ final class MixedWorkload {
     }
 
     static void main(String[] args) throws Exception {
-        Options options;
-        try {
-            options = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("error: " + e.getMessage());
-            System.err.println(Options.USAGE);
-            System.exit(64);
-            return;
-        }
-        if (options == null) {
-            OUT.println(Options.USAGE);
-            return;
-        }
-        System.exit(new MixedWorkload(options).run());
+        Launcher.launch(args, Options::parse, Options.USAGE, options -> new MixedWorkload(options).run());
     }
 
     private int run() throws Exception {

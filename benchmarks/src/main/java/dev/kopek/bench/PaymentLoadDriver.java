@@ -59,21 +59,7 @@ public final class PaymentLoadDriver {
             MixedWorkload.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
-        Options options;
-        try {
-            options = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("error: " + e.getMessage());
-            System.err.println(Options.USAGE);
-            System.exit(64);
-            return;
-        }
-        if (options == null) {
-            OUT.println(Options.USAGE);
-            return;
-        }
-        int exit = new PaymentLoadDriver().run(options);
-        System.exit(exit);
+        Launcher.launch(args, Options::parse, Options.USAGE, options -> new PaymentLoadDriver().run(options));
     }
 
     private int run(Options o) throws Exception {
