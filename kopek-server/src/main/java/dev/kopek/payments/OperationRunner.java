@@ -1,6 +1,5 @@
 package dev.kopek.payments;
 
-import dev.kopek.idempotency.Claim;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyRecord;
@@ -61,9 +60,9 @@ public class OperationRunner {
         this.clock = clock;
     }
 
-    /** Phase 1's outcome when the key was claimed in a transaction ({@link AttemptRunner#afterClaim}). */
-    PaymentAnswer afterClaim(Claim claim, ClientKey ck) {
-        return runner.afterClaim(claim, ck, id -> attempt(operation(id)));
+    /** The attempt of the operation a key names ({@link AttemptRunner#afterClaim}). */
+    Attempt attemptOf(UUID operationId) {
+        return attempt(operation(operationId));
     }
 
     /** Phase 2 of the owner of attempt 1: the first PSP call, nothing held (L3), then phase 3. */

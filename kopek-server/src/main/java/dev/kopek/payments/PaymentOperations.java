@@ -3,7 +3,6 @@ package dev.kopek.payments;
 import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.EventStatements;
 import dev.kopek.events.MoneyMovement;
-import dev.kopek.idempotency.Claim;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.Fingerprint;
 import dev.kopek.idempotency.IdempotencyKeys;
@@ -32,12 +31,12 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Phase 1 of captures, voids and refunds: reserve the amount with one conditional UPDATE on the payment and insert
@@ -60,7 +59,7 @@ public class PaymentOperations {
     private final PaymentEvents events;
     private final EventStatements eventStatements;
     private final Ledger ledger;
-    private final TransactionTemplate tx;
+    private final PhaseOne phaseOne;
     private final Clock clock;
     private final PaymentProviders psps;
     private final Map<OperationKind, OperationStrategy> strategies = new EnumMap<>(OperationKind.class);
@@ -76,7 +75,7 @@ public class PaymentOperations {
             PaymentEvents events,
             EventStatements eventStatements,
             Ledger ledger,
-            TransactionTemplate tx,
+            PhaseOne phaseOne,
             Clock clock,
             PaymentProviders psps,
             List<OperationStrategy> strategies,
@@ -89,7 +88,7 @@ public class PaymentOperations {
         this.events = events;
         this.eventStatements = eventStatements;
         this.ledger = ledger;
-        this.tx = tx;
+        this.phaseOne = phaseOne;
         this.clock = clock;
         this.psps = psps;
         strategies.forEach(strategy -> this.strategies.put(strategy.kind(), strategy));
@@ -181,54 +180,54 @@ public class PaymentOperations {
         Reserved reserve(UUID opId, ClientKey ck);
     }
 
+    /** A reservation made in the transactional phase 1: the operation inserted, or why not. */
+    private sealed interface Reserved {
+
+        /** The phase-1 outcome, {@code then} applied to an inserted operation. */
+        default PhaseOne.Admitted<Accepted> map(Function<PaymentOperation, Accepted> then) {
+            return switch (this) {
+                case Inserted inserted -> new PhaseOne.Inserted<>(then.apply(inserted.operation()));
+                case Refused refused -> new PhaseOne.Refused<>(refused.answer());
+            };
+        }
+    }
+
+    private record Inserted(PaymentOperation operation) implements Reserved {}
+
+    private record Refused(PaymentAnswer.Refused answer) implements Reserved {}
+
     /**
      * A planned operation and its reservation (the CTE {@code reserved}, which requires {@code key_free}), and the
      * money movement the reservation opens, if any (a refund's), posted in the same statement.
      */
     private record Planned(OperationStore.NewOperation operation, SqlPart reservation, MoneyMovement opened) {}
 
-    /** What the transactional phase 1 did: claimed an existing key, reserved and inserted, or refused. */
-    private sealed interface PhaseOne {}
-
-    private record Claimed(Claim claim) implements PhaseOne {}
-
-    /** What a reservation in the transaction gives: the operation inserted, or why not. */
-    private sealed interface Reserved extends PhaseOne {}
-
-    private record Inserted(PaymentOperation operation) implements Reserved {}
-
-    private record Refused(PaymentAnswer.Refused answer) implements Reserved {}
+    /** A new operation after phase 1, and the answer its client got in phase 1 already (a refund's 202), if any. */
+    private record Accepted(PaymentOperation operation, Optional<StoredAnswer> answer) {}
 
     private PaymentAnswer run(ClientKey ck, String fingerprint, Reservation reservation) {
-        UUID opId = TimeOrderedIds.next(clock);
-        // A new key, the usual case: after one read of the payment, all of phase 1's writes in one statement in
-        // autocommit.
-        Optional<PaymentAnswer> fresh = reservation.plan(opId, ck).flatMap(plan -> phaseOne(ck, fingerprint, plan));
-        if (fresh.isPresent()) {
-            return fresh.get();
-        }
-        // The key exists, or the reservation did not fit: decided in a transaction on the committed state.
-        PhaseOne decided = tx.execute(status -> {
-            Claim claim = keys.claim(ck, fingerprint, opId);
-            if (!(claim instanceof Claim.Owned owned) || owned.reclaimed()) {
-                return new Claimed(claim);
+        return phaseOne.admit(ck, fingerprint, TimeOrderedIds.next(clock), new PhaseOne.Kind<Accepted>() {
+            @Override
+            public Optional<PhaseOne.Admitted<Accepted>> fused(UUID opId) {
+                // After one read of the payment, all of phase 1's writes in one statement.
+                return reservation.plan(opId, ck).flatMap(plan -> PaymentOperations.this.fused(ck, fingerprint, plan));
             }
-            Reserved reserved = reservation.reserve(opId, ck);
-            switch (reserved) {
-                case Inserted inserted -> announce(ck, inserted.operation());
-                case Refused refused -> status.setRollbackOnly();
+
+            @Override
+            public PhaseOne.Admitted<Accepted> claimed(UUID opId) {
+                return reservation.reserve(opId, ck).map(op -> announce(ck, op));
             }
-            return reserved;
+
+            @Override
+            public PaymentAnswer started(Accepted accepted, ClientKey key) {
+                return PaymentOperations.this.started(accepted, key);
+            }
+
+            @Override
+            public Attempt attemptOf(UUID resourceId) {
+                return runner.attemptOf(resourceId);
+            }
         });
-        return switch (decided) {
-            case Claimed claimed -> runner.afterClaim(claimed.claim(), ck);
-            case Inserted inserted ->
-                started(
-                        inserted.operation(),
-                        ck,
-                        strategyOf(inserted.operation()).accepted(inserted.operation()));
-            case Refused refused -> refused.answer();
-        };
     }
 
     /**
@@ -237,7 +236,7 @@ public class PaymentOperations {
      * 202. Empty when nothing was written: the key exists (or a racing request with it claimed it first, which fails
      * the statement on the key), or the reservation no longer fits.
      */
-    private Optional<PaymentAnswer> phaseOne(ClientKey ck, String fingerprint, Planned plan) {
+    private Optional<PhaseOne.Admitted<Accepted>> fused(ClientKey ck, String fingerprint, Planned plan) {
         OperationStrategy strategy = strategies.get(plan.operation().kind());
         UUID opId = plan.operation().id();
         Instant now = clock.instant();
@@ -263,7 +262,7 @@ public class PaymentOperations {
                         return parts;
                     });
             inserted.ifPresent(op -> events.recorded(created[0]));
-            return inserted.map(op -> started(op, ck, accepted.getFirst()));
+            return inserted.map(op -> new PhaseOne.Inserted<>(new Accepted(op, accepted.getFirst())));
         } catch (DuplicateKeyException raced) {
             return Optional.empty();
         }
@@ -273,8 +272,8 @@ public class PaymentOperations {
      * The rest of phase 1 in its transaction, after the operation was inserted: its event, and for a kind that
      * answers at once (a refund) the answer stored under the key and the run's own key opened.
      */
-    private void announce(ClientKey ck, PaymentOperation op) {
-        OperationStrategy strategy = strategyOf(op);
+    private Accepted announce(ClientKey ck, PaymentOperation op) {
+        OperationStrategy strategy = strategies.get(op.kind());
         eventStatements.write(strategy.event(op));
         Optional<StoredAnswer> accepted = strategy.accepted(op);
         if (accepted.isPresent()) {
@@ -283,6 +282,7 @@ public class PaymentOperations {
                 throw new IllegalStateException("lost a key claimed in this transaction: " + ck);
             }
         }
+        return new Accepted(op, accepted);
     }
 
     /**
@@ -290,7 +290,9 @@ public class PaymentOperations {
      * runs on a virtual thread under its own key (the reconciler takes that key over if the thread is lost, or
      * when {@code kopek.refunds.dispatch} is off).
      */
-    private PaymentAnswer started(PaymentOperation op, ClientKey ck, Optional<StoredAnswer> accepted) {
+    private PaymentAnswer started(Accepted started, ClientKey ck) {
+        PaymentOperation op = started.operation();
+        Optional<StoredAnswer> accepted = started.answer();
         IdempotencyKeys.logContext(ck, 1, op.id());
         if (accepted.isEmpty()) {
             return runner.start(op, ck, 1);
@@ -309,10 +311,6 @@ public class PaymentOperations {
             });
         }
         return new PaymentAnswer.Final(accepted.get().status(), accepted.get().body(), false);
-    }
-
-    private OperationStrategy strategyOf(PaymentOperation op) {
-        return strategies.get(op.kind());
     }
 
     private Optional<Planned> planCapture(ClientKey ck, PaymentId id, UUID opId, Long requested, boolean finalCapture) {
