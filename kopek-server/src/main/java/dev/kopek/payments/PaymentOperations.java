@@ -240,18 +240,19 @@ public class PaymentOperations {
         OperationStrategy strategy = strategies.get(plan.operation().kind());
         UUID opId = plan.operation().id();
         Instant now = clock.instant();
+        // What the statement stores is rendered from the operation it inserts, and answered as stored.
         BusinessEvent[] created = new BusinessEvent[1];
-        List<Optional<StoredAnswer>> accepted = new ArrayList<>(1);
+        StoredAnswer[] accepted = new StoredAnswer[1];
         try {
             Optional<PaymentOperation> inserted = operations.reserveAndInsert(
                     IdempotencyKeys.freePart(ck), plan.reservation(), plan.operation(), pending -> {
-                        accepted.add(strategy.accepted(pending));
+                        accepted[0] = strategy.accepted(pending).orElse(null);
                         List<SqlPart> parts = new ArrayList<>();
-                        parts.add(accepted.getFirst()
-                                .map(answer -> keys.answeredAfterPart(
-                                        ck, fingerprint, opId, now, "operation", answer.status(), answer.body()))
-                                .orElseGet(() -> keys.claimAfterPart(ck, fingerprint, opId, now, "operation")));
-                        if (accepted.getFirst().isPresent()) {
+                        if (accepted[0] == null) {
+                            parts.add(keys.claimAfterPart(ck, fingerprint, opId, now, "operation"));
+                        } else {
+                            parts.add(keys.answeredAfterPart(
+                                    ck, fingerprint, opId, now, "operation", accepted[0].status(), accepted[0].body()));
                             parts.add(keys.openAfterPart(OperationRunner.runKey(pending), opId, "operation"));
                         }
                         if (plan.opened() != null) {
@@ -262,7 +263,7 @@ public class PaymentOperations {
                         return parts;
                     });
             inserted.ifPresent(op -> events.recorded(created[0]));
-            return inserted.map(op -> new PhaseOne.Inserted<>(new Accepted(op, accepted.getFirst())));
+            return inserted.map(op -> new PhaseOne.Inserted<>(new Accepted(op, Optional.ofNullable(accepted[0]))));
         } catch (DuplicateKeyException raced) {
             return Optional.empty();
         }

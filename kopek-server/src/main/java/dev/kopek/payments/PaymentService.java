@@ -100,8 +100,8 @@ public class PaymentService {
         return phaseOne.admit(ck, fingerprint, TimeOrderedIds.next(clock), new PhaseOne.Kind<Payment>() {
             @Override
             public Optional<PhaseOne.Admitted<Payment>> fused(UUID newId) {
-                return liveAttemptRefused(request, () -> {
-                    BusinessEvent[] created = new BusinessEvent[1];
+                BusinessEvent[] created = new BusinessEvent[1];
+                try {
                     Optional<Payment> inserted = payments.claimAndInsertPending(
                             keys.claimPart(ck, fingerprint, newId, clock.instant()),
                             new PaymentId(newId),
@@ -115,18 +115,21 @@ public class PaymentService {
                             });
                     inserted.ifPresent(p -> events.recorded(created[0]));
                     return inserted.map(PhaseOne.Inserted::new);
-                });
+                } catch (DuplicateKeyException e) {
+                    return Optional.of(liveAttempt(e, request));
+                }
             }
 
             @Override
             public PhaseOne.Admitted<Payment> claimed(UUID newId) {
-                return liveAttemptRefused(request, () -> {
-                            Payment inserted = payments.insertPending(
-                                    new PaymentId(newId), merchant, request, idempotencyKey, ck.providerKey(newId));
-                            events.changed(inserted, "created");
-                            return Optional.of(new PhaseOne.Inserted<>(inserted));
-                        })
-                        .orElseThrow();
+                try {
+                    Payment inserted = payments.insertPending(
+                            new PaymentId(newId), merchant, request, idempotencyKey, ck.providerKey(newId));
+                    events.changed(inserted, "created");
+                    return new PhaseOne.Inserted<>(inserted);
+                } catch (DuplicateKeyException e) {
+                    return liveAttempt(e, request);
+                }
             }
 
             @Override
@@ -142,17 +145,12 @@ public class PaymentService {
         });
     }
 
-    /** The insert of phase 1, or 409 when the intent has a live or paid attempt under another key (L2). */
-    private static Optional<PhaseOne.Admitted<Payment>> liveAttemptRefused(
-            PaymentRequest request, Supplier<Optional<PhaseOne.Admitted<Payment>>> insert) {
-        try {
-            return insert.get();
-        } catch (DuplicateKeyException e) {
-            if (ConstraintNames.of(e).equals(PaymentStore.LIVE_ATTEMPT_INDEX)) {
-                return Optional.of(new PhaseOne.Refused<>(new PaymentAnswer.LiveAttemptExists(request.reference())));
-            }
-            throw e;
+    /** 409 when the intent has a live or paid attempt under another key (L2); any other conflict is a bug. */
+    private static PhaseOne.Refused<Payment> liveAttempt(DuplicateKeyException e, PaymentRequest request) {
+        if (ConstraintNames.of(e).equals(PaymentStore.LIVE_ATTEMPT_INDEX)) {
+            return new PhaseOne.Refused<>(new PaymentAnswer.LiveAttemptExists(request.reference()));
         }
+        throw e;
     }
 
     /**
