@@ -79,19 +79,7 @@ public class Ledger {
             count(movement.kind().name(), "nothing");
             return new PostResult.NothingToPost("the payment's authorization hold is already closed");
         }
-        LedgerTransaction tx = new LedgerTransaction(
-                TimeOrderedIds.next(clock),
-                movement.merchant(),
-                movement.paymentId(),
-                movement.sourceId(),
-                movement.kind().name(),
-                amount,
-                currency,
-                null,
-                null,
-                movement.occurredAt(),
-                clock.instant(),
-                List.of());
+        LedgerTransaction tx = header(movement);
         List<JournalStore.NewLine> lines = resolve(posting.get(), movement.merchant(), currency);
         if (!journal.insert(tx, lines)) {
             LedgerTransaction existing = journal.findBySource(
@@ -125,24 +113,33 @@ public class Ledger {
             throw new IllegalArgumentException(
                     movement.kind() + " depends on earlier postings; post it in a transaction");
         }
-        String currency = movement.amount().currency().code();
-        long amount = movement.amount().minor();
-        Posting posting =
-                PostingRules.forMovement(movement.kind(), amount, 0, 0).orElseThrow();
-        LedgerTransaction tx = new LedgerTransaction(
+        Posting posting = PostingRules.forMovement(
+                        movement.kind(), movement.amount().minor(), 0, 0)
+                .orElseThrow();
+        return journal.insertPart(
+                header(movement),
+                resolve(
+                        posting,
+                        movement.merchant(),
+                        movement.amount().currency().code()),
+                source);
+    }
+
+    /** The journal transaction that posts {@code movement}, without its entries. */
+    private LedgerTransaction header(MoneyMovement movement) {
+        return new LedgerTransaction(
                 TimeOrderedIds.next(clock),
                 movement.merchant(),
                 movement.paymentId(),
                 movement.sourceId(),
                 movement.kind().name(),
-                amount,
-                currency,
+                movement.amount().minor(),
+                movement.amount().currency().code(),
                 null,
                 null,
                 movement.occurredAt(),
                 clock.instant(),
                 List.of());
-        return journal.insertPart(tx, resolve(posting, movement.merchant(), currency), source);
     }
 
     /**
