@@ -49,6 +49,7 @@ class SqlBoundaryTest {
             Map.entry("invariant_cursors", "invariants"),
             Map.entry("invariant_violations", "invariants"),
             Map.entry("ledger_accounts", "ledger"),
+            Map.entry("ledger_audit_sums", "ledger"),
             Map.entry("ledger_balances", "ledger"),
             Map.entry("ledger_entries", "ledger"),
             Map.entry("ledger_merchant_fees", "ledger"),

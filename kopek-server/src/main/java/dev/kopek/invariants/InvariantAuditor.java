@@ -9,6 +9,7 @@ import dev.kopek.reconciliation.ReviewExcuses;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * database is covered a slice at a time at a bounded cost per tick (issue 26 §2; docs/invariants.md). A slice is
  * read on the read replica when there is one (docs/read-replicas.md), in one read-only REPEATABLE READ transaction,
  * so a check that asks two modules sees one snapshot; its cursor, its findings and the review items it opens are
- * written on the primary, and what a person already has in a review item (read on the primary) is set aside; the
+ * written on the primary (with what a check that carries state between slices leaves to do there, in the same
+ * transaction), and what a person already has in a review item (read on the primary) is set aside; the
  * rest is recorded, logged at ERROR with its ids, queued for review when it is new, and counted in
  * {@code kopek_audit_violations{check}}. A check that fails is logged and retried at the next tick; the others go
  * on. While a database is away the job pauses and resumes by itself ({@link DatabaseOutages}), as every worker does.
@@ -81,7 +83,9 @@ public class InvariantAuditor {
             sliceTimes.put(
                     check.name(),
                     Timer.builder("kopek.audit.slice")
-                            .description("time to read one slice of one invariant check (its cost per tick)")
+                            .description(
+                                    "time to read one slice of one invariant check and settle it on the primary (its cost"
+                                            + " per tick)")
                             .tag("check", check.name())
                             .register(meters));
         }
@@ -101,7 +105,7 @@ public class InvariantAuditor {
         long rows = 0;
         for (InvariantCheck check : checks) {
             try {
-                rows += step(check).orElse(0);
+                rows += step(check).map(Slice::rows).orElse(0);
                 outages.succeeded(WORKER);
             } catch (RuntimeException e) {
                 if (!outages.failed(WORKER, e)) {
@@ -127,16 +131,19 @@ public class InvariantAuditor {
     }
 
     private void finishPass(InvariantCheck check) {
-        int rows;
+        Slice slice;
         do {
-            rows = step(check)
+            slice = step(check)
                     .orElseThrow(() -> new IllegalStateException(
                             "invariant check " + check.name() + " is held by another instance"));
-        } while (rows >= properties.sliceSize());
+        } while (!slice.endsPass(properties.sliceSize()));
     }
 
-    /** One slice of one check; empty when another instance holds its cursor. */
-    private Optional<Integer> step(InvariantCheck check) {
+    /**
+     * One slice of one check, as it counts; empty when another instance holds its cursor. The slice's time (the
+     * timer) is its read and what it leaves to the primary, not the bookkeeping around them.
+     */
+    private Optional<Slice> step(InvariantCheck check) {
         Optional<InvariantCursors.Lease> leased = cursors.lease(check.name(), properties.lease());
         if (leased.isEmpty()) {
             return Optional.empty();
@@ -144,24 +151,30 @@ public class InvariantAuditor {
         InvariantCursors.Lease lease = leased.get();
         try {
             record Read(Slice slice, long total) {}
-            Read read = sliceTimes
-                    .get(check.name())
-                    .record(() -> replica.inSnapshotInPlaceOfPrimary(() -> {
-                        Slice slice = check.check(lease.position(), properties.sliceSize());
-                        return new Read(slice, check.total());
-                    }));
-            List<Finding> found = reviews.unexcused(read.slice().findings());
-            boolean ends = read.slice().endsPass(properties.sliceSize());
-            write.executeWithoutResult(status -> {
+            long started = System.nanoTime();
+            Read read = replica.inSnapshotInPlaceOfPrimary(() -> {
+                Slice slice = check.check(lease.position(), properties.sliceSize());
+                return new Read(slice, check.total());
+            });
+            return Optional.of(write.execute(status -> {
+                Slice slice = read.slice().settled();
+                sliceTimes.get(check.name()).record(Duration.ofNanos(System.nanoTime() - started));
+                List<Finding> found = reviews.unexcused(slice.findings());
+                boolean ends = slice.endsPass(properties.sliceSize());
+                if (!cursors.advance(lease, slice.last(), slice.rows(), found.size(), ends, read.total())) {
+                    // The lease ran out and another instance took the check: its slices count, this one does not
+                    // (a check's state written on the primary must move with its cursor, or not at all).
+                    status.setRollbackOnly();
+                    return slice;
+                }
                 for (Finding f : found) {
                     recordViolation(check, lease.pass(), f);
                 }
                 if (ends) {
                     violations.clearUnseen(check.name(), lease.pass());
                 }
-                cursors.advance(lease, read.slice().last(), read.slice().rows(), found.size(), ends, read.total());
-            });
-            return Optional.of(read.slice().rows());
+                return slice;
+            }));
         } catch (RuntimeException e) {
             cursors.release(lease);
             throw e;

@@ -3,6 +3,7 @@ package dev.kopek.platform;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -76,18 +77,36 @@ public interface InvariantCheck {
     /**
      * What one slice looked at and found.
      *
+     * <p>Most checks read everything they need in the slice's snapshot. A check that carries state from slice to
+     * slice (running sums, say) keeps it in a table of its own on the primary, never on a replica that may lag behind
+     * the cursor: its slice reads what it can on the replica and leaves the rest to {@code onPrimary}, which the
+     * auditor runs on the primary in the transaction that moves the cursor (so that state and cursor move together,
+     * or neither does) and whose answer is the slice as it counts.
+     *
      * @param rows how many rows it checked
      * @param last the position of the last row checked (the next slice's {@code after}); null when it checked none
+     * @param goesOn the pass goes on although the slice took fewer rows than it could (it moved to another phase)
+     * @param onPrimary what is left to do on the primary, answering the slice as it counts; null when nothing is
      */
-    record Slice(int rows, String last, List<Finding> findings) {
+    record Slice(int rows, String last, List<Finding> findings, boolean goesOn, Supplier<Slice> onPrimary) {
 
         public Slice {
             findings = List.copyOf(findings);
         }
 
-        /** Whether the pass is over: the slice found fewer rows than it could have taken. */
+        /** A slice that read everything it needed in its snapshot. */
+        public Slice(int rows, String last, List<Finding> findings) {
+            this(rows, last, findings, false, null);
+        }
+
+        /** The slice as it counts: what {@code onPrimary} answers; run it on the primary, once. */
+        public Slice settled() {
+            return onPrimary == null ? this : onPrimary.get().settled();
+        }
+
+        /** Whether the pass is over: the slice found fewer rows than it could have taken, and has no phase left. */
         public boolean endsPass(int limit) {
-            return rows < limit;
+            return !goesOn && rows < limit;
         }
     }
 

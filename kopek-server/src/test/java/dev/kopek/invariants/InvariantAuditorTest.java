@@ -80,6 +80,9 @@ class InvariantAuditorTest {
 
     @Test
     void plantedViolationsAreFoundCountedAlertedQueuedAndShown(CapturedOutput output) throws Exception {
+        var early = merchants.create("Audited early " + UUID.randomUUID());
+        Api earlyShop = new Api(baseUri(), merchants.issueKey(early.id()).secret());
+        String first = charge(earlyShop, 700);
         var merchant = merchants.create("Audited " + UUID.randomUUID());
         Api shop = new Api(baseUri(), merchants.issueKey(merchant.id()).secret());
         for (int i = 0; i < 12; i++) {
@@ -151,6 +154,64 @@ class InvariantAuditorTest {
         JsonNode repaired = admin().get("/v1/ops/invariants").json();
         assertThat(violations(repaired)).containsEntry("refunds_within_captured", 0L);
         assertThat(repaired.get("violations").asLong()).isEqualTo(3);
+
+        longAfterTheWalkPassedThemAPlantedEntryAndAPlatformBalanceAreFound(shop, id(first), output);
+    }
+
+    /**
+     * The balances check walks the journal a slice at a time, and a pass starts its sums afresh: an entry of the
+     * very first payment, changed after many passes went over it, is found by the next pass, and so is a platform
+     * account's balance row grown outside the projector (the platform accounts are in every journal transaction).
+     */
+    private void longAfterTheWalkPassedThemAPlantedEntryAndAPlatformBalanceAreFound(
+            Api shop, UUID first, CapturedOutput output) throws SQLException {
+        for (int i = 0; i < 8; i++) {
+            charge(shop, 300 + i);
+        }
+        LedgerProjection.projectAll(jdbc, projector);
+        auditor.completePasses();
+        long accounts = count("ledger_accounts");
+        assertThat(jdbc.sql("SELECT last_pass_rows FROM invariant_cursors WHERE check_name = 'balances_equal_entries'")
+                        .query(Long.class)
+                        .single())
+                .as("a pass takes every account twice (targets, verdict) and walks every journal transaction")
+                .isEqualTo(2 * accounts + count("ledger_transactions"));
+
+        plantUnbalancedTransaction(first);
+        long earlyAccount =
+                jdbc.sql("""
+                        SELECT e.account_id FROM ledger_entries e
+                         WHERE e.id = (SELECT min(e.id) FROM ledger_entries e
+                                         JOIN ledger_accounts a ON a.id = e.account_id
+                                         JOIN ledger_transactions t ON t.id = e.transaction_id
+                                        WHERE a.merchant_id IS NOT NULL AND t.payment_id = :payment
+                                          AND t.kind = 'CAPTURED')
+                        """).param("payment", first).query(Long.class).single();
+        long platform = jdbc.sql("""
+                        SELECT id FROM ledger_accounts
+                         WHERE merchant_id IS NULL AND type = 'PSP_RECEIVABLE' AND currency = 'EUR'
+                        """).query(Long.class).single();
+        String grown = "UPDATE ledger_balances SET credit_minor = credit_minor + %d WHERE account_id = " + platform
+                + " AND shard = (SELECT min(shard) FROM ledger_balances WHERE account_id = " + platform + ")";
+        tamper(grown.formatted(5));
+        auditor.completePasses();
+
+        JsonNode found = admin().get("/v1/ops/invariants").json();
+        assertThat(violations(found)).containsEntry("balances_equal_entries", 3L);
+        assertThat(output)
+                .contains("check=balances_equal_entries")
+                .contains("subject=account " + platform + " merchant=null")
+                .contains("subject=account " + earlyAccount + " merchant=");
+
+        tamper(grown.formatted(-5));
+        auditor.completePasses();
+        assertThat(violations(admin().get("/v1/ops/invariants").json()))
+                .as("the platform balance restored, the next whole pass clears it")
+                .containsEntry("balances_equal_entries", 2L);
+    }
+
+    private long count(String table) {
+        return jdbc.sql("SELECT count(*) FROM " + table).query(Long.class).single();
     }
 
     private URI baseUri() {

@@ -139,7 +139,7 @@ public class BalanceStore {
      * journal transaction from the mark up to the xmin of this statement's snapshot to the balances, and moves the mark
      * there. Every transaction older than that xmin has ended, so each committed journal transaction in the range is
      * visible here and none can appear in it later; the next pass starts where this one ended. The mark comes in as a
-     * value, so the range is an index range scan of ix_ledger_transactions_xid, however large the journal.
+     * value, so the range is an index range scan of ix_ledger_transactions_xid_id, however large the journal.
      *
      * @return journal transactions projected
      */

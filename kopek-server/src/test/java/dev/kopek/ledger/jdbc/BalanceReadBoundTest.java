@@ -35,30 +35,8 @@ class BalanceReadBoundTest {
         jdbc = JdbcClient.create(source);
         balances = new BalanceStore(jdbc);
         merchant = new MerchantId(UUID.randomUUID());
-        jdbc.sql("INSERT INTO merchants (id, name, created_at) VALUES (:id, 'held back', now())")
-                .param("id", merchant.value())
-                .update();
-        jdbc.sql("""
-                INSERT INTO ledger_accounts (merchant_id, type, currency, created_at)
-                VALUES (NULL, 'PSP_RECEIVABLE', 'EUR', now()), (:merchant, 'MERCHANT_PAYABLE', 'EUR', now())
-                """).param("merchant", merchant.value()).update();
-        jdbc.sql("""
-                WITH headers AS (
-                    INSERT INTO ledger_transactions (id, merchant_id, payment_id, source_id, kind, amount_minor, currency,
-                                                     entry_count, occurred_at, recorded_at)
-                    SELECT id, :merchant, id, id, 'CAPTURED', 100, 'EUR', 2, now(), now()
-                      FROM (SELECT gen_random_uuid() AS id FROM generate_series(1, :waiting)) g
-                    RETURNING id
-                )
-                INSERT INTO ledger_entries (transaction_id, entry_count, line, account_id, side, amount_minor, currency)
-                SELECT h.id, 2, v.line, a.id, v.side, 100, 'EUR'
-                  FROM headers h
-                 CROSS JOIN (VALUES (1, 'PSP_RECEIVABLE', 'debit'), (2, 'MERCHANT_PAYABLE', 'credit')) v (line, type, side)
-                  JOIN ledger_accounts a ON a.type = v.type AND a.currency = 'EUR'
-                """)
-                .param("merchant", merchant.value())
-                .param("waiting", WAITING)
-                .update();
+        JournalRows.merchantWithAccounts(jdbc, merchant.value(), "held back");
+        JournalRows.captures(jdbc, merchant.value(), WAITING);
         jdbc.sql("ANALYZE").update();
     }
 
