@@ -55,6 +55,7 @@ public class PaymentService {
     private final Clock clock;
     private final ConnectionWait connectionWait;
     private final EventStatements eventStatements;
+    private final PhaseOneBatches batches;
 
     PaymentService(
             IdempotencyKeys keys,
@@ -67,7 +68,8 @@ public class PaymentService {
             PaymentEvents events,
             Clock clock,
             ConnectionWait connectionWait,
-            EventStatements eventStatements) {
+            EventStatements eventStatements,
+            PhaseOneBatches batches) {
         this.keys = keys;
         this.payments = payments;
         this.recorder = recorder;
@@ -79,6 +81,7 @@ public class PaymentService {
         this.clock = clock;
         this.connectionWait = connectionWait;
         this.eventStatements = eventStatements;
+        this.batches = batches;
     }
 
     public PaymentAnswer create(MerchantId merchant, String idempotencyKey, PaymentRequest request) {
@@ -104,22 +107,29 @@ public class PaymentService {
         // A new key, the usual case: all of phase 1 in one statement, one round trip in autocommit.
         Optional<Payment> fresh;
         try {
-            fresh = connectionWait.patiently(() -> {
-                BusinessEvent[] created = new BusinessEvent[1];
-                Optional<Payment> inserted = payments.claimAndInsertPending(
-                        keys.claimPart(ck, fingerprint, newId.value(), clock.instant()),
-                        newId,
-                        merchant,
-                        request,
-                        idempotencyKey,
-                        ck.providerKey(newId.value()),
-                        pending -> {
-                            created[0] = events.created(pending);
-                            return eventStatements.append(created[0], "payment");
-                        });
-                inserted.ifPresent(p -> events.recorded(created[0]));
-                return inserted;
-            });
+            fresh = batches.claimAndInsert(
+                    ck,
+                    fingerprint,
+                    newId,
+                    merchant,
+                    request,
+                    idempotencyKey,
+                    () -> connectionWait.patiently(() -> {
+                        BusinessEvent[] created = new BusinessEvent[1];
+                        Optional<Payment> inserted = payments.claimAndInsertPending(
+                                keys.claimPart(ck, fingerprint, newId.value(), clock.instant()),
+                                newId,
+                                merchant,
+                                request,
+                                idempotencyKey,
+                                ck.providerKey(newId.value()),
+                                pending -> {
+                                    created[0] = events.created(pending);
+                                    return eventStatements.append(created[0], "payment");
+                                });
+                        inserted.ifPresent(p -> events.recorded(created[0]));
+                        return inserted;
+                    }));
         } catch (DuplicateKeyException e) {
             if (ConstraintNames.of(e).equals(PaymentStore.LIVE_ATTEMPT_INDEX)) {
                 return new PaymentAnswer.LiveAttemptExists(request.reference());
