@@ -1,7 +1,5 @@
 package dev.kopek.payments;
 
-import dev.kopek.events.BusinessEvent;
-import dev.kopek.events.EventStatements;
 import dev.kopek.idempotency.Claim;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
@@ -54,7 +52,6 @@ public class PaymentService {
     private final PaymentEvents events;
     private final Clock clock;
     private final ConnectionWait connectionWait;
-    private final EventStatements eventStatements;
     private final PhaseOneBatches batches;
 
     PaymentService(
@@ -68,7 +65,6 @@ public class PaymentService {
             PaymentEvents events,
             Clock clock,
             ConnectionWait connectionWait,
-            EventStatements eventStatements,
             PhaseOneBatches batches) {
         this.keys = keys;
         this.payments = payments;
@@ -80,7 +76,6 @@ public class PaymentService {
         this.events = events;
         this.clock = clock;
         this.connectionWait = connectionWait;
-        this.eventStatements = eventStatements;
         this.batches = batches;
     }
 
@@ -104,32 +99,10 @@ public class PaymentService {
     private PaymentAnswer admitted(
             MerchantId merchant, String idempotencyKey, PaymentRequest request, ClientKey ck, String fingerprint) {
         PaymentId newId = new PaymentId(TimeOrderedIds.next(clock));
-        // A new key, the usual case: all of phase 1 in one statement, one round trip in autocommit.
+        // A new key, the usual case: all of phase 1 in one statement in autocommit, with concurrent requests' phase 1s.
         Optional<Payment> fresh;
         try {
-            fresh = batches.claimAndInsert(
-                    ck,
-                    fingerprint,
-                    newId,
-                    merchant,
-                    request,
-                    idempotencyKey,
-                    () -> connectionWait.patiently(() -> {
-                        BusinessEvent[] created = new BusinessEvent[1];
-                        Optional<Payment> inserted = payments.claimAndInsertPending(
-                                keys.claimPart(ck, fingerprint, newId.value(), clock.instant()),
-                                newId,
-                                merchant,
-                                request,
-                                idempotencyKey,
-                                ck.providerKey(newId.value()),
-                                pending -> {
-                                    created[0] = events.created(pending);
-                                    return eventStatements.append(created[0], "payment");
-                                });
-                        inserted.ifPresent(p -> events.recorded(created[0]));
-                        return inserted;
-                    }));
+            fresh = batches.claimAndInsert(ck, fingerprint, newId, merchant, request, idempotencyKey);
         } catch (DuplicateKeyException e) {
             if (ConstraintNames.of(e).equals(PaymentStore.LIVE_ATTEMPT_INDEX)) {
                 return new PaymentAnswer.LiveAttemptExists(request.reference());

@@ -8,36 +8,39 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentRequest;
+import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.payments.jdbc.PendingBatch;
 import dev.kopek.platform.ConnectionWait;
 import dev.kopek.platform.DatabaseFailures;
 import dev.kopek.platform.GroupCommit;
+import dev.kopek.platform.LogContext;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
  * Phase 1 of concurrent new payments as one statement and one commit (issue 25 §3): the database's cost per
- * statement and per commit, most of a payment's cost there, is paid once per batch. A request that finds a lane free
- * goes at once, with whatever is queued ({@link GroupCommit}: no timer); one that arrives while the lanes' batches
- * are in the database waits for the next batch.
+ * statement and per commit is paid once per batch. A request that finds a lane free goes at once, with whatever is
+ * queued ({@link GroupCommit}: no timer), so a lone request is a batch of one and waits for nothing; one that arrives
+ * while the lanes' batches are in the database waits for the next batch.
  *
- * <p>Each request keeps its own answer and its own failure. A request whose key or intent an earlier request of the
- * batch already carries runs the one-payment statement from its own thread, after the batch: two requests with one
- * key, or two attempts of one intent, never meet in one statement. A lone request is a batch of one, run at once. A key that
- * exists gives the answer the one-payment statement gives (nothing written; the caller decides on the key's state).
- * If the batch statement fails as a whole — a second live attempt of an intent (L2), any refused row — nothing of
- * it was written and every request runs alone, to get its own answer. Only a database outage is every request's own
- * failure at once, as it would be alone.
+ * <p>Each request keeps its own answer and its own failure. A request whose key or intent an earlier request of its
+ * batch already carries runs the one-payment statement from its own thread after the batch: two requests with one
+ * key, or two attempts of one intent, never meet in one statement. A key that exists gives the answer the
+ * one-payment statement gives (nothing written; the caller decides on the key's state). If the batch statement
+ * fails as a whole — a second live attempt of an intent (L2), any refused row, a deadlock between two batches —
+ * nothing of it was written and every request runs alone, to get its own answer. Only a database outage is every
+ * request's failure at once, as it would be alone.
  */
 @Component
 class PhaseOneBatches {
@@ -50,7 +53,12 @@ class PhaseOneBatches {
     /** The most requests in one statement; the rest queue for the next batch. */
     static final int MAX_BATCH = 64;
 
+    private static final Comparator<Admission> BY_KEY =
+            Comparator.comparing((Admission a) -> a.ck().merchant().value()).thenComparing(a -> a.ck().key());
+
     private final PendingBatch batch;
+    private final PaymentStore payments;
+    private final Clock clock;
     private final IdempotencyKeys keys;
     private final PaymentEvents events;
     private final EventStatements eventStatements;
@@ -59,12 +67,16 @@ class PhaseOneBatches {
 
     PhaseOneBatches(
             PendingBatch batch,
+            PaymentStore payments,
+            Clock clock,
             IdempotencyKeys keys,
             PaymentEvents events,
             EventStatements eventStatements,
             ConnectionWait connectionWait,
             MeterRegistry meters) {
         this.batch = batch;
+        this.payments = payments;
+        this.clock = clock;
         this.keys = keys;
         this.events = events;
         this.eventStatements = eventStatements;
@@ -78,9 +90,9 @@ class PhaseOneBatches {
     }
 
     /**
-     * {@link dev.kopek.payments.jdbc.PaymentStore#claimAndInsertPending}'s answer for one request, reached through a
-     * batch: the PENDING attempt it inserted (its created event written with it), or empty when its key exists.
-     * {@code alone} is that one-payment statement, which the request runs itself when the batch did not decide it.
+     * {@link PaymentStore#claimAndInsertPending}'s answer for one request, reached through a batch: the PENDING
+     * attempt it inserted (its created event written with it), or empty when its key exists. A second live attempt
+     * of the intent (L2) is a {@code DuplicateKeyException}, as from that statement.
      */
     Optional<Payment> claimAndInsert(
             ClientKey ck,
@@ -88,8 +100,10 @@ class PhaseOneBatches {
             PaymentId id,
             MerchantId merchant,
             PaymentRequest request,
-            String idempotencyKey,
-            Supplier<Optional<Payment>> alone) {
+            String idempotencyKey) {
+        // The request's own log lines name its merchant and key, whichever thread runs its batch.
+        LogContext.put(LogContext.MERCHANT, ck.merchant());
+        LogContext.put(LogContext.KEY_HASH, ck.hash());
         Admission admission = admission(ck, fingerprint, id, merchant, request, idempotencyKey);
         return switch (commit.submit(admission)) {
             case Admitted.Inserted inserted -> {
@@ -97,8 +111,33 @@ class PhaseOneBatches {
                 yield Optional.of(inserted.payment());
             }
             case Admitted.KeyExists exists -> Optional.empty();
-            case Admitted.Alone runAlone -> alone.get();
+            case Admitted.Alone runAlone -> alone(admission, request);
         };
+    }
+
+    /** The one-payment statement ({@link PaymentStore#claimAndInsertPending}), for a request the batch left alone. */
+    private Optional<Payment> alone(Admission admission, PaymentRequest request) {
+        Payment pending = admission.pending();
+        return connectionWait.patiently(() -> {
+            BusinessEvent[] created = new BusinessEvent[1];
+            Optional<Payment> inserted = payments.claimAndInsertPending(
+                    keys.claimPart(
+                            admission.ck(),
+                            admission.fingerprint(),
+                            pending.id().value(),
+                            clock.instant()),
+                    pending.id(),
+                    pending.merchant(),
+                    request,
+                    pending.idempotencyKey(),
+                    pending.providerKey(),
+                    row -> {
+                        created[0] = events.created(row);
+                        return eventStatements.append(created[0], "payment");
+                    });
+            inserted.ifPresent(p -> events.recorded(created[0]));
+            return inserted;
+        });
     }
 
     /** The attempt, with its created event, that phase 1 of this request would insert. */
@@ -146,7 +185,9 @@ class PhaseOneBatches {
                 together.add(a);
             }
         }
-        // The first admission always goes in: a batch's statement has at least one row.
+        // The first admission always goes in: a batch's statement has at least one row. Keys are claimed in one
+        // order in every batch, so two batches holding the same keys wait for each other instead of deadlocking.
+        together.sort(BY_KEY);
         Map<PaymentId, Payment> inserted = insertTogether(together);
         for (int i = 0; i < answers.size(); i++) {
             if (answers.get(i) == null) {
@@ -179,8 +220,12 @@ class PhaseOneBatches {
                     eventStatements.appendEach(
                             together.stream().map(Admission::created).toList(), "payment")));
         } catch (RuntimeException e) {
-            if (DatabaseFailures.of(e).isPresent()) {
-                throw e; // every request of the batch fails as it would alone; none of them knows more
+            // A deadlock is the batch's own (one statement holding several keys); any other outage is every
+            // request's failure, as it would be alone: none of them knows more.
+            if (DatabaseFailures.of(e)
+                    .filter(u -> !u.reason().equals("deadlock"))
+                    .isPresent()) {
+                throw e;
             }
             log.debug(
                     "phase 1 batch of {} refused as a whole ({} {}); each request runs alone",

@@ -34,31 +34,25 @@ class GroupCommitTest {
 
     @Test
     void callersQueuedBehindARunningBatchRunTogetherWithTheirOwnResults() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(1, 64, doubled(release), sizes::add);
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<Integer> first = threads.submit(() -> commit.submit(0));
-            held.await(); // the first caller's batch is in "the database", held by the latch
-            List<Future<Integer>> behind = new ArrayList<>();
-            for (int i = 1; i <= 10; i++) {
-                int input = i;
-                behind.add(threads.submit(() -> commit.submit(input)));
-            }
-            awaitSubmitted(commit, 11);
-            release.countDown();
+        tenCallersBehindAHeldBatch(64);
 
-            assertThat(first.get()).isZero();
-            for (int i = 0; i < behind.size(); i++) {
-                assertThat(behind.get(i).get()).isEqualTo(2 * (i + 1));
-            }
-        }
         assertThat(sizes).containsExactly(1, 10);
     }
 
     @Test
     void aBatchTakesAtMostTheCapAndTheRestFollow() throws Exception {
+        tenCallersBehindAHeldBatch(4);
+
+        assertThat(sizes).containsExactly(1, 4, 4, 2);
+    }
+
+    /**
+     * Input 0 runs alone and its batch is held in "the database" by a latch; inputs 1 to 10 submit behind it; then
+     * the batch is released. Each caller must get its own input doubled.
+     */
+    private void tenCallersBehindAHeldBatch(int maxBatch) throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(1, 4, doubled(release), sizes::add);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(1, maxBatch, doubled(release), sizes::add);
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<Integer> first = threads.submit(() -> commit.submit(0));
             held.await();
@@ -75,7 +69,6 @@ class GroupCommitTest {
                 assertThat(behind.get(i).get()).isEqualTo(2 * (i + 1));
             }
         }
-        assertThat(sizes).containsExactly(1, 4, 4, 2);
     }
 
     @Test
