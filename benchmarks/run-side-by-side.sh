@@ -97,6 +97,12 @@ if [[ "${1:-}" == snapshot ]]; then
         # writes every index of the table again
         psql_at -d "$db" -F ' ' -c "SELECT 'upd', relname, n_tup_upd FROM pg_stat_user_tables WHERE n_tup_upd > 0
             UNION ALL SELECT 'hot', relname, n_tup_hot_upd FROM pg_stat_user_tables WHERE n_tup_upd > 0"
+        # phase 1's group commit (kopek_batch_size: requests per batch statement), from Kopek's Prometheus endpoint
+        [[ -z "${KOPEK_METRICS:-}" ]] || curl -s -H "Authorization: Bearer $BENCH_ADMIN_TOKEN" "$KOPEK_METRICS" \
+            | awk '/^kopek_batch_size_(count|sum|bucket)[{]/ && /phase="1"/ {
+                  kind = $1; sub(/[{].*/, "", kind); sub(/^kopek_batch_size_/, "", kind)
+                  if (kind == "bucket") { match($0, /le="[^"]*"/); kind = "le" substr($0, RSTART + 4, RLENGTH - 5) }
+                  print "batch", kind, $NF }' || true
     } >"$out"
     exit 0
 fi
@@ -135,6 +141,7 @@ LIMIT="${RATE_LIMIT:-1000000}"
 PERF_DIR="${PERF_DIR:-$ROOT/benchmarks/script-a}"
 LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
 API_KEY="sk_test_bench_0123456789abcdef"
+export BENCH_ADMIN_TOKEN="bench-admin-token-0123456789abcdef"
 
 # ---- build, outside the measuring lock (the build takes the Maven lock itself) ------------------------------
 if [[ -z "${BENCH_LOCKED:-}" ]]; then
@@ -270,6 +277,24 @@ machine_line() {
         printf "  machine    %.0f%% busy (/proc/stat); busiest processes now: %s\n", 100 * b / a, others }'
 }
 
+# batch_line SNAP0 SNAP1: phase 1's batches in the measured run (kopek_batch_size, a histogram): statements, requests,
+# the mean batch and the share of statements by batch size. Nothing when the server has no such metric.
+batch_line() {
+    awk '$1 == "batch" { v[FILENAME == ARGV[1] ? 0 : 1, $2] = $3; k[$2] = 1 }
+        END {
+            n = v[1, "count"] - v[0, "count"]; r = v[1, "sum"] - v[0, "sum"]
+            if (n <= 0) exit
+            line = sprintf("  batches    phase 1: %d statements for %d requests, %.1f requests per statement; batches of", n, r, r / n)
+            prev = 0; split("1 2 4 8 16 32 64", le, " ")
+            for (i = 1; i <= 7; i++) {
+                c = v[1, "le" le[i] ".0"] - v[0, "le" le[i] ".0"]
+                if (c - prev > 0) line = line sprintf(" <=%s: %.0f%%", le[i], 100 * (c - prev) / n)
+                prev = c
+            }
+            print line " (of statements; kopek_batch_size)"
+        }' "$1" "$2"
+}
+
 echo
 echo "== Script A (raw SQL ceiling), before Kopek"
 script_a before
@@ -284,6 +309,7 @@ jfr=()
 [[ "${JFR:-0}" != 1 ]] || jfr=("-XX:StartFlightRecording=filename=$WORK/kopek.jfr,settings=profile,delay=60s,duration=60s")
 KOPEK_DB_URL="jdbc:postgresql://127.0.0.1:$PGPORT/kopek" KOPEK_DB_USER=postgres KOPEK_DB_POOL_SIZE="$POOL" \
     KOPEK_HTTP_PORT="$HTTP_PORT" KOPEK_DEMO_API_KEY="$API_KEY" KOPEK_PSP_SIMULATOR_URL="http://127.0.0.1:$SIM_PORT" \
+    KOPEK_ADMIN_TOKEN="$BENCH_ADMIN_TOKEN" \
     KOPEK_RATE_LIMIT_WRITES_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_WRITES_BURST="$LIMIT" \
     KOPEK_RATE_LIMIT_GLOBAL_WRITES_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_GLOBAL_WRITES_BURST="$LIMIT" \
     KOPEK_RATE_LIMIT_READS_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_READS_BURST="$LIMIT" \
@@ -297,6 +323,7 @@ for _ in $(seq 1 240); do
     sleep 0.5
 done
 export SNAP_PIDS="kopek=$KOPEK_PID postgres=$PG_PID simulator=$SIM_PID"
+export KOPEK_METRICS="http://127.0.0.1:$HTTP_PORT/actuator/prometheus"
 echo
 echo "== Kopek (pid $KOPEK_PID, heap $KOPEK_HEAP, pool $POOL, rate limits on at $LIMIT/s) -> simulator (pid $SIM_PID, separate JVM) -> PostgreSQL"
 
@@ -327,6 +354,7 @@ kopek() {
     local answered; answered="$(sed -n 's/^  throughput .*(\([0-9]*\) answered.*/\1/p' "$WORK/driver-$name.txt")"
     [[ "${answered:-0}" -gt 0 ]] || answered=1   # nothing answered: per-payment figures are then per run
     cpu_line "$WORK/snap-$name-0" "$WORK/snap-$name-1" "${answered:-1}"
+    batch_line "$WORK/snap-$name-0" "$WORK/snap-$name-1"
     machine_line "$m0" "$m1"
     if [[ -s "$WORK/waits-$name" ]]; then
         sort "$WORK/waits-$name" | uniq -c | sort -rn | awk -v samples="$(wc -l <"$WORK/waits-$name")" '

@@ -1,6 +1,7 @@
 package dev.kopek.events;
 
 import dev.kopek.platform.SqlPart;
+import java.util.List;
 
 /**
  * The one way to write a {@link BusinessEvent} inside the transaction of its change (L9): as a part of the very
@@ -15,6 +16,12 @@ public interface EventStatements {
      * yields one row when the change was made and none when it was not.
      */
     SqlPart append(BusinessEvent event, String source);
+
+    /**
+     * {@link #append} for many events in one statement (a batch of changes): each event once, if {@code source}
+     * has a row whose {@code id} is the event's resource id.
+     */
+    SqlPart appendEach(List<BusinessEvent> events, String source);
 
     /**
      * Writes {@code event} with its webhook deliveries in the transaction open now, and tells in-process observers

@@ -146,6 +146,53 @@ public class IdempotencyKeys {
                 claimParams(ck, requestHash, resourceId, now));
     }
 
+    /** One new key of a batch: {@link #claimAllPart}'s row, as {@link #claimPart}'s arguments. */
+    public record NewClaim(ClientKey ck, String requestHash, UUID resourceId, Instant now) {}
+
+    /**
+     * {@link #claimPart} for many keys in one statement (a batch of phase 1s): a CTE named {@code claimed} that
+     * inserts each key that does not exist yet and yields its {@code resource_id}. A key that exists, or that an
+     * earlier row of the same batch claims, is skipped and yields nothing; the caller decides those alone.
+     */
+    public SqlPart claimAllPart(List<NewClaim> claims) {
+        int n = claims.size();
+        UUID[] merchants = new UUID[n];
+        String[] operations = new String[n];
+        String[] keys = new String[n];
+        String[] hashes = new String[n];
+        UUID[] resources = new UUID[n];
+        String[] nows = new String[n];
+        for (int i = 0; i < n; i++) {
+            NewClaim c = claims.get(i);
+            merchants[i] = c.ck().merchant().value();
+            operations[i] = c.ck().operation();
+            keys[i] = c.ck().key();
+            hashes[i] = c.requestHash();
+            resources[i] = c.resourceId();
+            nows[i] = Db.micros(c.now()).toString();
+        }
+        Map<String, Object> params = new HashMap<>();
+        params.put("keys_merchant", merchants);
+        params.put("keys_operation", operations);
+        params.put("keys_key", keys);
+        params.put("keys_hash", hashes);
+        params.put("keys_resource", resources);
+        params.put("keys_now", nows);
+        params.put("keys_lease", properties.lease().toNanos() / 1000);
+        params.put("keys_retention", properties.retention().toNanos() / 1000);
+        return new SqlPart(
+                "claimed AS (" + CLAIM.formatted(CLAIM_ALL) + CLAIM_IF_NEW + " RETURNING resource_id)", params);
+    }
+
+    // Timestamps travel as ISO-8601 text and durations as microseconds, so that nothing is rounded on the way.
+    private static final String CLAIM_ALL = """
+            SELECT k.merchant, k.operation, k.key, k.hash, 'IN_PROGRESS', 1,
+                   k.now + :keys_lease * INTERVAL '1 microsecond', k.now + :keys_retention * INTERVAL '1 microsecond',
+                   k.resource, k.now, k.now
+              FROM unnest(CAST(:keys_merchant AS uuid[]), CAST(:keys_operation AS text[]), CAST(:keys_key AS text[]),
+                          CAST(:keys_hash AS text[]), CAST(:keys_resource AS uuid[]), CAST(:keys_now AS timestamptz[]))
+                   AS k(merchant, operation, key, hash, resource, now)""";
+
     private static final String CLAIM = """
             INSERT INTO idempotency_keys (merchant_id, operation, idempotency_key, request_hash, status, attempt,
                                           lease_until, expires_at, resource_id, created_at, updated_at)

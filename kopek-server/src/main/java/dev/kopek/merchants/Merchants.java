@@ -6,6 +6,7 @@ import dev.kopek.platform.Db;
 import dev.kopek.platform.SqlPart;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,6 +63,20 @@ public class Merchants {
                 "account AS MATERIALIZED (SELECT psp_account FROM merchants WHERE id = :account_merchant"
                         + " FOR KEY SHARE)",
                 Map.of("account_merchant", merchant.value()));
+    }
+
+    /**
+     * {@link #paymentsAccountPart} for the merchants of a batch of new payments: a CTE named {@code account} with
+     * each merchant's {@code id} and {@code psp_account}, their rows locked {@code FOR KEY SHARE} in the order of
+     * their ids.
+     */
+    public static SqlPart paymentsAccountsPart(Collection<MerchantId> merchants) {
+        return new SqlPart(
+                "account AS MATERIALIZED (SELECT id, psp_account FROM merchants"
+                        + " WHERE id = ANY (CAST(:accounts_merchants AS uuid[])) ORDER BY id FOR KEY SHARE)",
+                Map.of(
+                        "accounts_merchants",
+                        merchants.stream().map(MerchantId::value).distinct().toArray(UUID[]::new)));
     }
 
     /** Locks the merchant's row FOR UPDATE in the caller's transaction, against payments' phase 1 (see above). */

@@ -1,7 +1,5 @@
 package dev.kopek.payments;
 
-import dev.kopek.events.BusinessEvent;
-import dev.kopek.events.EventStatements;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.Fingerprint;
 import dev.kopek.idempotency.IdempotencyKeys;
@@ -53,7 +51,7 @@ public class PaymentService {
     private final PhaseOne phaseOne;
     private final PaymentEvents events;
     private final Clock clock;
-    private final EventStatements eventStatements;
+    private final PhaseOneBatches batches;
 
     PaymentService(
             IdempotencyKeys keys,
@@ -65,7 +63,7 @@ public class PaymentService {
             PhaseOne phaseOne,
             PaymentEvents events,
             Clock clock,
-            EventStatements eventStatements) {
+            PhaseOneBatches batches) {
         this.keys = keys;
         this.payments = payments;
         this.recorder = recorder;
@@ -75,7 +73,7 @@ public class PaymentService {
         this.phaseOne = phaseOne;
         this.events = events;
         this.clock = clock;
-        this.eventStatements = eventStatements;
+        this.batches = batches;
     }
 
     public PaymentAnswer create(MerchantId merchant, String idempotencyKey, PaymentRequest request) {
@@ -100,21 +98,11 @@ public class PaymentService {
         return phaseOne.admit(ck, fingerprint, TimeOrderedIds.next(clock), new PhaseOne.Kind<Payment>() {
             @Override
             public Optional<PhaseOne.Admitted<Payment>> fused(UUID newId) {
-                BusinessEvent[] created = new BusinessEvent[1];
                 try {
-                    Optional<Payment> inserted = payments.claimAndInsertPending(
-                            keys.claimPart(ck, fingerprint, newId, clock.instant()),
-                            new PaymentId(newId),
-                            merchant,
-                            request,
-                            idempotencyKey,
-                            ck.providerKey(newId),
-                            pending -> {
-                                created[0] = events.created(pending);
-                                return eventStatements.append(created[0], "payment");
-                            });
-                    inserted.ifPresent(p -> events.recorded(created[0]));
-                    return inserted.map(PhaseOne.Inserted::new);
+                    // with concurrent requests' phase 1s in one statement when they queue (PhaseOneBatches)
+                    return batches.claimAndInsert(
+                                    ck, fingerprint, new PaymentId(newId), merchant, request, idempotencyKey)
+                            .map(PhaseOne.Inserted::new);
                 } catch (DuplicateKeyException e) {
                     return Optional.of(liveAttempt(e, request));
                 }

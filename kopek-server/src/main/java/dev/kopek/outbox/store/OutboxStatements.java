@@ -7,6 +7,7 @@ import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.outbox.EventTypes;
 import dev.kopek.platform.SqlPart;
 import java.time.Clock;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,6 +44,18 @@ public class OutboxStatements implements EventStatements {
         warnIfUnknown(event);
         UUID id = TimeOrderedIds.next(clock);
         return store.appendPart(id, event, Envelope.render(id, event), source);
+    }
+
+    @Override
+    public SqlPart appendEach(List<BusinessEvent> events, String source) {
+        List<OutboxStore.Appended> rows = events.stream()
+                .map(event -> {
+                    warnIfUnknown(event);
+                    UUID id = TimeOrderedIds.next(clock);
+                    return new OutboxStore.Appended(id, event, Envelope.render(id, event));
+                })
+                .toList();
+        return store.appendEachPart(rows, source);
     }
 
     /** Refuses to write outside a transaction: such a row could outlive a rolled-back change. */

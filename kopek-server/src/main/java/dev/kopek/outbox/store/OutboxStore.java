@@ -45,11 +45,77 @@ public class OutboxStore {
                 params(id, event, envelope));
     }
 
+    /** The rows {@link #appendEachPart} writes: each event with its id and rendered envelope. */
+    record Appended(UUID id, BusinessEvent event, String envelope) {}
+
+    /**
+     * {@link #appendPart} for many events in one statement: each event, with its webhook deliveries, only if the
+     * CTE {@code source} has a row whose {@code id} is the event's resource id.
+     */
+    SqlPart appendEachPart(List<Appended> events, String source) {
+        int n = events.size();
+        UUID[] ids = new UUID[n];
+        String[] types = new String[n];
+        String[] resourceTypes = new String[n];
+        UUID[] resourceIds = new UUID[n];
+        String[] publicIds = new String[n];
+        long[] sequences = new long[n];
+        UUID[] merchants = new UUID[n];
+        String[] envelopes = new String[n];
+        String[] ats = new String[n];
+        for (int i = 0; i < n; i++) {
+            BusinessEvent event = events.get(i).event();
+            ids[i] = events.get(i).id();
+            types[i] = event.type();
+            resourceTypes[i] = event.resourceType();
+            resourceIds[i] = event.resourceId();
+            publicIds[i] = event.publicId();
+            sequences[i] = event.sequence();
+            merchants[i] = event.merchant().value();
+            envelopes[i] = events.get(i).envelope();
+            ats[i] = Db.micros(event.occurredAt()).toString(); // ISO-8601 text: nothing rounded on the way
+        }
+        Map<String, Object> params = new HashMap<>();
+        params.put("evs_id", ids);
+        params.put("evs_type", types);
+        params.put("evs_resourceType", resourceTypes);
+        params.put("evs_resourceId", resourceIds);
+        params.put("evs_publicId", publicIds);
+        params.put("evs_sequence", sequences);
+        params.put("evs_merchant", merchants);
+        params.put("evs_envelope", envelopes);
+        params.put("evs_at", ats);
+        return new SqlPart(
+                "event AS (" + EVENT.formatted(EVENTS_EACH.formatted(source)) + "), event_deliveries AS ("
+                        + DELIVERIES_EACH + ")",
+                params);
+    }
+
+    private static final String EVENTS_EACH = """
+            SELECT e.id, e.type, e.resource_type, e.resource_id, e.public_id, e.sequence, e.merchant, e.envelope, e.at
+              FROM unnest(CAST(:evs_id AS uuid[]), CAST(:evs_type AS text[]), CAST(:evs_resourceType AS text[]),
+                          CAST(:evs_resourceId AS uuid[]), CAST(:evs_publicId AS text[]),
+                          CAST(:evs_sequence AS bigint[]), CAST(:evs_merchant AS uuid[]),
+                          CAST(:evs_envelope AS text[]), CAST(:evs_at AS timestamptz[]))
+                   AS e(id, type, resource_type, resource_id, public_id, sequence, merchant, envelope, at)
+             WHERE e.resource_id IN (SELECT id FROM %s)""";
+    private static final String DELIVERIES_EACH = """
+            INSERT INTO webhook_deliveries (id, endpoint_id, merchant_id, event_id, status, next_attempt_at,
+                                            created_at, updated_at)
+            SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+                              PLACING substring(int8send((extract(epoch FROM event.created_at) * 1000)::bigint)
+                                                FROM 3)
+                              FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid,
+                   w.id, w.merchant_id, event.id, 'PENDING', event.created_at, event.created_at, event.created_at
+              FROM event JOIN webhook_endpoints w ON w.merchant_id = event.merchant_id
+             WHERE w.status = 'ENABLED' AND (event.event_type = ANY (w.event_types) OR '*' = ANY (w.event_types))
+            """;
+
     private static final String EVENT = """
             INSERT INTO outbox (id, event_type, resource_type, resource_id, public_id, sequence, merchant_id,
                                 envelope, created_at)
             %s
-            RETURNING id
+            RETURNING id, merchant_id, event_type, created_at
             """;
     private static final String EVENT_VALUES = "CAST(:ev_id AS uuid), :ev_type, :ev_resourceType, "
             + "CAST(:ev_resourceId AS uuid), :ev_publicId, :ev_sequence, CAST(:ev_merchant AS uuid), :ev_envelope, "

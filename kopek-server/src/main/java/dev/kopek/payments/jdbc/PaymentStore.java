@@ -99,7 +99,36 @@ public class PaymentStore {
             Function<Payment, SqlPart> created) {
         Instant now = Db.micros(clock.instant());
         String metadata = metadataJson(request);
-        Payment pending = new Payment(
+        Payment pending = pendingRow(id, merchant, request, idempotencyKey, providerKey, now, metadata);
+        SqlPart event = created.apply(pending);
+        SqlPart account = Merchants.paymentsAccountPart(merchant);
+        Map<String, Object> params = pendingParams(id, merchant, request, idempotencyKey, providerKey, now, metadata);
+        params.putAll(claim.params());
+        params.putAll(account.params());
+        params.putAll(event.params());
+        return jdbc.sql("WITH " + claim.sql() + ", " + account.sql() + ",\n" + """
+                payment AS (
+                """
+                        + PENDING.formatted("SELECT " + PENDING_VALUES.formatted("(SELECT psp_account FROM account)")
+                                + " FROM claimed")
+                        + """
+                    RETURNING *
+                ),""" + event.sql() + "\nSELECT * FROM payment")
+                .params(params)
+                .query(PaymentStore::map)
+                .optional();
+    }
+
+    /** The PENDING attempt as its insert will store it, rendered before the insert for its created event. */
+    static Payment pendingRow(
+            PaymentId id,
+            MerchantId merchant,
+            PaymentRequest request,
+            String idempotencyKey,
+            String providerKey,
+            Instant now,
+            String metadata) {
+        return new Payment(
                 id,
                 merchant,
                 request.reference(),
@@ -122,23 +151,6 @@ public class PaymentStore {
                 now,
                 null,
                 null);
-        SqlPart event = created.apply(pending);
-        SqlPart account = Merchants.paymentsAccountPart(merchant);
-        Map<String, Object> params = pendingParams(id, merchant, request, idempotencyKey, providerKey, now, metadata);
-        params.putAll(claim.params());
-        params.putAll(account.params());
-        params.putAll(event.params());
-        return jdbc.sql("WITH " + claim.sql() + ", " + account.sql() + ",\n" + """
-                payment AS (
-                """
-                        + PENDING.formatted("SELECT " + PENDING_VALUES.formatted("(SELECT psp_account FROM account)")
-                                + " FROM claimed")
-                        + """
-                    RETURNING *
-                ),""" + event.sql() + "\nSELECT * FROM payment")
-                .params(params)
-                .query(PaymentStore::map)
-                .optional();
     }
 
     private static final String PENDING = """
@@ -177,7 +189,7 @@ public class PaymentStore {
     }
 
     /** The request's metadata as JSON, its keys in the order jsonb keeps them; null without metadata. */
-    private static String metadataJson(PaymentRequest request) {
+    static String metadataJson(PaymentRequest request) {
         return request.metadata() == null ? null : JSON.writeValueAsString(inJsonbOrder(request.metadata()));
     }
 
