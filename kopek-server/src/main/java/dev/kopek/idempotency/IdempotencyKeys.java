@@ -185,6 +185,31 @@ public class IdempotencyKeys {
                 claimParams(ck, requestHash, resourceId, now));
     }
 
+    /**
+     * {@link #claimAfterPart} for a kind whose client is answered in phase 1 (a refund's 202): the key is stored
+     * completed with that answer at once, so a retry replays it; the work runs under a key of its own
+     * ({@link #openAfterPart}).
+     */
+    public SqlPart answeredAfterPart(
+            ClientKey ck, String requestHash, UUID resourceId, Instant now, String source, int code, String body) {
+        LogContext.put(LogContext.MERCHANT, ck.merchant());
+        LogContext.put(LogContext.KEY_HASH, ck.hash());
+        Map<String, Object> params = claimParams(ck, requestHash, resourceId, now);
+        params.put("key_code", code);
+        params.put("key_body", body);
+        return new SqlPart("claimed AS (" + ANSWERED.formatted(source) + " RETURNING resource_id)", params);
+    }
+
+    private static final String ANSWERED = """
+            INSERT INTO idempotency_keys (merchant_id, operation, idempotency_key, request_hash, status, attempt,
+                                          lease_until, expires_at, resource_id, created_at, updated_at,
+                                          response_code, response_body)
+            SELECT CAST(:key_merchant AS uuid), :key_operation, :key_key, :key_hash, 'COMPLETED', 1,
+                   CAST(:key_lease AS timestamptz), CAST(:key_expires AS timestamptz), CAST(:key_resource AS uuid),
+                   CAST(:key_now AS timestamptz), CAST(:key_now AS timestamptz), CAST(:key_code AS integer),
+                   CAST(:key_body AS text)
+              FROM %s""";
+
     private Map<String, Object> claimParams(ClientKey ck, String requestHash, UUID resourceId, Instant now) {
         Map<String, Object> params = new HashMap<>();
         params.put("key_merchant", ck.merchant().value());
@@ -204,21 +229,50 @@ public class IdempotencyKeys {
      * in the caller's transaction, so the key exists exactly when the work does.
      */
     public void open(ClientKey ck, UUID resourceId) {
+        SqlPart open = openParts(ck, resourceId, "VALUES (" + OPEN_VALUES + ")");
+        jdbc.sql(open.sql()).params(open.params()).update();
+    }
+
+    /**
+     * {@link #open} as the CTE {@code opened} of the caller's statement, made once for each row of the CTE
+     * {@code source}: the work's key is written in the statement that creates the work.
+     */
+    public SqlPart openAfterPart(ClientKey ck, UUID resourceId, String source) {
+        SqlPart open = openParts(ck, resourceId, "SELECT " + OPEN_VALUES + " FROM " + source);
+        return new SqlPart("opened AS (" + open.sql() + " RETURNING resource_id)", open.params());
+    }
+
+    /** The key {@link #open} writes, as {@link #takeOver} needs to see it: no read back before the take-over. */
+    public KeyRecord opened(ClientKey ck, UUID resourceId) {
+        return new KeyRecord(
+                ck,
+                Fingerprint.of(resourceId.toString()),
+                KeyStatus.IN_PROGRESS,
+                0,
+                Instant.EPOCH,
+                resourceId,
+                null,
+                null,
+                clock.instant());
+    }
+
+    private static final String OPEN_VALUES = """
+            CAST(:open_merchant AS uuid), :open_operation, :open_key, :open_hash, 'IN_PROGRESS', 0,
+            CAST(:open_epoch AS timestamptz), CAST(:open_expires AS timestamptz), CAST(:open_resource AS uuid),
+            CAST(:open_now AS timestamptz), CAST(:open_now AS timestamptz)""";
+
+    private SqlPart openParts(ClientKey ck, UUID resourceId, String values) {
         Instant now = clock.instant();
-        jdbc.sql("""
-                INSERT INTO idempotency_keys (merchant_id, operation, idempotency_key, request_hash, status, attempt,
-                                              lease_until, expires_at, resource_id, created_at, updated_at)
-                VALUES (:merchant, :operation, :key, :hash, 'IN_PROGRESS', 0, :epoch, :expiresAt, :resource, :now, :now)
-                """)
-                .param("merchant", ck.merchant().value())
-                .param("operation", ck.operation())
-                .param("key", ck.key())
-                .param("hash", Fingerprint.of(resourceId.toString()))
-                .param("epoch", Db.at(Instant.EPOCH))
-                .param("expiresAt", Db.at(now.plus(properties.retention())))
-                .param("resource", resourceId)
-                .param("now", Db.at(now))
-                .update();
+        Map<String, Object> params = new HashMap<>();
+        params.put("open_merchant", ck.merchant().value());
+        params.put("open_operation", ck.operation());
+        params.put("open_key", ck.key());
+        params.put("open_hash", Fingerprint.of(resourceId.toString()));
+        params.put("open_epoch", Db.at(Instant.EPOCH));
+        params.put("open_expires", Db.at(now.plus(properties.retention())));
+        params.put("open_resource", resourceId);
+        params.put("open_now", Db.at(now));
+        return new SqlPart(CLAIM.formatted(values), params);
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.kopek.ledger.jdbc.AccountStore;
 import dev.kopek.ledger.jdbc.JournalStore;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.TimeOrderedIds;
+import dev.kopek.platform.SqlPart;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -78,19 +79,7 @@ public class Ledger {
             count(movement.kind().name(), "nothing");
             return new PostResult.NothingToPost("the payment's authorization hold is already closed");
         }
-        LedgerTransaction tx = new LedgerTransaction(
-                TimeOrderedIds.next(clock),
-                movement.merchant(),
-                movement.paymentId(),
-                movement.sourceId(),
-                movement.kind().name(),
-                amount,
-                currency,
-                null,
-                null,
-                movement.occurredAt(),
-                clock.instant(),
-                List.of());
+        LedgerTransaction tx = header(movement);
         List<JournalStore.NewLine> lines = resolve(posting.get(), movement.merchant(), currency);
         if (!journal.insert(tx, lines)) {
             LedgerTransaction existing = journal.findBySource(
@@ -108,6 +97,49 @@ public class Ledger {
                 movement.paymentId(),
                 tx.publicId());
         return new PostResult.Posted(written(tx, posting.get(), lines));
+    }
+
+    /**
+     * A movement that opens something (a hold, a refund's reservation, a chargeback's withdrawal: posted as it is,
+     * nothing read first) as common table expressions of the caller's statement, posted once when the CTE
+     * {@code source} has a row: for a change made by one statement in autocommit, whose posting must commit with it
+     * (L8). Idempotent by its source like every posting. A movement that depends on what was posted before (a
+     * capture, a release, a refund's or a chargeback's outcome) goes through {@link #post}.
+     */
+    public SqlPart openingPart(MoneyMovement movement, String source) {
+        if (movement.kind() != MoneyMovement.Kind.AUTHORIZATION_HELD
+                && movement.kind() != MoneyMovement.Kind.REFUND_RESERVED
+                && movement.kind() != MoneyMovement.Kind.CHARGEBACK_WITHDRAWN) {
+            throw new IllegalArgumentException(
+                    movement.kind() + " depends on earlier postings; post it in a transaction");
+        }
+        Posting posting = PostingRules.forMovement(
+                        movement.kind(), movement.amount().minor(), 0, 0)
+                .orElseThrow();
+        return journal.insertPart(
+                header(movement),
+                resolve(
+                        posting,
+                        movement.merchant(),
+                        movement.amount().currency().code()),
+                source);
+    }
+
+    /** The journal transaction that posts {@code movement}, without its entries. */
+    private LedgerTransaction header(MoneyMovement movement) {
+        return new LedgerTransaction(
+                TimeOrderedIds.next(clock),
+                movement.merchant(),
+                movement.paymentId(),
+                movement.sourceId(),
+                movement.kind().name(),
+                movement.amount().minor(),
+                movement.amount().currency().code(),
+                null,
+                null,
+                movement.occurredAt(),
+                clock.instant(),
+                List.of());
     }
 
     /**

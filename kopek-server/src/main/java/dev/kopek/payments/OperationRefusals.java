@@ -3,9 +3,10 @@ package dev.kopek.payments;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentStatus;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
- * Why a capture or void did not fit, in words a merchant can act on. The conditional UPDATE already refused it;
+ * Why a capture, void or refund did not fit, in words a merchant can act on. The conditional UPDATE already refused it;
  * this only names the reason, from the state it read.
  */
 final class OperationRefusals {
@@ -34,14 +35,27 @@ final class OperationRefusals {
                         : conflict("authorization_closed", "This authorization can no longer be voided."));
     }
 
-    private static java.util.Optional<PaymentAnswer.Refused> common(Payment p, Instant now, String what) {
+    static PaymentAnswer.Refused refund(Payment p, long amount) {
+        if (!p.status().isPaid()) {
+            return conflict(
+                    "payment_not_captured",
+                    "Only captured money can be refunded; this payment is "
+                            + p.status().apiName()
+                            + (p.isManualCapture() ? ". Void an uncaptured authorization instead." : "."));
+        }
+        return conflict(
+                "amount_exceeds_refundable",
+                "At most " + p.amounts().refundable() + " can still be refunded; " + amount + " was asked.");
+    }
+
+    private static Optional<PaymentAnswer.Refused> common(Payment p, Instant now, String what) {
         PaymentStatus s = p.status();
         if (s == PaymentStatus.VOIDED) {
-            return java.util.Optional.of(conflict("authorization_voided", "This authorization was voided."));
+            return Optional.of(conflict("authorization_voided", "This authorization was voided."));
         }
         if (s == PaymentStatus.EXPIRED
                 || (p.captureBefore() != null && !p.captureBefore().isAfter(now))) {
-            return java.util.Optional.of(
+            return Optional.of(
                     conflict("authorization_expired", "This authorization expired at " + p.captureBefore() + "."));
         }
         if (!p.isManualCapture()
@@ -49,15 +63,15 @@ final class OperationRefusals {
                 || s == PaymentStatus.UNKNOWN
                 || s == PaymentStatus.DECLINED
                 || s == PaymentStatus.FAILED) {
-            return java.util.Optional.of(conflict(
+            return Optional.of(conflict(
                     "payment_not_authorized",
                     "Only an authorized payment with" + " capture_method 'manual' can " + what + "; this one is "
                             + s.apiName() + "."));
         }
         if (s == PaymentStatus.REFUNDED) {
-            return java.util.Optional.of(conflict("payment_refunded", "This payment was refunded in full."));
+            return Optional.of(conflict("payment_refunded", "This payment was refunded in full."));
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     private static PaymentAnswer.Refused conflict(String code, String detail) {

@@ -1,6 +1,5 @@
 package dev.kopek.payments;
 
-import dev.kopek.idempotency.Claim;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyRecord;
@@ -61,9 +60,9 @@ public class OperationRunner {
         this.clock = clock;
     }
 
-    /** Phase 1's outcome when the key was claimed in a transaction ({@link AttemptRunner#afterClaim}). */
-    PaymentAnswer afterClaim(Claim claim, ClientKey ck) {
-        return runner.afterClaim(claim, ck, id -> attempt(operation(id)));
+    /** The attempt of the operation a key names ({@link AttemptRunner#afterClaim}). */
+    Attempt attemptOf(UUID operationId) {
+        return attempt(operation(operationId));
     }
 
     /** Phase 2 of the owner of attempt 1: the first PSP call, nothing held (L3), then phase 3. */
@@ -87,9 +86,21 @@ public class OperationRunner {
         });
     }
 
-    /** Runs an operation whose key phase 1 opened for nobody, now, if no one else has taken it. */
-    public Optional<PaymentAnswer> recover(ClientKey ck) {
-        return keys.find(ck).flatMap(this::recover);
+    /**
+     * Runs a refund that phase 1 just accepted, under the key it opened for nobody, if no one else has taken it:
+     * the take-over is the first statement, the PSP call the second step (no read of the key or the refund).
+     */
+    Optional<PaymentAnswer> dispatch(PaymentOperation accepted) {
+        KeyRecord opened = keys.opened(runKey(accepted), accepted.id());
+        return keys.takeOver(opened, clock.instant()).map(attempt -> start(accepted, opened.clientKey(), attempt));
+    }
+
+    /**
+     * The key a refund's run is fenced by: its own, named by its id, because its client's key was completed with the
+     * 202 in phase 1 (a replay answers that 202 byte for byte) and a completed key fences nothing.
+     */
+    static ClientKey runKey(PaymentOperation op) {
+        return new ClientKey(op.merchant(), op.kind().keySpace(), op.id().toString());
     }
 
     /**

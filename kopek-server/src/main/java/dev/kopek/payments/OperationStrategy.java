@@ -4,11 +4,13 @@ import dev.kopek.events.BusinessEvent;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
+import java.util.Optional;
 
 /**
  * What differs between a capture, a void and a refund once phase 1 reserved its amount; everything else (the PSP
  * call, resume by lookup, the key window, fencing, notifications, the reconciler, a person's decision) is
- * {@link OperationRunner}'s and {@link OutcomeRecorder}'s. Each method runs inside phase 3's transaction, after the operation's own move.
+ * {@link OperationRunner}'s and {@link OutcomeRecorder}'s. {@link #accepted} serves phase 1; every other method runs
+ * inside phase 3's transaction, after the operation's own move.
  */
 public interface OperationStrategy {
 
@@ -25,6 +27,15 @@ public interface OperationStrategy {
 
     /** The answer stored under the operation's key once it is final. */
     StoredAnswer answer(PaymentOperation op, Payment payment);
+
+    /**
+     * The answer the client gets in phase 1 already, for a kind that runs after answering (a refund's 202): its key
+     * is stored completed with it, and the run is fenced by a key of its own ({@link OperationRunner#runKey}). Empty
+     * for a kind whose client waits for the outcome under its own key.
+     */
+    default Optional<StoredAnswer> accepted(PaymentOperation pending) {
+        return Optional.empty();
+    }
 
     record StoredAnswer(int status, String body) {}
 }

@@ -1,19 +1,18 @@
 package dev.kopek.payments;
 
 import dev.kopek.events.MoneyMovement;
-import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.jdbc.PaymentStore;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 
 /**
- * The payment's side of a refund, for the refunds module: reserve against what was captured, then confirm or
- * release. Each call must run inside the caller's transaction, which also holds the refund's own guard.
+ * The payment's side of a refund's and a dispute's outcome, for the refunds and disputes modules: confirm or release
+ * a refund's reservation (made in phase 1, {@link PaymentOperations}), withdraw or return a chargeback. Each call
+ * must run inside the caller's transaction, which also holds the refund's or dispute's own guard.
  */
 @Service
 public class PaymentBalances {
@@ -26,13 +25,6 @@ public class PaymentBalances {
         this.payments = payments;
         this.events = events;
         this.publisher = publisher;
-    }
-
-    /** One conditional UPDATE: empty when the payment is not paid or the amount does not fit (L7). */
-    public Optional<Payment> reserveRefund(MerchantId merchant, PaymentId id, UUID refundId, long amount) {
-        Optional<Payment> reserved = payments.reserveRefund(merchant, id, amount);
-        reserved.ifPresent(p -> events.moved(refundId, MoneyMovement.Kind.REFUND_RESERVED, p, amount));
-        return reserved;
     }
 
     /** The PSP refunded. Recorded even while a dispute is open; an overlap with a chargeback goes to a person. */

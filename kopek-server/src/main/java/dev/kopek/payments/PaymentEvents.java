@@ -4,6 +4,7 @@ import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.EventStatements;
 import dev.kopek.events.MoneyMovement;
 import dev.kopek.events.RecordedEvent;
+import dev.kopek.money.Money;
 import dev.kopek.money.PrefixedId;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
@@ -47,7 +48,7 @@ class PaymentEvents {
     }
 
     /**
-     * {@code payment.<what>} for a statement that writes it with its change ({@link dev.kopek.events.EventStatements});
+     * {@code payment.<what>} for a statement that writes it with its change ({@link EventStatements});
      * not published: see {@link #recorded}.
      */
     BusinessEvent event(Payment payment, String what, String rendered) {
@@ -64,7 +65,7 @@ class PaymentEvents {
 
     /**
      * {@code payment.created} for an attempt about to be inserted, for a statement that writes it with the attempt
-     * ({@link dev.kopek.events.EventStatements}); not published: see {@link #recorded}.
+     * ({@link EventStatements}); not published: see {@link #recorded}.
      */
     BusinessEvent created(Payment pending) {
         return event(pending, "created", PaymentJson.render(pending));
@@ -114,12 +115,17 @@ class PaymentEvents {
     }
 
     void moved(UUID source, MoneyMovement.Kind kind, Payment payment, long amountMinor) {
-        publisher.publishEvent(new MoneyMovement(
+        moved(new MoneyMovement(
                 source,
                 kind,
                 payment.merchant(),
                 payment.id().value(),
-                new dev.kopek.money.Money(amountMinor, payment.amount().currency()),
+                new Money(amountMinor, payment.amount().currency()),
                 clock.instant()));
+    }
+
+    /** Posts {@code movement} in the transaction open now (the ledger listens, L8). */
+    void moved(MoneyMovement movement) {
+        publisher.publishEvent(movement);
     }
 }

@@ -2,10 +2,11 @@ package dev.kopek.payments;
 
 import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.EventStatements;
-import dev.kopek.idempotency.Claim;
 import dev.kopek.idempotency.ClientKey;
+import dev.kopek.idempotency.Fingerprint;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyRecord;
+import dev.kopek.idempotency.KeyStatus;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.TimeOrderedIds;
@@ -14,7 +15,6 @@ import dev.kopek.payments.domain.PaymentRequest;
 import dev.kopek.payments.domain.PaymentStatus;
 import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.platform.ApiProblem;
-import dev.kopek.platform.ConnectionWait;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.psp.LookupResult;
 import dev.kopek.psp.NotificationSource;
@@ -28,16 +28,16 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Creates payments in three phases: one statement claims the key and inserts the PENDING attempt with its event (a
- * short transaction when the key exists already); the PSP is called with no transaction and no connection held (L3);
- * a fenced transaction records the outcome.
+ * Creates payments in three phases: phase 1 ({@link PhaseOne}, one statement that claims the key and inserts the
+ * PENDING attempt with its event, a short transaction when the key exists already); the PSP is called with no
+ * transaction and no connection held (L3); a fenced transaction records the outcome.
  */
 @Service
 public class PaymentService {
@@ -50,10 +50,9 @@ public class PaymentService {
     private final PaymentRecording recording;
     private final AttemptRunner runner;
     private final PaymentProviders psps;
-    private final TransactionTemplate tx;
+    private final PhaseOne phaseOne;
     private final PaymentEvents events;
     private final Clock clock;
-    private final ConnectionWait connectionWait;
     private final EventStatements eventStatements;
 
     PaymentService(
@@ -63,10 +62,9 @@ public class PaymentService {
             PaymentRecording recording,
             AttemptRunner runner,
             PaymentProviders psps,
-            TransactionTemplate tx,
+            PhaseOne phaseOne,
             PaymentEvents events,
             Clock clock,
-            ConnectionWait connectionWait,
             EventStatements eventStatements) {
         this.keys = keys;
         this.payments = payments;
@@ -74,16 +72,15 @@ public class PaymentService {
         this.recording = recording;
         this.runner = runner;
         this.psps = psps;
-        this.tx = tx;
+        this.phaseOne = phaseOne;
         this.events = events;
         this.clock = clock;
-        this.connectionWait = connectionWait;
         this.eventStatements = eventStatements;
     }
 
     public PaymentAnswer create(MerchantId merchant, String idempotencyKey, PaymentRequest request) {
         ClientKey ck = new ClientKey(merchant, OPERATION, idempotencyKey);
-        String fingerprint = dev.kopek.idempotency.Fingerprint.of(request.canonicalFields());
+        String fingerprint = Fingerprint.of(request.canonicalFields());
         PspCircuit circuit = psps.circuitFor(merchant);
         Optional<PaymentAnswer> stored = refuseWhileThePspIsDown(circuit, ck, fingerprint);
         if (stored.isPresent()) {
@@ -100,58 +97,60 @@ public class PaymentService {
     /** Phases 1 to 3 of a payment the circuit let through. */
     private PaymentAnswer admitted(
             MerchantId merchant, String idempotencyKey, PaymentRequest request, ClientKey ck, String fingerprint) {
-        PaymentId newId = new PaymentId(TimeOrderedIds.next(clock));
-        // A new key, the usual case: all of phase 1 in one statement, one round trip in autocommit.
-        Optional<Payment> fresh;
-        try {
-            fresh = connectionWait.patiently(() -> {
+        return phaseOne.admit(ck, fingerprint, TimeOrderedIds.next(clock), new PhaseOne.Kind<Payment>() {
+            @Override
+            public Optional<PhaseOne.Admitted<Payment>> fused(UUID newId) {
                 BusinessEvent[] created = new BusinessEvent[1];
-                Optional<Payment> inserted = payments.claimAndInsertPending(
-                        keys.claimPart(ck, fingerprint, newId.value(), clock.instant()),
-                        newId,
-                        merchant,
-                        request,
-                        idempotencyKey,
-                        ck.providerKey(newId.value()),
-                        pending -> {
-                            created[0] = events.created(pending);
-                            return eventStatements.append(created[0], "payment");
-                        });
-                inserted.ifPresent(p -> events.recorded(created[0]));
-                return inserted;
-            });
-        } catch (DuplicateKeyException e) {
-            if (ConstraintNames.of(e).equals(PaymentStore.LIVE_ATTEMPT_INDEX)) {
-                return new PaymentAnswer.LiveAttemptExists(request.reference());
-            }
-            throw e;
-        }
-        if (fresh.isPresent()) {
-            IdempotencyKeys.logContext(ck, 1, newId.value());
-            return runner.start(attempt(fresh.get()), ck, 1);
-        }
-        // The key exists: what it allows is decided on its committed state, as before.
-        PhaseOne phaseOne;
-        try {
-            phaseOne = connectionWait.patiently(() -> tx.execute(status -> {
-                Claim c = keys.claim(ck, fingerprint, newId.value());
-                if (c instanceof Claim.Owned owned && !owned.reclaimed()) {
-                    Payment inserted = payments.insertPending(
-                            newId, merchant, request, idempotencyKey, ck.providerKey(newId.value()));
-                    events.changed(inserted, "created");
-                    return new PhaseOne(c, inserted);
+                try {
+                    Optional<Payment> inserted = payments.claimAndInsertPending(
+                            keys.claimPart(ck, fingerprint, newId, clock.instant()),
+                            new PaymentId(newId),
+                            merchant,
+                            request,
+                            idempotencyKey,
+                            ck.providerKey(newId),
+                            pending -> {
+                                created[0] = events.created(pending);
+                                return eventStatements.append(created[0], "payment");
+                            });
+                    inserted.ifPresent(p -> events.recorded(created[0]));
+                    return inserted.map(PhaseOne.Inserted::new);
+                } catch (DuplicateKeyException e) {
+                    return Optional.of(liveAttempt(e, request));
                 }
-                return new PhaseOne(c, null);
-            }));
-        } catch (DuplicateKeyException e) {
-            if (ConstraintNames.of(e).equals(PaymentStore.LIVE_ATTEMPT_INDEX)) {
-                return new PaymentAnswer.LiveAttemptExists(request.reference());
             }
-            throw e;
+
+            @Override
+            public PhaseOne.Admitted<Payment> claimed(UUID newId) {
+                try {
+                    Payment inserted = payments.insertPending(
+                            new PaymentId(newId), merchant, request, idempotencyKey, ck.providerKey(newId));
+                    events.changed(inserted, "created");
+                    return new PhaseOne.Inserted<>(inserted);
+                } catch (DuplicateKeyException e) {
+                    return liveAttempt(e, request);
+                }
+            }
+
+            @Override
+            public PaymentAnswer started(Payment pending, ClientKey key) {
+                IdempotencyKeys.logContext(key, 1, pending.id().value());
+                return runner.start(attempt(pending), key, 1);
+            }
+
+            @Override
+            public Attempt attemptOf(UUID resourceId) {
+                return attempt(payment(resourceId));
+            }
+        });
+    }
+
+    /** 409 when the intent has a live or paid attempt under another key (L2); any other conflict is a bug. */
+    private static PhaseOne.Refused<Payment> liveAttempt(DuplicateKeyException e, PaymentRequest request) {
+        if (ConstraintNames.of(e).equals(PaymentStore.LIVE_ATTEMPT_INDEX)) {
+            return new PhaseOne.Refused<>(new PaymentAnswer.LiveAttemptExists(request.reference()));
         }
-        // the row phase 1 inserted and committed, as INSERT … RETURNING gave it: no second read
-        return runner.afterClaim(
-                phaseOne.claim(), ck, id -> attempt(phaseOne.inserted() != null ? phaseOne.inserted() : payment(id)));
+        throw e;
     }
 
     /**
@@ -170,7 +169,7 @@ public class PaymentService {
         }
         Optional<KeyRecord> key = keys.find(ck);
         if (key.isPresent()
-                && key.get().status() == dev.kopek.idempotency.KeyStatus.COMPLETED
+                && key.get().status() == KeyStatus.COMPLETED
                 && key.get().requestHash().equals(fingerprint)) {
             return Optional.of(
                     new PaymentAnswer.Final(key.get().responseCode(), key.get().responseBody(), true));
@@ -184,9 +183,6 @@ public class PaymentService {
                         + " same Idempotency-Key.",
                 Map.of("Retry-After", Long.toString(seconds)));
     }
-
-    /** What phase 1 decided, and the PENDING attempt when it inserted one. */
-    private record PhaseOne(Claim claim, Payment inserted) {}
 
     /** Takes over one stuck attempt if no one else has; empty when another worker or a client retry won. */
     public Optional<PaymentAnswer> recover(KeyRecord stuck) {
@@ -291,7 +287,7 @@ public class PaymentService {
         return payments.findByReference(merchant, reference);
     }
 
-    private Payment payment(java.util.UUID id) {
+    private Payment payment(UUID id) {
         return payments.find(new PaymentId(id))
                 .orElseThrow(() -> new IllegalStateException("key points at missing payment " + id));
     }

@@ -1,26 +1,19 @@
 package dev.kopek.refunds;
 
 import dev.kopek.events.BusinessEvent;
-import dev.kopek.events.EventStatements;
 import dev.kopek.money.RefundId;
 import dev.kopek.payments.domain.PaymentOperation;
 import java.time.Clock;
 import org.springframework.stereotype.Component;
 
-/** Announces refund changes inside the transaction that makes them (L9). */
+/** The event that announces a refund's state (L9), written by the pipeline with the change it announces. */
 @Component
 class RefundEvents {
 
-    private final EventStatements events;
     private final Clock clock;
 
-    RefundEvents(EventStatements events, Clock clock) {
-        this.events = events;
+    RefundEvents(Clock clock) {
         this.clock = clock;
-    }
-
-    void announce(PaymentOperation refund) {
-        events.write(event(refund));
     }
 
     /** {@code refund.<status>} with the refund as the API shows it. */

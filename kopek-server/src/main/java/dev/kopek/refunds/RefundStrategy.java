@@ -6,6 +6,7 @@ import dev.kopek.payments.PaymentBalances;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
+import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
@@ -47,5 +48,11 @@ class RefundStrategy implements OperationStrategy {
     @Override
     public StoredAnswer answer(PaymentOperation refund, Payment payment) {
         return new StoredAnswer(200, RefundJson.render(refund));
+    }
+
+    /** The client's 202 with the pending refund, stored under its key in phase 1. */
+    @Override
+    public Optional<StoredAnswer> accepted(PaymentOperation pending) {
+        return Optional.of(new StoredAnswer(202, RefundJson.render(pending)));
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
-import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.payments.jdbc.Reservations;
 import dev.kopek.simulator.WebhookSignature;
 import dev.kopek.support.Api;
@@ -33,9 +32,6 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 class InputGuardsTest extends IntegrationTest {
 
     private static final String ARABIC_INDIC_32 = "\u0660".repeat(32);
-
-    @Autowired
-    PaymentStore payments;
 
     @Autowired
     Reservations reservations;
@@ -275,7 +271,7 @@ class InputGuardsTest extends IntegrationTest {
                 .isEmpty();
         assertThat(reservations.capture(owner, PaymentId.parse(manual).orElseThrow(), Long.MAX_VALUE, true))
                 .isEmpty();
-        assertThat(payments.reserveRefund(owner, PaymentId.parse(paid).orElseThrow(), Long.MAX_VALUE))
+        assertThat(reservations.refund(owner, PaymentId.parse(paid).orElseThrow(), Long.MAX_VALUE))
                 .isEmpty();
     }
 

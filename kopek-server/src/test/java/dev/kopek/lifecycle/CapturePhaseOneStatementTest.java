@@ -15,6 +15,7 @@ import dev.kopek.payments.domain.PaymentOperation;
 import dev.kopek.payments.jdbc.OperationStore;
 import dev.kopek.payments.jdbc.Reservations;
 import dev.kopek.support.Api;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -87,17 +88,18 @@ class CapturePhaseOneStatementTest extends LifecycleSupport {
                         false,
                         null,
                         ck.providerKey(id)),
-                keys.claimAfterPart(ck, "fingerprint", id, clock().instant(), "operation"),
-                pending -> events.append(
-                        new BusinessEvent(
-                                pending.eventType(),
-                                "capture",
-                                pending.id(),
-                                "cap_" + pending.id(),
-                                merchant,
-                                pending.version(),
-                                "{}",
-                                clock().instant()),
-                        "claimed"));
+                pending -> List.of(
+                        keys.claimAfterPart(ck, "fingerprint", id, clock().instant(), "operation"),
+                        events.append(
+                                new BusinessEvent(
+                                        pending.eventType(),
+                                        "capture",
+                                        pending.id(),
+                                        "cap_" + pending.id(),
+                                        merchant,
+                                        pending.version(),
+                                        "{}",
+                                        clock().instant()),
+                                "claimed")));
     }
 }

@@ -8,7 +8,7 @@ import dev.kopek.idempotency.Fingerprint;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.TimeOrderedIds;
-import dev.kopek.refunds.Refunds;
+import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.simulator.SimulatorConfig;
 import dev.kopek.support.Api;
 import dev.kopek.support.CrashSwitch;
@@ -181,7 +181,7 @@ class RecoveryTest extends IntegrationTest {
         String key = Api.newKey();
         PaymentId payment = PaymentId.parse(paid.text("id")).orElseThrow();
         assertThat(keys.claim(
-                        new ClientKey(merchant.id(), Refunds.OPERATION, key),
+                        new ClientKey(merchant.id(), OperationKind.REFUND.requestKeySpace(), key),
                         Fingerprint.of(payment.toString(), "2000", null),
                         TimeOrderedIds.next(clock)))
                 .isInstanceOf(Claim.Owned.class);

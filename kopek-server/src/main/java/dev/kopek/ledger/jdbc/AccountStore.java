@@ -99,16 +99,22 @@ public class AccountStore {
 
     private void rememberAfterCommit(Key key, long id) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            // Read or created in autocommit (a posting written as a part of one statement): committed already.
+            remember(key, id);
             return;
         }
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {
-                if (ids.size() >= CACHE_LIMIT) {
-                    ids.clear();
-                }
-                ids.put(key, id);
+                remember(key, id);
             }
         });
+    }
+
+    private void remember(Key key, long id) {
+        if (ids.size() >= CACHE_LIMIT) {
+            ids.clear();
+        }
+        ids.put(key, id);
     }
 }

@@ -7,12 +7,13 @@ import dev.kopek.ledger.domain.FeeRule;
 import dev.kopek.ledger.domain.Side;
 import dev.kopek.money.MerchantId;
 import dev.kopek.platform.Db;
+import dev.kopek.platform.SqlPart;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,61 +49,90 @@ public class JournalStore {
      * @return whether it was inserted; {@code false} means the posting already exists and nothing was written
      */
     public boolean insert(LedgerTransaction tx, List<NewLine> lines) {
-        StringBuilder values = new StringBuilder();
-        for (int i = 0; i < lines.size(); i++) {
-            values.append(i == 0 ? "" : ",\n        ")
-                    .append("(")
-                    .append(i + 1)
-                    .append(", CAST(:account")
-                    .append(i)
-                    .append(" AS bigint), CAST(:side")
-                    .append(i)
-                    .append(" AS text), CAST(:amount")
-                    .append(i)
-                    .append(" AS bigint))");
-        }
         // One statement: the header's ON CONFLICT decides whether any entry is written. No balance row is touched
         // (the projector adds committed entries to the balances, V162), so the entries need no lock order.
-        var statement = jdbc.sql("""
-                WITH header AS (
-                    INSERT INTO ledger_transactions (id, merchant_id, payment_id, source_id, kind, amount_minor,
-                                                     currency, reverses, reason, entry_count, occurred_at,
-                                                     recorded_at)
-                    VALUES (:id, :merchant, :payment, :source, :kind, :amount, :currency, :reverses, :reason,
-                            :entryCount, :occurredAt, :recordedAt)
-                    ON CONFLICT (source_id, kind) DO NOTHING
-                    RETURNING id
-                ), lines (line, account_id, side, amount_minor) AS (
-                    VALUES %s
-                )
-                INSERT INTO ledger_entries (transaction_id, entry_count, line, account_id, side, amount_minor, currency)
-                SELECT header.id, :entryCount, lines.line, lines.account_id, lines.side, lines.amount_minor, :currency
-                  FROM header, lines
-                """.formatted(values))
-                .param("id", tx.id())
-                .param("merchant", tx.merchant() == null ? null : tx.merchant().value(), Types.OTHER)
-                .param("payment", tx.paymentId(), Types.OTHER)
-                .param("source", tx.sourceId())
-                .param("kind", tx.kind())
-                .param("amount", tx.amountMinor())
-                .param("currency", tx.currency())
-                .param("reverses", tx.reverses(), Types.OTHER)
-                .param("reason", tx.reason(), Types.VARCHAR)
-                .param("entryCount", lines.size())
-                .param("occurredAt", Db.at(tx.occurredAt()))
-                .param("recordedAt", Db.at(tx.recordedAt()));
-        for (int i = 0; i < lines.size(); i++) {
-            NewLine line = lines.get(i);
-            statement = statement
-                    .param("account" + i, line.accountId())
-                    .param("side" + i, line.side().code())
-                    .param("amount" + i, line.amountMinor());
-        }
-        int written = statement.update();
+        SqlPart header = header(tx, lines, "VALUES (" + HEADER_VALUES + ")");
+        Map<String, Object> params = new HashMap<>(header.params());
+        params.putAll(linesParams(lines));
+        int written = jdbc.sql("WITH " + header.sql() + "\n" + entries(lines))
+                .params(params)
+                .update();
         if (written != 0 && written != lines.size()) {
             throw new IllegalStateException("wrote " + written + " of " + lines.size() + " entries of " + tx.id());
         }
         return written == lines.size();
+    }
+
+    /**
+     * {@link #insert} as common table expressions of another module's statement ({@code ledger_header},
+     * {@code ledger_entries}), written once when the CTE {@code source} has a row: for a change made by one statement
+     * in autocommit, whose posting must commit with it. A posting that exists already writes nothing, as in
+     * {@link #insert}.
+     */
+    public SqlPart insertPart(LedgerTransaction tx, List<NewLine> lines, String source) {
+        SqlPart header = header(tx, lines, "SELECT " + HEADER_VALUES + " FROM " + source);
+        Map<String, Object> params = new HashMap<>(header.params());
+        params.putAll(linesParams(lines));
+        return new SqlPart(header.sql() + ",\nledger_entries AS (" + entries(lines) + ")", params);
+    }
+
+    private static final String HEADER_VALUES = """
+            CAST(:lg_id AS uuid), CAST(:lg_merchant AS uuid), CAST(:lg_payment AS uuid), CAST(:lg_source AS uuid),
+            CAST(:lg_kind AS text), CAST(:lg_amount AS bigint), CAST(:lg_currency AS text), CAST(:lg_reverses AS uuid),
+            CAST(:lg_reason AS text), CAST(:lg_entryCount AS integer), CAST(:lg_occurredAt AS timestamptz),
+            CAST(:lg_recordedAt AS timestamptz)""";
+
+    /** The CTE {@code ledger_header}: the transaction's header, one row (its id) unless its source was posted. */
+    private static SqlPart header(LedgerTransaction tx, List<NewLine> lines, String values) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("lg_id", tx.id());
+        params.put("lg_merchant", tx.merchant() == null ? null : tx.merchant().value());
+        params.put("lg_payment", tx.paymentId());
+        params.put("lg_source", tx.sourceId());
+        params.put("lg_kind", tx.kind());
+        params.put("lg_amount", tx.amountMinor());
+        params.put("lg_currency", tx.currency());
+        params.put("lg_reverses", tx.reverses());
+        params.put("lg_reason", tx.reason());
+        params.put("lg_entryCount", lines.size());
+        params.put("lg_occurredAt", Db.at(tx.occurredAt()));
+        params.put("lg_recordedAt", Db.at(tx.recordedAt()));
+        return new SqlPart("""
+                ledger_header AS (
+                    INSERT INTO ledger_transactions (id, merchant_id, payment_id, source_id, kind, amount_minor,
+                                                     currency, reverses, reason, entry_count, occurred_at,
+                                                     recorded_at)
+                    %s
+                    ON CONFLICT (source_id, kind) DO NOTHING
+                    RETURNING id
+                )""".formatted(values), params);
+    }
+
+    /** The entries' INSERT, from the CTE {@code ledger_header}. */
+    private static String entries(List<NewLine> lines) {
+        StringBuilder values = new StringBuilder();
+        for (int i = 0; i < lines.size(); i++) {
+            values.append(i == 0 ? "" : ", ")
+                    .append(
+                            "(%d, CAST(:lg_account%d AS bigint), CAST(:lg_side%d AS text), CAST(:lg_amount%d AS bigint))"
+                                    .formatted(i + 1, i, i, i));
+        }
+        return """
+                INSERT INTO ledger_entries (transaction_id, entry_count, line, account_id, side, amount_minor, currency)
+                SELECT ledger_header.id, CAST(:lg_entryCount AS integer), lines.line, lines.account_id, lines.side,
+                       lines.amount_minor, CAST(:lg_currency AS text)
+                  FROM ledger_header, (VALUES %s) AS lines (line, account_id, side, amount_minor)
+                """.formatted(values);
+    }
+
+    private static Map<String, Object> linesParams(List<NewLine> lines) {
+        Map<String, Object> params = new HashMap<>();
+        for (int i = 0; i < lines.size(); i++) {
+            params.put("lg_account" + i, lines.get(i).accountId());
+            params.put("lg_side" + i, lines.get(i).side().code());
+            params.put("lg_amount" + i, lines.get(i).amountMinor());
+        }
+        return params;
     }
 
     public Optional<LedgerTransaction> findBySource(UUID sourceId, String kind) {

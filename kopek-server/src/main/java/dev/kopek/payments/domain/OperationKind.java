@@ -8,18 +8,26 @@ import java.util.Locale;
  * key of its own, named by the refund's id.
  */
 public enum OperationKind {
-    CAPTURE("payment.capture", "cap"),
-    VOID("payment.void", "vd"),
-    REFUND("refund.execute", "re");
+    CAPTURE("payment.capture", "payment.capture", "cap"),
+    VOID("payment.void", "payment.void", "vd"),
+    REFUND("refund.create", "refund.execute", "re");
 
+    private final String requestKeySpace;
     private final String keySpace;
     private final String idPrefix;
 
-    OperationKind(String keySpace, String idPrefix) {
+    OperationKind(String requestKeySpace, String keySpace, String idPrefix) {
+        this.requestKeySpace = requestKeySpace;
         this.keySpace = keySpace;
         this.idPrefix = idPrefix;
     }
 
+    /** The key space of the client's request: the run's own for a capture or void, not for a refund. */
+    public String requestKeySpace() {
+        return requestKeySpace;
+    }
+
+    /** The key space of the key the run is fenced by. */
     public String keySpace() {
         return keySpace;
     }

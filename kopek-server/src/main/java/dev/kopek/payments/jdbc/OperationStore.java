@@ -85,18 +85,16 @@ public class OperationStore {
     }
 
     /**
-     * Phase 1 of a capture or a void in one statement, in autocommit, for a key that is new: {@code free} (the key's
-     * CTE {@code key_free}), {@code reserve} (the payment's reservation, the CTE {@code reserved}, which requires
-     * {@code key_free}), the PENDING operation (the CTE {@code operation}), {@code claim} (the key's claim, the CTE
-     * {@code claimed}, made from {@code operation}) and the created event, written from {@code claimed}. Empty when
-     * the key exists or the reservation does not fit: then nothing was written, and the transactional phase 1 decides.
+     * Phase 1 of a capture, a void or a refund in one statement, in autocommit, for a key that is new: {@code free}
+     * (the key's CTE {@code key_free}), {@code reserve} (the payment's reservation, the CTE {@code reserved}, which
+     * requires {@code key_free}), the PENDING operation (the CTE {@code operation}), then what {@code after} adds
+     * for it: the key's claim (the CTE {@code claimed}, made from {@code operation}), the created event written from
+     * {@code claimed}, and whatever else the kind writes with it (a refund's posting and its run's key). Empty when
+     * the key exists or the reservation does not fit: then nothing was written, and the transactional phase 1
+     * decides.
      */
     public Optional<PaymentOperation> reserveAndInsert(
-            SqlPart free,
-            SqlPart reserve,
-            NewOperation op,
-            SqlPart claim,
-            Function<PaymentOperation, SqlPart> created) {
+            SqlPart free, SqlPart reserve, NewOperation op, Function<PaymentOperation, List<SqlPart>> after) {
         Instant now = Db.micros(clock.instant());
         PaymentOperation pending = new PaymentOperation(
                 op.id(),
@@ -114,15 +112,21 @@ public class OperationStore {
                 null,
                 now,
                 now);
-        SqlPart event = created.apply(pending);
         Map<String, Object> params = new HashMap<>(insertParams(op, now));
         params.putAll(free.params());
         params.putAll(reserve.params());
-        params.putAll(claim.params());
-        params.putAll(event.params());
-        return jdbc.sql("WITH " + free.sql() + ",\n" + reserve.sql() + ",\noperation AS ("
-                        + INSERT.formatted("SELECT " + INSERT_VALUES + " FROM reserved") + "),\n" + claim.sql() + ",\n"
-                        + event.sql() + "\nSELECT * FROM operation")
+        StringBuilder sql = new StringBuilder("WITH ")
+                .append(free.sql())
+                .append(",\n")
+                .append(reserve.sql())
+                .append(",\noperation AS (")
+                .append(INSERT.formatted("SELECT " + INSERT_VALUES + " FROM reserved"))
+                .append(")");
+        for (SqlPart part : after.apply(pending)) {
+            sql.append(",\n").append(part.sql());
+            params.putAll(part.params());
+        }
+        return jdbc.sql(sql.append("\nSELECT * FROM operation").toString())
                 .params(params)
                 .query(OperationStore::map)
                 .optional();

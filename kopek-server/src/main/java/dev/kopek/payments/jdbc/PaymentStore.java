@@ -43,7 +43,7 @@ public class PaymentStore {
     // SQL as literals: the statements' text stays constant, and no guard is a second list kept by hand.
     static final String CAPTURABLE_STATES = inList(PaymentStatus.CAPTURABLE);
     static final String VOIDABLE_STATES = inList(PaymentStatus.VOIDABLE);
-    private static final String REFUNDABLE_STATES = inList(PaymentStatus.REFUNDABLE);
+    static final String REFUNDABLE_STATES = inList(PaymentStatus.REFUNDABLE);
     private static final String HOLDING_STATES = inList(PaymentStatus.HOLDING);
 
     private final JdbcClient jdbc;
@@ -395,28 +395,6 @@ public class PaymentStore {
                 .stream()
                 .map(PaymentId::new)
                 .toList();
-    }
-
-    /**
-     * Reserves a refund with one conditional UPDATE: refunded plus everything reserved plus this amount must not
-     * exceed what was captured (L7). Zero rows means it does not fit, or the payment is not paid. The rule is
-     * written as "amount fits in what is left" so that no sum is formed from a client's amount: a huge one
-     * simply does not fit, instead of overflowing BIGINT.
-     */
-    public Optional<Payment> reserveRefund(MerchantId merchant, PaymentId id, long amount) {
-        return jdbc.sql("""
-                UPDATE payments
-                   SET amount_refund_pending = amount_refund_pending + :amount, updated_at = :now
-                 WHERE id = :id AND merchant_id = :merchant AND status IN %s
-                   AND :amount <= amount_captured - amount_refunded - amount_refund_pending - amount_disputed
-                RETURNING *
-                """.formatted(REFUNDABLE_STATES))
-                .param("amount", amount)
-                .param("now", Db.at(clock.instant()))
-                .param("id", id.value())
-                .param("merchant", merchant.value())
-                .query(PaymentStore::map)
-                .optional();
     }
 
     /** The PSP refunded: the reservation becomes refunded money. */

@@ -12,7 +12,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * Phase 1's reservation of a capture or a void on the payment (L7): one conditional UPDATE each, run on its own in
+ * Phase 1's reservation of a capture, a void or a refund on the payment (L7): one conditional UPDATE each, run on its own in
  * the transactional phase 1, or as a CTE named {@code reserved} of the one statement that claims the key, reserves
  * and inserts the operation in autocommit (made only when the CTE {@code guard} has a row).
  */
@@ -50,6 +50,35 @@ public class Reservations {
     /** {@link #release} as the CTE {@code reserved}, made only when {@code guard} has a row. */
     public SqlPart releasePart(MerchantId merchant, PaymentId id, String guard) {
         return reserved(release(merchant, id, guarded(guard)));
+    }
+
+    /**
+     * Reserves {@code amount} for a refund in flight: only a paid payment, and only what was captured and is neither
+     * refunded, being refunded nor disputed (L7). A comparison with what is left, never a sum.
+     */
+    public Optional<Payment> refund(MerchantId merchant, PaymentId id, long amount) {
+        return run(refund(merchant, id, amount, ""));
+    }
+
+    /** {@link #refund} as the CTE {@code reserved}, made only when {@code guard} has a row. */
+    public SqlPart refundPart(MerchantId merchant, PaymentId id, long amount, String guard) {
+        return reserved(refund(merchant, id, amount, guarded(guard)));
+    }
+
+    private SqlPart refund(MerchantId merchant, PaymentId id, long amount, String guard) {
+        return new SqlPart(
+                """
+                UPDATE payments
+                   SET amount_refund_pending = amount_refund_pending + :res_amount, updated_at = :res_now
+                 WHERE id = :res_id AND merchant_id = :res_merchant AND status IN %s
+                   AND :res_amount <= amount_captured - amount_refunded - amount_refund_pending - amount_disputed%s
+                RETURNING *
+                """.formatted(PaymentStore.REFUNDABLE_STATES, guard),
+                Map.of(
+                        "res_amount", amount,
+                        "res_now", Db.at(clock.instant()),
+                        "res_id", id.value(),
+                        "res_merchant", merchant.value()));
     }
 
     private SqlPart capture(MerchantId merchant, PaymentId id, long amount, boolean finalCapture, String guard) {

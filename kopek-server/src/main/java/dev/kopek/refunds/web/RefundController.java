@@ -4,13 +4,13 @@ import dev.kopek.idempotency.ClientKey;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.RefundId;
+import dev.kopek.payments.PaymentAnswer;
 import dev.kopek.platform.Amounts;
 import dev.kopek.platform.ApiProblem;
 import dev.kopek.platform.Audience;
 import dev.kopek.platform.JsonBodies;
 import dev.kopek.platform.ProblemCode;
 import dev.kopek.platform.ProblemCodes;
-import dev.kopek.refunds.RefundAnswer;
 import dev.kopek.refunds.RefundJson;
 import dev.kopek.refunds.Refunds;
 import jakarta.servlet.http.HttpServletRequest;
@@ -76,25 +76,29 @@ class RefundController {
         String reason = reason(body.get("reason"));
         PaymentId payment = PaymentId.parse(id).orElseThrow(() -> ApiProblem.notFound("payment " + id));
         return switch (refunds.create(merchant, payment, key, amount, reason)) {
-            case RefundAnswer.Accepted a -> {
-                var response = ResponseEntity.status(HttpStatus.ACCEPTED).contentType(MediaType.APPLICATION_JSON);
-                if (a.replayed()) {
+            case PaymentAnswer.Final accepted -> {
+                var response = ResponseEntity.status(accepted.status()).contentType(MediaType.APPLICATION_JSON);
+                if (accepted.replayed()) {
                     response.header("Idempotent-Replayed", "true");
                 }
-                yield response.body(a.body());
+                yield response.body(accepted.body());
             }
-            case RefundAnswer.Refused r -> throw ApiProblem.of(HttpStatus.valueOf(r.status()), r.code(), r.detail());
-            case RefundAnswer.KeyReused k ->
+            case PaymentAnswer.Refused r -> throw ApiProblem.of(HttpStatus.valueOf(r.status()), r.code(), r.detail());
+            case PaymentAnswer.KeyReused k ->
                 throw ApiProblem.of(
                         HttpStatus.UNPROCESSABLE_CONTENT,
                         "idempotency_key_reused",
                         "This Idempotency-Key was already used with different parameters.");
-            case RefundAnswer.InFlight i ->
+            case PaymentAnswer.InFlight i ->
                 throw ApiProblem.withHeaders(
                         HttpStatus.CONFLICT,
                         "request_in_progress",
                         "A request with this Idempotency-Key is still being processed; retry with the same key.",
                         Map.of("Retry-After", Long.toString(i.retryAfter().toSeconds())));
+            case PaymentAnswer.Processing p ->
+                throw new IllegalStateException("a refund's client key is answered in phase 1: " + p);
+            case PaymentAnswer.LiveAttemptExists l ->
+                throw new IllegalStateException("a refund has no intent of its own: " + l);
         };
     }
 
