@@ -8,13 +8,16 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Runs a payment's own transactions so that they wait for a database connection rather than fail for want of one.
  * When thousands of payments are in flight on a small pool (a slow PSP answering them all within seconds), the
  * pool's timeout is shorter than the queue: without this, a payment whose money already moved at the PSP would
  * fail to record it and be left to recovery. {@link #patiently} retries only a failure to get a connection, and
- * only the unit of work given here: it is a whole transaction that never started, so it wrote nothing.
+ * only the unit of work given here: it is a whole transaction that never started, so it wrote nothing. It also runs
+ * the unit once more when a migration of a rolling upgrade changed a table under a statement the connection had
+ * prepared ({@link DatabaseFailures#planChanged}): that transaction was rolled back, so it wrote nothing either.
  * {@link #throughOutage} also retries a unit that failed on a connection the database dropped — a failover — for
  * work whose repeat after an unknown commit is harmless (phase 3). Either wait is bounded by
  * {@code kopek.db.payment-connection-wait}; a waiting payment holds no connection, only its request's memory.
@@ -37,13 +40,23 @@ public class ConnectionWait {
         this.outages = outages;
     }
 
-    /** {@code work}, tried again each time the pool gave no connection within its timeout, until the wait ends. */
+    /**
+     * {@code work}, tried again each time the pool gave no connection within its timeout, until the wait ends, and
+     * once more after a statement prepared before a migration was refused. Not inside a caller's transaction: a
+     * refused statement has ended that one, and only the caller can run it again.
+     */
     public <T> T patiently(Supplier<T> work) {
         Instant deadline = clock.instant().plus(properties.paymentConnectionWait());
+        boolean mayRunAgain = !TransactionSynchronizationManager.isActualTransactionActive();
         for (int tries = 1; ; tries++) {
             try {
                 return work.get();
             } catch (RuntimeException e) {
+                if (mayRunAgain && DatabaseFailures.planChanged(e)) {
+                    mayRunAgain = false;
+                    log.info("a migration changed a table under a prepared statement; running the transaction again");
+                    continue;
+                }
                 if (!DatabaseFailures.noConnection(e) || !clock.instant().isBefore(deadline)) {
                     throw e;
                 }

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 
@@ -17,7 +19,9 @@ import org.springframework.jdbc.CannotGetJdbcConnectionException;
  * Tells a failure that means "the database went away or cannot take writes now" from every other failure. During a
  * failover PostgreSQL ends sessions (57P01 {@code admin_shutdown}), refuses new ones while it starts or shuts down
  * (57P03), drops connections (class 08), answers a write on a standby or a demoted primary with 25006, and the pool
- * gives no connection in time. None of these is a defect: the request or pass wrote nothing, or — when the
+ * gives no connection in time. In a rolling upgrade, a migration of the new version changes a table under the old
+ * one's prepared statements (0A000 from {@code RevalidateCachedQuery}, {@link #planChanged}). None of these is a
+ * defect: the request or pass wrote nothing, or — when the
  * connection was lost after COMMIT was sent — wrote what a retry with the same key or the next pass finds
  * (kopek-server/docs/pipeline.md, "When the database goes away"). They become a 503 with {@code Retry-After}, a
  * worker pause and one warning, never a 500 or a stack trace.
@@ -45,9 +49,12 @@ public final class DatabaseFailures {
 
     private static final int MAX_DEPTH = 20;
 
+    /** The reason a statement prepared before a migration changed its table is reported under. */
+    private static final String SCHEMA_CHANGED = "schema_changed";
+
     private static List<String> reasons() {
-        List<String> reasons =
-                new ArrayList<>(List.of("no_connection", "connection_lost", "socket_timeout", "transient"));
+        List<String> reasons = new ArrayList<>(
+                List.of("no_connection", "connection_lost", "socket_timeout", "transient", SCHEMA_CHANGED));
         reasons.addAll(STATES.values());
         return List.copyOf(reasons);
     }
@@ -95,12 +102,36 @@ public final class DatabaseFailures {
         return cause instanceof CannotGetJdbcConnectionException || cause instanceof SQLTransientConnectionException;
     }
 
+    /**
+     * Whether {@code failure} is PostgreSQL refusing a statement this connection prepared before a migration changed
+     * the result type of what it reads ({@code SELECT *} or {@code RETURNING *} on a table that gained a column):
+     * "cached plan must not change result type". Recognised by the server's routine, as pgjdbc does, since the
+     * message is translated with {@code lc_messages} and 0A000 alone means any unsupported feature. pgjdbc has
+     * already forgotten every statement it prepared on that connection, so each connection fails so at most once
+     * per migration; in autocommit pgjdbc itself runs the statement again, inside a transaction the transaction is
+     * lost and wrote nothing, and running it again goes through.
+     */
+    static boolean planChanged(Throwable failure) {
+        for (Throwable cause : causes(failure)) {
+            if (cause instanceof PSQLException sql && "0A000".equals(sql.getSQLState())) {
+                ServerErrorMessage server = sql.getServerErrorMessage();
+                if (server != null && "RevalidateCachedQuery".equals(server.getRoutine())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Whether a SQLSTATE says that this connection now talks to a server that takes no writes. */
     static boolean readOnly(String sqlState) {
         return "25006".equals(sqlState);
     }
 
     private static Optional<Unavailable> bySqlState(Throwable failure) {
+        if (planChanged(failure)) {
+            return Optional.of(new Unavailable(SCHEMA_CHANGED, "0A000 cached plan must not change result type"));
+        }
         for (Throwable cause : causes(failure)) {
             if (cause instanceof SQLException sql && sql.getSQLState() != null) {
                 String state = sql.getSQLState();

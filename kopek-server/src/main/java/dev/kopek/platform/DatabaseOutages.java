@@ -1,6 +1,7 @@
 package dev.kopek.platform;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,6 +31,8 @@ public class DatabaseOutages {
     public static final String RETRY_AFTER_SECONDS = "1";
 
     private static final String METER = "kopek.database.unavailable";
+    private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    private static final String UNAVAILABLE = "The database is busy or unavailable; ";
     private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
     private static final Duration MAX_PAUSE = Duration.ofSeconds(10);
     private static final Duration REQUEST_WARNING_EVERY = Duration.ofSeconds(5);
@@ -51,20 +54,24 @@ public class DatabaseOutages {
     private record Outage(Instant since, int failures, Instant pausedUntil) {}
 
     /**
-     * The 503 for a request that failed because the database is unavailable; empty for any other failure. A
-     * request that failed this way wrote nothing, or wrote what its retry with the same key finds.
+     * The 503 for {@code request}, which failed because the database is unavailable; empty for any other failure. A
+     * request that failed this way wrote nothing, or wrote what its retry with the same key finds. The detail fits
+     * the request: a request sent with an {@code Idempotency-Key} is told to send it again with the same key, any
+     * other (a read, a PSP's notification) only to send it again.
      */
-    public Optional<ApiProblem> problemFor(Throwable failure) {
+    public Optional<ApiProblem> problemFor(Throwable failure, HttpServletRequest request) {
         Optional<DatabaseFailures.Unavailable> unavailable = DatabaseFailures.of(failure);
         unavailable.ifPresent(u -> {
             count("http", u);
             warnAboutRequests(u);
         });
+        boolean keyed = request.getHeader(IDEMPOTENCY_KEY) != null;
         return unavailable.map(u -> ApiProblem.withHeaders(
                 HttpStatus.SERVICE_UNAVAILABLE,
                 "database_unavailable",
-                "The database is busy or unavailable; retry with the same Idempotency-Key after "
-                        + "Retry-After seconds.",
+                keyed
+                        ? UNAVAILABLE + "retry with the same Idempotency-Key after Retry-After seconds."
+                        : UNAVAILABLE + "retry after Retry-After seconds.",
                 Map.of(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)));
     }
 

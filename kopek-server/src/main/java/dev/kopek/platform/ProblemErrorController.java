@@ -31,7 +31,7 @@ class ProblemErrorController implements ErrorController {
     ResponseEntity<String> error(HttpServletRequest request) {
         ApiProblem problem = apiProblem(request.getAttribute(RequestDispatcher.ERROR_EXCEPTION));
         if (problem == null && request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable failure) {
-            problem = outages.problemFor(failure).orElse(null);
+            problem = outages.problemFor(failure, request).orElse(null);
         }
         if (problem != null) {
             var response = ResponseEntity.status(problem.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON);

@@ -1,5 +1,6 @@
 package dev.kopek.platform;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -52,8 +53,8 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler(Exception.class)
-    ResponseEntity<ProblemDetail> unexpected(Exception e) {
-        Optional<ApiProblem> unavailable = outages.problemFor(e);
+    ResponseEntity<ProblemDetail> unexpected(Exception e, HttpServletRequest request) {
+        Optional<ApiProblem> unavailable = outages.problemFor(e, request);
         if (unavailable.isPresent()) {
             return apiProblem(unavailable.get());
         }

@@ -57,7 +57,8 @@ class RequestGuardFilter extends OncePerRequestFilter {
         } catch (RuntimeException | ServletException e) {
             // The database went away under a filter (authentication, the rate limiter): answered here, so that the
             // container does not log the failure as an error with its stack trace on its way to the error page.
-            Optional<ApiProblem> unavailable = response.isCommitted() ? Optional.empty() : outages.problemFor(e);
+            Optional<ApiProblem> unavailable =
+                    response.isCommitted() ? Optional.empty() : outages.problemFor(e, request);
             if (unavailable.isEmpty()) {
                 throw e;
             }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.http.HttpStatus;
+import org.springframework.mock.web.MockHttpServletRequest;
 
 /**
  * Issue 24, defect 8: Kopek's sessions run with a statement timeout (kopek.db.statement-timeout, 25 s), and a
@@ -26,8 +27,11 @@ class StatementTimeoutTest extends IntegrationTest {
 
     @Test
     void aStatementCancelledAtTheTimeoutIsA503() {
-        ApiProblem problem = outages.problemFor(new QueryTimeoutException(
-                        "balance read", new SQLException("canceling statement due to statement timeout", "57014")))
+        ApiProblem problem = outages.problemFor(
+                        new QueryTimeoutException(
+                                "balance read",
+                                new SQLException("canceling statement due to statement timeout", "57014")),
+                        new MockHttpServletRequest("GET", "/v1/balance"))
                 .orElseThrow();
 
         assertThat(problem.status()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);

@@ -117,8 +117,8 @@ class ConsoleModel {
      * {@code Retry-After}, counted and warned about like every request that meets it.
      */
     @ExceptionHandler(Exception.class)
-    String failed(Exception e, Model model, HttpServletResponse response) {
-        if (outages.problemFor(e).isPresent()) {
+    String failed(Exception e, Model model, HttpServletRequest request, HttpServletResponse response) {
+        if (outages.problemFor(e, request).isPresent()) {
             response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
             response.setHeader(HttpHeaders.RETRY_AFTER, DatabaseOutages.RETRY_AFTER_SECONDS);
             model.addAttribute("title", "Database unavailable");

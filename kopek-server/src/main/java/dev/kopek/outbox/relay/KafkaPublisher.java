@@ -32,7 +32,7 @@ public class KafkaPublisher {
 
     /** The batch was not acknowledged as a whole; none of it may be marked published. */
     public static final class PublishFailed extends RuntimeException {
-        PublishFailed(String message, Throwable cause) {
+        public PublishFailed(String message, Throwable cause) {
             super(message, cause);
         }
     }
