@@ -140,6 +140,32 @@ class RollingUpgradeTest {
     }
 
     /**
+     * Found in review: HikariCP counts 0A000 among its fatal states and evicted the pool's connection, with a warning
+     * and a stack trace, though the connection was sound; the refusal must leave the connection in the pool. The
+     * pool has one connection, so the same server session before and after means it was not replaced.
+     */
+    @Test
+    void aConnectionRefusedForATableChangedUnderItStaysInThePool() {
+        TransactionTemplate tx = kopek.getBean(TransactionTemplate.class);
+        int session = backend();
+        migrateUnderAPreparedStatement("kept_note");
+
+        Throwable refused = catchThrowable(() -> tx.execute(status -> readMerchants()));
+
+        assertThat(refused).hasStackTraceContaining("cached plan must not change result type");
+        assertThat(backend())
+                .as("the server session of the pool's one connection")
+                .isEqualTo(session);
+    }
+
+    private static int backend() {
+        return kopek.getBean(JdbcClient.class)
+                .sql("SELECT pg_backend_pid()")
+                .query(Integer.class)
+                .single();
+    }
+
+    /**
      * Prepares the merchants read on the pool's one connection (pgjdbc does on the fifth use; each in a transaction,
      * where pgjdbc does not run a refused statement again by itself), then adds {@code column} to the table from a
      * connection of the migration's own.
