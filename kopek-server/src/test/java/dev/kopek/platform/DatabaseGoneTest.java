@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.kopek.KopekApplication;
+import dev.kopek.invariants.InvariantAuditor;
 import dev.kopek.merchants.Merchants;
 import dev.kopek.simulator.WebhookSignature;
 import dev.kopek.support.Api;
@@ -42,7 +43,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * demoted primary), a server that is gone. Each is a 503 database_unavailable with Retry-After — never a 500 — on
  * the API, the admin API and the PSP notification endpoint (the PSP sends it again), counted in
  * kopek_database_unavailable_total; the retry with the same key charges once; a read-only answer replaces every
- * pooled connection; and the background workers warn once per outage, never log an ERROR, and resume by themselves.
+ * pooled connection; and the background workers (the invariant audit among them) warn once per outage, never log an
+ * ERROR, and resume by themselves.
  */
 class DatabaseGoneTest {
 
@@ -161,6 +163,7 @@ class DatabaseGoneTest {
     @Test
     void aServerThatIsGoneIsA503EverywhereAndTheWorkersWarnOnceAndResume() throws Exception {
         ListAppender<ILoggingEvent> log = capture();
+        InvariantAuditor auditor = kopek.getBean(InvariantAuditor.class);
         String reference = Api.unique("gone");
         String key = Api.newKey();
         String body = Api.payment(reference, 900, "EUR", "pm_ok");
@@ -171,6 +174,8 @@ class DatabaseGoneTest {
             assertUnavailable(api.get("/v1/balance"));
             assertUnavailable(admin.get("/v1/ops/audit"));
             assertUnavailable(notification());
+            auditor.tick();
+            auditor.tick();
             // The projector runs every 200 ms; it pauses 1 s, then 2 s, after a failed pass, and warns only once.
             for (int i = 0; unavailable("ledger projector", "no_connection") < projectorFailures + 3; i++) {
                 assertThat(i).as("failed passes of the projector, counted").isLessThan(600);
@@ -191,14 +196,19 @@ class DatabaseGoneTest {
             assertThat(i).as("the projector says it resumed").isLessThan(600);
             Thread.sleep(100);
         }
+        auditor.tick();
         detach(log);
 
-        List<String> warnings = log.list.stream()
-                .filter(e -> e.getLevel() == Level.WARN
-                        && e.getFormattedMessage().startsWith("ledger projector: database unavailable"))
-                .map(ILoggingEvent::getFormattedMessage)
-                .toList();
-        assertThat(warnings).as("one warning for the whole outage").hasSize(1);
+        assertThat(lines(log, Level.WARN, "ledger projector: database unavailable"))
+                .as("one warning for the whole outage")
+                .hasSize(1);
+        // Found in review: the audit's tick threw on its gauges, and the scheduler logged an ERROR with a stack.
+        assertThat(lines(log, Level.WARN, "invariants: database unavailable"))
+                .as("the audit's one warning")
+                .hasSize(1);
+        assertThat(lines(log, Level.INFO, "invariants: database available again"))
+                .as("the audit's line when it resumed")
+                .hasSize(1);
         List<ILoggingEvent> kopeks = log.list.stream()
                 .filter(e -> e.getLoggerName().startsWith("dev.kopek."))
                 .toList();
@@ -209,6 +219,13 @@ class DatabaseGoneTest {
                 .as("no stack trace in Kopek's lines")
                 .isEmpty();
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
+    }
+
+    private static List<String> lines(ListAppender<ILoggingEvent> log, Level level, String start) {
+        return log.list.stream()
+                .filter(e -> e.getLevel() == level && e.getFormattedMessage().startsWith(start))
+                .map(ILoggingEvent::getFormattedMessage)
+                .toList();
     }
 
     private static boolean projectorResumed(ListAppender<ILoggingEvent> log) {
