@@ -75,6 +75,7 @@ public class CdcRelay {
     private final Clock clock;
     private final DatabaseOutages outages;
     private final Counter slotsCreated;
+    private final KafkaOutageLog kafkaOutage;
 
     private Connection lockHolder;
     private DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
@@ -82,7 +83,7 @@ public class CdcRelay {
     private volatile boolean running;
     private volatile boolean stopping;
 
-    CdcRelay(
+    public CdcRelay(
             DataSource dataSource,
             PollingRelay catchUp,
             KafkaPublisher publisher,
@@ -101,6 +102,8 @@ public class CdcRelay {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
+        this.kafkaOutage =
+                new KafkaOutageLog(WORKER, "events wait in the outbox; the relay retries until it is back", log, clock);
     }
 
     public boolean isRunning() {
@@ -130,6 +133,7 @@ public class CdcRelay {
             }
             boolean slotCreated = prepare(lockHolder);
             caughtUp = catchUp.drain(CATCH_UP_BATCHES);
+            kafkaOutage.published();
             if (slotCreated) {
                 slotsCreated.increment();
                 log.warn(
@@ -145,6 +149,10 @@ public class CdcRelay {
                     .notifying(this::handleBatch)
                     .using((success, message, error) -> engineEnded(success, message, error))
                     .build();
+        } catch (KafkaPublisher.PublishFailed e) {
+            kafkaOutage.failed(e); // the catch-up could not publish: the next watchdog pass retries
+            releaseLock();
+            return false;
         } catch (SQLException | RuntimeException e) {
             if (!outages.failed(WORKER, e)) {
                 log.error("CDC relay could not start; the next watchdog pass retries", e);
@@ -317,10 +325,10 @@ public class CdcRelay {
     }
 
     private void publishUntilAcknowledged(List<OutboxRow> rows) throws InterruptedException {
-        untilDone(
-                "publish a CDC batch of " + rows.size(),
-                KafkaPublisher.PublishFailed.class,
-                () -> publisher.publish(rows, "cdc"));
+        untilDone("publish a CDC batch of " + rows.size(), KafkaPublisher.PublishFailed.class, () -> {
+            publisher.publish(rows, "cdc");
+            kafkaOutage.published();
+        });
     }
 
     /**
@@ -381,7 +389,9 @@ public class CdcRelay {
                 if (stopping) {
                     throw new InterruptedException("stopping before it could " + what + "; it is streamed again");
                 }
-                if (!outages.failed(WORKER, e)) {
+                if (e instanceof KafkaPublisher.PublishFailed unpublished) {
+                    kafkaOutage.failed(unpublished);
+                } else if (!outages.failed(WORKER, e)) {
                     log.warn("could not {}, retrying in {}", what, pause, e);
                 }
                 Thread.sleep(pause);
