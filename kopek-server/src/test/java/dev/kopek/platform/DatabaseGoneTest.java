@@ -6,12 +6,11 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.kopek.KopekApplication;
 import dev.kopek.invariants.InvariantAuditor;
-import dev.kopek.merchants.Merchants;
 import dev.kopek.simulator.WebhookSignature;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
+import dev.kopek.support.OwnKopek;
 import dev.kopek.support.OwnPostgres;
 import dev.kopek.support.SharedSimulator;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -33,8 +32,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -50,6 +47,7 @@ class DatabaseGoneTest {
 
     private static final String SECRET = "whsec_simulator";
 
+    private static OwnKopek own;
     private static OwnPostgres server;
     private static ConfigurableApplicationContext kopek;
     private static URI base;
@@ -58,28 +56,14 @@ class DatabaseGoneTest {
 
     @BeforeAll
     static void start() {
-        server = OwnPostgres.fresh();
-        kopek = new SpringApplicationBuilder(KopekApplication.class)
-                .run(
-                        "--server.port=0",
-                        "--kopek.db.url=" + server.jdbcUrl(),
-                        "--kopek.db.user=postgres",
-                        "--kopek.db.pool-size=4",
-                        "--kopek.db.connection-timeout=500ms",
-                        "--kopek.db.payment-connection-wait=1s",
-                        "--kopek.psp.simulator-url=" + SharedSimulator.get().baseUri(),
-                        "--kopek.demo-enabled=false",
-                        "--kopek.admin-token=" + IntegrationTest.ADMIN_TOKEN,
-                        "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY,
-                        "--kopek.reconciler.enabled=false",
-                        "--kopek.outbox.workers-enabled=false",
-                        "--kopek.settlement.enabled=false");
-        Merchants merchants = kopek.getBean(Merchants.class);
-        base = URI.create("http://127.0.0.1:"
-                + ((WebServerApplicationContext) kopek).getWebServer().getPort());
-        api = new Api(
-                base,
-                merchants.issueKey(merchants.create("Failover merchant").id()).secret());
+        own = OwnKopek.start(
+                "--kopek.db.pool-size=4",
+                "--kopek.db.connection-timeout=500ms",
+                "--kopek.db.payment-connection-wait=1s");
+        server = own.server();
+        kopek = own.context();
+        base = own.base();
+        api = own.merchant("Failover merchant");
         admin = new Api(base, IntegrationTest.ADMIN_TOKEN);
     }
 
@@ -94,11 +78,8 @@ class DatabaseGoneTest {
 
     @AfterAll
     static void stop() {
-        if (kopek != null) {
-            kopek.close();
-        }
-        if (server != null) {
-            server.close();
+        if (own != null) {
+            own.close();
         }
     }
 
