@@ -82,6 +82,8 @@ public class CdcRelay {
     private Thread engineThread;
     private volatile boolean running;
     private volatile boolean stopping;
+    /** A slot this instance created whose catch-up has not gone through yet: counted and warned about once it has. */
+    private boolean slotCreatedUncounted;
 
     public CdcRelay(
             DataSource dataSource,
@@ -131,10 +133,13 @@ public class CdcRelay {
                 releaseLock();
                 return false;
             }
-            boolean slotCreated = prepare(lockHolder);
+            if (prepare(lockHolder)) {
+                slotCreatedUncounted = true;
+            }
             caughtUp = catchUp.drain(CATCH_UP_BATCHES);
             kafkaOutage.published();
-            if (slotCreated) {
+            if (slotCreatedUncounted) {
+                slotCreatedUncounted = false;
                 slotsCreated.increment();
                 log.warn(
                         "CDC relay: slot {} was missing on this server (the first start, or a failover: PostgreSQL"
