@@ -100,7 +100,11 @@ public class InvariantAuditor {
         }
     }
 
-    /** One slice of every check (those another instance holds are skipped); returns the rows checked. */
+    /**
+     * One slice of every check (those another instance holds are skipped); returns the rows checked. While the
+     * database is away the tick ends at the first failure, gauges included: the outage is logged once for the worker
+     * ({@link DatabaseOutages}), not once per check, and never as an error with a stack trace.
+     */
     public long tick() {
         long rows = 0;
         for (InvariantCheck check : checks) {
@@ -108,12 +112,19 @@ public class InvariantAuditor {
                 rows += step(check).map(Slice::rows).orElse(0);
                 outages.succeeded(WORKER);
             } catch (RuntimeException e) {
-                if (!outages.failed(WORKER, e)) {
-                    log.error("invariant check {} failed; it runs again at the next tick", check.name(), e);
+                if (outages.failed(WORKER, e)) {
+                    return rows;
                 }
+                log.error("invariant check {} failed; it runs again at the next tick", check.name(), e);
             }
         }
-        refreshGauges();
+        try {
+            refreshGauges();
+        } catch (RuntimeException e) {
+            if (!outages.failed(WORKER, e)) {
+                log.error("the invariant gauges were not refreshed; they are at the next tick", e);
+            }
+        }
         return rows;
     }
 
@@ -176,7 +187,12 @@ public class InvariantAuditor {
                 return slice;
             }));
         } catch (RuntimeException e) {
-            cursors.release(lease);
+            try {
+                cursors.release(lease);
+            } catch (RuntimeException notReleased) {
+                // The database that failed the slice often fails the release too; the lease then runs out by itself.
+                e.addSuppressed(notReleased);
+            }
             throw e;
         }
     }

@@ -1,6 +1,7 @@
 package dev.kopek.outbox;
 
 import dev.kopek.outbox.relay.CdcRelay;
+import dev.kopek.outbox.relay.KafkaOutageLog;
 import dev.kopek.outbox.relay.KafkaPublisher.PublishFailed;
 import dev.kopek.outbox.relay.PollingRelay;
 import dev.kopek.outbox.store.OutboxStore;
@@ -43,7 +44,7 @@ class OutboxWorkers {
     private final Clock clock;
     private final DatabaseOutages outages;
     private volatile Instant relayPausedUntil = Instant.MIN;
-    private volatile KafkaOutage kafkaOutage;
+    private final KafkaOutageLog kafkaOutage;
 
     OutboxWorkers(
             OutboxProperties properties,
@@ -62,6 +63,11 @@ class OutboxWorkers {
         this.kafka = kafka;
         this.clock = clock;
         this.outages = outages;
+        this.kafkaOutage = new KafkaOutageLog(
+                RELAY,
+                "events stay in the outbox, retried every " + PAUSE_AFTER_FAILURE + " until it is back",
+                log,
+                clock);
     }
 
     @Scheduled(fixedDelayString = "${kopek.outbox.relay.interval:100ms}", initialDelayString = "1s")
@@ -76,10 +82,10 @@ class OutboxWorkers {
             try {
                 polling.drain(MAX_BATCHES_PER_PASS);
                 outages.succeeded(RELAY);
-                kafkaBack();
+                kafkaOutage.published();
             } catch (PublishFailed e) {
                 relayPausedUntil = clock.instant().plus(PAUSE_AFTER_FAILURE);
-                kafkaAway(e);
+                kafkaOutage.failed(e);
             } catch (RuntimeException e) {
                 if (outages.failed(RELAY, e)) {
                     return;
@@ -92,43 +98,6 @@ class OutboxWorkers {
             }
         });
     }
-
-    /**
-     * Kafka did not take a batch (down, unreachable, or its topic not ready): no defect of Kopek's, and it lasts as
-     * long as Kafka's outage. One warning with the cause when it starts, a debug line per pass after it, a line when
-     * it ends; the backlog's age is the gauge {@code kopek_outbox_lag_seconds}, which the KopekKafkaRelayLag alert
-     * watches (docs/runbooks/stuck-outbox.md), not a stack trace every few seconds.
-     */
-    private void kafkaAway(PublishFailed e) {
-        KafkaOutage before = kafkaOutage;
-        kafkaOutage = before == null
-                ? new KafkaOutage(clock.instant(), 1)
-                : new KafkaOutage(before.since(), before.failures() + 1);
-        String cause = e.getCause() == null ? e.getMessage() : e.getMessage() + ": " + e.getCause();
-        if (before == null) {
-            log.warn(
-                    "outbox relay: Kafka unavailable ({}); events stay in the outbox, retried every {} until it is back",
-                    cause,
-                    PAUSE_AFTER_FAILURE);
-        } else {
-            log.debug("outbox relay: Kafka still unavailable ({}), pass {} failed", cause, kafkaOutage.failures());
-        }
-    }
-
-    /** A pass published (or had nothing to): a Kafka outage it was in is over, and the log says so once. */
-    private void kafkaBack() {
-        KafkaOutage ended = kafkaOutage;
-        if (ended != null) {
-            kafkaOutage = null;
-            log.info(
-                    "outbox relay: Kafka available again after {} failed passes over {} s; publishing",
-                    ended.failures(),
-                    Duration.between(ended.since(), clock.instant()).toSeconds());
-        }
-    }
-
-    /** Since when the relay could not publish to Kafka, and how many passes failed. */
-    private record KafkaOutage(Instant since, int failures) {}
 
     @Scheduled(fixedDelayString = "${kopek.outbox.cdc.watchdog-interval:5s}", initialDelayString = "1s")
     void cdcWatchdog() {

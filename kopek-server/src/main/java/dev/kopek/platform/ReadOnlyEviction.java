@@ -15,6 +15,11 @@ import org.slf4j.LoggerFactory;
  * write with 25006, and the pool would hand that connection out again and again. On 25006 this connection is evicted,
  * and so is every other one in the pool (softly: idle ones at once, busy ones when they come back), since they were
  * opened to the same server; new connections go through {@code targetServerType=primary} and find the new primary.
+ *
+ * <p>The opposite case is a statement prepared before a migration changed its table (0A000 from
+ * {@code RevalidateCachedQuery}, {@link DatabaseFailures#planChanged}): HikariCP counts 0A000 as fatal, but the
+ * connection is sound and pgjdbc has already forgotten its prepared statements, so evicting it would only cost a new
+ * connection and a warning with a stack trace for each pooled connection during every rolling upgrade. It stays.
  */
 final class ReadOnlyEviction implements SQLExceptionOverride {
 
@@ -28,6 +33,9 @@ final class ReadOnlyEviction implements SQLExceptionOverride {
     }
 
     public SQLExceptionOverride.Override adjudicate(SQLException e) {
+        if (DatabaseFailures.planChanged(e)) {
+            return SQLExceptionOverride.Override.DO_NOT_EVICT;
+        }
         if (!DatabaseFailures.readOnly(e.getSQLState())) {
             return SQLExceptionOverride.Override.CONTINUE_EVICT;
         }

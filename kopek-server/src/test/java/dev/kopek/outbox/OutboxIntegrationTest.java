@@ -103,6 +103,21 @@ abstract class OutboxIntegrationTest {
         relay.drain(10_000);
     }
 
+    /** A slot nobody reads retains WAL for ever: tests drop theirs (the walsender may take a moment to leave). */
+    protected void dropSlot(String slot) throws InterruptedException {
+        for (int i = 0; i < 50; i++) {
+            int dropped = jdbc.sql("""
+                    SELECT count(pg_drop_replication_slot(slot_name)) FROM pg_replication_slots
+                     WHERE slot_name = :slot AND NOT active
+                    """).param("slot", slot).query(Integer.class).single();
+            if (dropped == 1) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("slot " + slot + " stayed active after the engine stopped");
+    }
+
     /** One gauge's value as Prometheus scrapes it; the Kafka relay's gauges exist only in a Kafka context. */
     protected double scraped(String metric) {
         Api.Response scrape = new Api(baseUri(), IntegrationTest.ADMIN_TOKEN).get("/actuator/prometheus");

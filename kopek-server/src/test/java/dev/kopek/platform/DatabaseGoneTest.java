@@ -6,11 +6,11 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.kopek.KopekApplication;
-import dev.kopek.merchants.Merchants;
+import dev.kopek.invariants.InvariantAuditor;
 import dev.kopek.simulator.WebhookSignature;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
+import dev.kopek.support.OwnKopek;
 import dev.kopek.support.OwnPostgres;
 import dev.kopek.support.SharedSimulator;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -32,8 +32,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -42,12 +40,14 @@ import org.springframework.context.ConfigurableApplicationContext;
  * demoted primary), a server that is gone. Each is a 503 database_unavailable with Retry-After — never a 500 — on
  * the API, the admin API and the PSP notification endpoint (the PSP sends it again), counted in
  * kopek_database_unavailable_total; the retry with the same key charges once; a read-only answer replaces every
- * pooled connection; and the background workers warn once per outage, never log an ERROR, and resume by themselves.
+ * pooled connection; and the background workers (the invariant audit among them) warn once per outage, never log an
+ * ERROR, and resume by themselves.
  */
 class DatabaseGoneTest {
 
     private static final String SECRET = "whsec_simulator";
 
+    private static OwnKopek own;
     private static OwnPostgres server;
     private static ConfigurableApplicationContext kopek;
     private static URI base;
@@ -56,28 +56,14 @@ class DatabaseGoneTest {
 
     @BeforeAll
     static void start() {
-        server = OwnPostgres.fresh();
-        kopek = new SpringApplicationBuilder(KopekApplication.class)
-                .run(
-                        "--server.port=0",
-                        "--kopek.db.url=" + server.jdbcUrl(),
-                        "--kopek.db.user=postgres",
-                        "--kopek.db.pool-size=4",
-                        "--kopek.db.connection-timeout=500ms",
-                        "--kopek.db.payment-connection-wait=1s",
-                        "--kopek.psp.simulator-url=" + SharedSimulator.get().baseUri(),
-                        "--kopek.demo-enabled=false",
-                        "--kopek.admin-token=" + IntegrationTest.ADMIN_TOKEN,
-                        "--kopek.secrets-key=" + IntegrationTest.SECRETS_KEY,
-                        "--kopek.reconciler.enabled=false",
-                        "--kopek.outbox.workers-enabled=false",
-                        "--kopek.settlement.enabled=false");
-        Merchants merchants = kopek.getBean(Merchants.class);
-        base = URI.create("http://127.0.0.1:"
-                + ((WebServerApplicationContext) kopek).getWebServer().getPort());
-        api = new Api(
-                base,
-                merchants.issueKey(merchants.create("Failover merchant").id()).secret());
+        own = OwnKopek.start(
+                "--kopek.db.pool-size=4",
+                "--kopek.db.connection-timeout=500ms",
+                "--kopek.db.payment-connection-wait=1s");
+        server = own.server();
+        kopek = own.context();
+        base = own.base();
+        api = own.merchant("Failover merchant");
         admin = new Api(base, IntegrationTest.ADMIN_TOKEN);
     }
 
@@ -92,11 +78,8 @@ class DatabaseGoneTest {
 
     @AfterAll
     static void stop() {
-        if (kopek != null) {
-            kopek.close();
-        }
-        if (server != null) {
-            server.close();
+        if (own != null) {
+            own.close();
         }
     }
 
@@ -161,6 +144,7 @@ class DatabaseGoneTest {
     @Test
     void aServerThatIsGoneIsA503EverywhereAndTheWorkersWarnOnceAndResume() throws Exception {
         ListAppender<ILoggingEvent> log = capture();
+        InvariantAuditor auditor = kopek.getBean(InvariantAuditor.class);
         String reference = Api.unique("gone");
         String key = Api.newKey();
         String body = Api.payment(reference, 900, "EUR", "pm_ok");
@@ -171,6 +155,8 @@ class DatabaseGoneTest {
             assertUnavailable(api.get("/v1/balance"));
             assertUnavailable(admin.get("/v1/ops/audit"));
             assertUnavailable(notification());
+            auditor.tick();
+            auditor.tick();
             // The projector runs every 200 ms; it pauses 1 s, then 2 s, after a failed pass, and warns only once.
             for (int i = 0; unavailable("ledger projector", "no_connection") < projectorFailures + 3; i++) {
                 assertThat(i).as("failed passes of the projector, counted").isLessThan(600);
@@ -191,14 +177,19 @@ class DatabaseGoneTest {
             assertThat(i).as("the projector says it resumed").isLessThan(600);
             Thread.sleep(100);
         }
+        auditor.tick();
         detach(log);
 
-        List<String> warnings = log.list.stream()
-                .filter(e -> e.getLevel() == Level.WARN
-                        && e.getFormattedMessage().startsWith("ledger projector: database unavailable"))
-                .map(ILoggingEvent::getFormattedMessage)
-                .toList();
-        assertThat(warnings).as("one warning for the whole outage").hasSize(1);
+        assertThat(lines(log, Level.WARN, "ledger projector: database unavailable"))
+                .as("one warning for the whole outage")
+                .hasSize(1);
+        // Found in review: the audit's tick threw on its gauges, and the scheduler logged an ERROR with a stack.
+        assertThat(lines(log, Level.WARN, "invariants: database unavailable"))
+                .as("the audit's one warning")
+                .hasSize(1);
+        assertThat(lines(log, Level.INFO, "invariants: database available again"))
+                .as("the audit's line when it resumed")
+                .hasSize(1);
         List<ILoggingEvent> kopeks = log.list.stream()
                 .filter(e -> e.getLoggerName().startsWith("dev.kopek."))
                 .toList();
@@ -209,6 +200,13 @@ class DatabaseGoneTest {
                 .as("no stack trace in Kopek's lines")
                 .isEmpty();
         assertThat(chargesAtPsp(reference)).isEqualTo(1);
+    }
+
+    private static List<String> lines(ListAppender<ILoggingEvent> log, Level level, String start) {
+        return log.list.stream()
+                .filter(e -> e.getLevel() == level && e.getFormattedMessage().startsWith(start))
+                .map(ILoggingEvent::getFormattedMessage)
+                .toList();
     }
 
     private static boolean projectorResumed(ListAppender<ILoggingEvent> log) {

@@ -75,14 +75,17 @@ public class CdcRelay {
     private final Clock clock;
     private final DatabaseOutages outages;
     private final Counter slotsCreated;
+    private final KafkaOutageLog kafkaOutage;
 
     private Connection lockHolder;
     private DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
     private Thread engineThread;
     private volatile boolean running;
     private volatile boolean stopping;
+    /** A slot this instance created whose catch-up has not gone through yet: counted and warned about once it has. */
+    private boolean slotCreatedUncounted;
 
-    CdcRelay(
+    public CdcRelay(
             DataSource dataSource,
             PollingRelay catchUp,
             KafkaPublisher publisher,
@@ -101,6 +104,8 @@ public class CdcRelay {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
+        this.kafkaOutage =
+                new KafkaOutageLog(WORKER, "events wait in the outbox; the relay retries until it is back", log, clock);
     }
 
     public boolean isRunning() {
@@ -128,9 +133,13 @@ public class CdcRelay {
                 releaseLock();
                 return false;
             }
-            boolean slotCreated = prepare(lockHolder);
+            if (prepare(lockHolder)) {
+                slotCreatedUncounted = true;
+            }
             caughtUp = catchUp.drain(CATCH_UP_BATCHES);
-            if (slotCreated) {
+            kafkaOutage.published();
+            if (slotCreatedUncounted) {
+                slotCreatedUncounted = false;
                 slotsCreated.increment();
                 log.warn(
                         "CDC relay: slot {} was missing on this server (the first start, or a failover: PostgreSQL"
@@ -145,6 +154,10 @@ public class CdcRelay {
                     .notifying(this::handleBatch)
                     .using((success, message, error) -> engineEnded(success, message, error))
                     .build();
+        } catch (KafkaPublisher.PublishFailed e) {
+            kafkaOutage.failed(e); // the catch-up could not publish: the next watchdog pass retries
+            releaseLock();
+            return false;
         } catch (SQLException | RuntimeException e) {
             if (!outages.failed(WORKER, e)) {
                 log.error("CDC relay could not start; the next watchdog pass retries", e);
@@ -317,10 +330,10 @@ public class CdcRelay {
     }
 
     private void publishUntilAcknowledged(List<OutboxRow> rows) throws InterruptedException {
-        untilDone(
-                "publish a CDC batch of " + rows.size(),
-                KafkaPublisher.PublishFailed.class,
-                () -> publisher.publish(rows, "cdc"));
+        untilDone("publish a CDC batch of " + rows.size(), KafkaPublisher.PublishFailed.class, () -> {
+            publisher.publish(rows, "cdc");
+            kafkaOutage.published();
+        });
     }
 
     /**
@@ -381,7 +394,9 @@ public class CdcRelay {
                 if (stopping) {
                     throw new InterruptedException("stopping before it could " + what + "; it is streamed again");
                 }
-                if (!outages.failed(WORKER, e)) {
+                if (e instanceof KafkaPublisher.PublishFailed unpublished) {
+                    kafkaOutage.failed(unpublished);
+                } else if (!outages.failed(WORKER, e)) {
                     log.warn("could not {}, retrying in {}", what, pause, e);
                 }
                 Thread.sleep(pause);

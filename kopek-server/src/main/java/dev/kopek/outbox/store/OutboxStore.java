@@ -99,17 +99,23 @@ public class OutboxStore {
                           CAST(:evs_envelope AS text[]), CAST(:evs_at AS timestamptz[]))
                    AS e(id, type, resource_type, resource_id, public_id, sequence, merchant, envelope, at)
              WHERE e.resource_id IN (SELECT id FROM %s)""";
+    /**
+     * A delivery's id: a UUID version 7 whose first 48 bits are the milliseconds of the timestamptz {@code %s} (the
+     * event's time), as {@code TimeOrderedIds} makes them, and the rest random with the version and variant bits set.
+     */
+    private static final String DELIVERY_ID = """
+            encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+                       PLACING substring(int8send((extract(epoch FROM %s) * 1000)::bigint) FROM 3)
+                       FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid""";
+
     private static final String DELIVERIES_EACH = """
             INSERT INTO webhook_deliveries (id, endpoint_id, merchant_id, event_id, status, next_attempt_at,
                                             created_at, updated_at)
-            SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
-                              PLACING substring(int8send((extract(epoch FROM event.created_at) * 1000)::bigint)
-                                                FROM 3)
-                              FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid,
+            SELECT %s,
                    w.id, w.merchant_id, event.id, 'PENDING', event.created_at, event.created_at, event.created_at
               FROM event JOIN webhook_endpoints w ON w.merchant_id = event.merchant_id
              WHERE w.status = 'ENABLED' AND (event.event_type = ANY (w.event_types) OR '*' = ANY (w.event_types))
-            """;
+            """.formatted(DELIVERY_ID.formatted("event.created_at"));
 
     private static final String EVENT = """
             INSERT INTO outbox (id, event_type, resource_type, resource_id, public_id, sequence, merchant_id,
@@ -123,15 +129,12 @@ public class OutboxStore {
     private static final String DELIVERIES = """
             INSERT INTO webhook_deliveries (id, endpoint_id, merchant_id, event_id, status, next_attempt_at,
                                             created_at, updated_at)
-            SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
-                              PLACING substring(int8send((extract(epoch FROM CAST(:ev_at AS timestamptz)) * 1000)::bigint)
-                                                FROM 3)
-                              FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid,
+            SELECT %s,
                    e.id, e.merchant_id, event.id, 'PENDING', :ev_at, :ev_at, :ev_at
               FROM webhook_endpoints e, event
              WHERE e.merchant_id = :ev_merchant AND e.status = 'ENABLED'
                AND (:ev_type = ANY (e.event_types) OR '*' = ANY (e.event_types))
-            """;
+            """.formatted(DELIVERY_ID.formatted("CAST(:ev_at AS timestamptz)"));
 
     private static Map<String, Object> params(UUID id, BusinessEvent event, String envelope) {
         Map<String, Object> params = new HashMap<>();
