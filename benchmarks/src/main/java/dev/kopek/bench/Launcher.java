@@ -1,5 +1,6 @@
 package dev.kopek.bench;
 
+import java.util.Random;
 import java.util.function.Function;
 
 /**
@@ -30,5 +31,17 @@ final class Launcher {
             return;
         }
         System.exit(run.run(options));
+    }
+
+    /**
+     * A run's id, eight random letters. Letters only: Kopek refuses free text holding a card-like digit run (13-19
+     * digits, Luhn-valid, hyphens allowed between groups), and a hex run id that happens to be all digits joins the
+     * counter into one.
+     */
+    static String runId() {
+        return new Random()
+                .ints(8, 'a', 'z' + 1)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+                .toString();
     }
 }

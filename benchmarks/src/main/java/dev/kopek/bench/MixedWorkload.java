@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
@@ -72,10 +71,7 @@ final class MixedWorkload {
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
                 .build();
         PaymentLoadDriver.Admin admin = new PaymentLoadDriver.Admin(client, o.url, o.simulatorUrl);
-        String runId = new Random()
-                .ints(8, 'a', 'z' + 1)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
-                .toString();
+        String runId = Launcher.runId();
         OUT.printf(
                 Locale.ROOT,
                 "Kopek mixed workload: %s, %d flows (+%d warmup) at concurrency %d: authorize %d %s (manual capture),"

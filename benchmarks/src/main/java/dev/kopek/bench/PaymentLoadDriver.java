@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -72,12 +71,7 @@ public final class PaymentLoadDriver {
         Admin admin = new Admin(http, o.url, o.simulatorUrl);
         // Payments go through the driver's own keep-alive client; the few admin calls through the JDK's.
         Http1 payments = new Http1(o.url, o.timeout);
-        // Letters only: Kopek refuses free text holding a card-like digit run (13-19 digits, Luhn-valid, hyphens
-        // allowed between groups), and a hex run id that happens to be all digits joins the counter into one.
-        String runId = new Random()
-                .ints(8, 'a', 'z' + 1)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
-                .toString();
+        String runId = Launcher.runId();
 
         OUT.printf(
                 Locale.ROOT,
