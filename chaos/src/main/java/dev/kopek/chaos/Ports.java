@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** A port the OS reports free now; a process restarted after kill -9 keeps its port, so it is chosen once. */
@@ -13,6 +15,12 @@ final class Ports {
     private static final int FIXED_LOW = 20_000;
 
     private static final int FIXED_HIGH = 32_000;
+
+    /**
+     * Every fixed port handed out in this run: a port is free when it is checked but stays free until its member
+     * binds it, so two calls must not both draw it (broker 1's listener and broker 2's controller once did).
+     */
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     private Ports() {}
 
@@ -24,8 +32,13 @@ final class Ports {
     static int fixed() {
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = ThreadLocalRandom.current().nextInt(FIXED_LOW, FIXED_HIGH);
+            if (HANDED_OUT.contains(port)) {
+                continue;
+            }
             try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-                return socket.getLocalPort();
+                if (HANDED_OUT.add(socket.getLocalPort())) {
+                    return port;
+                }
             } catch (IOException e) {
                 // taken: try another
             }
