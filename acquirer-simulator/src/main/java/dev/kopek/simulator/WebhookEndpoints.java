@@ -3,7 +3,10 @@ package dev.kopek.simulator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code /_sim/webhooks}: what was sent and delivered, manual events, resends and batch flushes. */
+/**
+ * {@code /_sim/webhooks}: what was sent and delivered, how many copies are still under way, manual events, resends
+ * and batch flushes.
+ */
 final class WebhookEndpoints {
     private final Simulation simulation;
 
@@ -13,6 +16,7 @@ final class WebhookEndpoints {
 
     void register(Router router) {
         router.route("GET", "/_sim/webhooks", this::list)
+                .route("GET", "/_sim/webhooks/pending", this::pending)
                 .route("POST", "/_sim/webhooks", this::send)
                 .route("POST", "/_sim/webhooks/flush", this::flush)
                 .route("POST", "/_sim/webhooks/{id}/resend", this::resend);
@@ -21,6 +25,12 @@ final class WebhookEndpoints {
     private Answer list(Request request) {
         WebhookSender sender = simulation.books().webhooks();
         return Json.ok(Json.webhooks(sender.events(), sender.deliveries()));
+    }
+
+    /** A harness waits on this before it judges: a copy still being retried may yet change the receiver's books. */
+    private Answer pending(Request request) {
+        return Json.ok(
+                Json.object().put("pending", simulation.books().webhooks().underWay()));
     }
 
     private Answer send(Request request) {

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -19,7 +20,8 @@ import tools.jackson.databind.node.ObjectNode;
  * thread. A non-2xx answer or no answer is retried three times with a short backoff, then, if
  * {@code webhook_retry_for_ms} asks, with a backoff doubling up to 5 s until that long after the first attempt
  * (as a real PSP keeps retrying through its merchant's outage). Belongs to one
- * generation of books: a reset closes it, and its pending deliveries stop before their next attempt.
+ * generation of books: a reset closes it, and its pending deliveries stop before their next attempt. It counts the
+ * copies still under way, so that a test or a harness can wait until every event was delivered or given up.
  */
 final class WebhookSender {
     private static final long[] RETRY_BACKOFF_MILLIS = {50, 100, 200};
@@ -35,6 +37,9 @@ final class WebhookSender {
     private final Map<String, WebhookEvent> eventsById = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<WebhookDelivery> deliveries = new ConcurrentLinkedQueue<>();
     private final List<Job> held = new ArrayList<>();
+    /** Copies dispatched and not yet delivered, given up or dropped. */
+    private final AtomicInteger underWay = new AtomicInteger();
+
     private volatile boolean closed;
 
     WebhookSender(Executor executor, WebhookTransport transport, Supplier<Instant> clock) {
@@ -89,6 +94,7 @@ final class WebhookSender {
     }
 
     private void dispatch(Job job) {
+        underWay.incrementAndGet();
         if (job.settings().reorder()) {
             hold(job);
         } else {
@@ -98,6 +104,8 @@ final class WebhookSender {
                     deliver(job);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
+                } finally {
+                    underWay.decrementAndGet();
                 }
             });
         }
@@ -134,17 +142,22 @@ final class WebhookSender {
         }
         Collections.shuffle(batch, ThreadLocalRandom.current());
         executor.execute(() -> {
+            int left = batch.size();
             try {
                 for (Job job : batch) {
                     // First tries go one after the other, in the shuffled order; a refused one retries on its own
                     // thread, so that one receiver's outage does not hold the rest of the batch back.
                     long giveUpAt = giveUpAt(job);
+                    left--;
                     if (!closed && !attempt(job, 1)) {
                         executor.execute(() -> retryQuietly(job, giveUpAt));
+                    } else {
+                        underWay.decrementAndGet();
                     }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                underWay.addAndGet(-left - 1);
             }
         });
     }
@@ -165,6 +178,8 @@ final class WebhookSender {
             retry(job, giveUpAt);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            underWay.decrementAndGet();
         }
     }
 
@@ -218,10 +233,16 @@ final class WebhookSender {
         return List.copyOf(deliveries);
     }
 
+    /** Copies held for a batch, waiting before a first try or between retries: 0 when every event was settled. */
+    int underWay() {
+        return underWay.get();
+    }
+
     /** Stops sending: held events are dropped and pending deliveries end before their next attempt. */
     void close() {
         closed = true;
         synchronized (held) {
+            underWay.addAndGet(-held.size());
             held.clear();
         }
     }

@@ -130,6 +130,49 @@ class WebhookTest extends SimulatorWithReceiver {
     }
 
     @Test
+    void copiesUnderWayAreCountedUntilDeliveredOrGivenUp() throws Exception {
+        simulator.configure(
+                simulator.config().withWebhooks(simulator.config().webhooks().withRetryForMillis(30_000)));
+        // Refused four times: the copy is under way through its retries and settled once the fifth try is taken.
+        receiver.answer(503, 503, 503, 503);
+        simulator.sendWebhook("test.outage", "{}");
+        receiver.next(1);
+        assertThat(pending()).isEqualTo(1);
+        receiver.next(4);
+        awaitPending(0);
+
+        // Held for a batch: under way until the batch goes out. A copy refused for good (its first try and three
+        // quick retries, with no window) is settled too: it will never arrive.
+        simulator.configure(simulator
+                .config()
+                .withWebhooks(simulator
+                        .config()
+                        .webhooks()
+                        .withRetryForMillis(0)
+                        .withReorder(true)
+                        .withDelayMillis(60_000)));
+        simulator.sendWebhook("test.held", "{}");
+        assertThat(pending()).isEqualTo(1);
+        receiver.answer(500, 500, 500, 500);
+        simulator.flushWebhooks();
+        receiver.next(4);
+        awaitPending(0);
+        receiver.assertQuietFor(Duration.ofMillis(200));
+    }
+
+    private long pending() throws Exception {
+        return json(client.get("/_sim/webhooks/pending")).get("pending").asLong();
+    }
+
+    private void awaitPending(long expected) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (pending() != expected) {
+            assertThat(System.nanoTime()).as("pending reaches %d", expected).isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
     void withDuplicateRateOneEveryEventArrivesTwice() throws Exception {
         simulator.configure(
                 simulator.config().withWebhooks(simulator.config().webhooks().withDuplicateRate(1)));

@@ -18,19 +18,27 @@ final class Aftermath {
 
     private Aftermath() {}
 
-    /** Waits (bounded) until nothing is undecided outside review and every outbox row reached the consumer. */
-    static void drain(KopekRecord kopek, EventTap tap, Duration limit, Consumer<String> say) {
+    /**
+     * Waits (bounded) until nothing is undecided outside review, every outbox row reached the consumer, every
+     * notification Kopek stored was applied, and the simulator has no webhook copy still under way.
+     */
+    static void drain(Simulator simulator, KopekRecord kopek, EventTap tap, Duration limit, Consumer<String> say) {
         long t0 = System.nanoTime();
         long deadline = t0 + limit.toNanos();
         long lastSay = 0;
         long quietSince = 0;
         while (System.nanoTime() < deadline) {
             long[] progress = kopek.progress();
+            long webhooks = simulator.pendingWebhooks();
             long consumed = tap.events().stream()
                     .map(Evidence.TopicEvent::eventId)
                     .distinct()
                     .count();
-            boolean quiet = progress[0] == 0 && progress[1] == 0 && consumed >= progress[2];
+            boolean quiet = progress[0] == 0
+                    && progress[1] == 0
+                    && consumed >= progress[2]
+                    && progress[3] == 0
+                    && webhooks == 0;
             // Quiet twice, a few seconds apart: webhooks the simulator still delivers may wake a payment up.
             if (quiet && quietSince == 0) {
                 quietSince = System.nanoTime();
@@ -45,7 +53,8 @@ final class Aftermath {
             if (System.nanoTime() - lastSay > 10_000_000_000L) {
                 lastSay = System.nanoTime();
                 say.accept("draining: " + progress[0] + " undecided outside review, " + progress[1]
-                        + " outbox rows unpublished, " + consumed + "/" + progress[2] + " events consumed");
+                        + " outbox rows unpublished, " + consumed + "/" + progress[2] + " events consumed, "
+                        + progress[3] + " notifications waiting, " + webhooks + " webhook copies under way");
             }
             Pause.millis(500);
         }

@@ -79,7 +79,7 @@ final class ChaosRun {
                 balancer.faults(Balancer.Faults.NONE);
                 simulator.faultsOff();
                 fleet.ensureAllReady();
-                Aftermath.drain(kopek, tap, size.drain(), this::say);
+                Aftermath.drain(simulator, kopek, tap, size.drain(), this::say);
                 Evidence evidence = Aftermath.evidence(simulator, kopek, tap, log);
                 Auditor.Report report = Auditor.audit(evidence);
                 print(report, evidence, kopek, fleet);

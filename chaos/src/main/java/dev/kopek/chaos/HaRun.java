@@ -112,7 +112,7 @@ final class HaRun {
                         .map(i -> i.process().name() + " was down at the end of the load without being killed")
                         .toList();
                 fleet.ensureAllReady();
-                Aftermath.drain(kopek, tap, size.drain(), this::say);
+                Aftermath.drain(simulator, kopek, tap, size.drain(), this::say);
                 Evidence evidence = Aftermath.evidence(simulator, kopek, tap, log);
                 return judge(evidence, done, faults, died, topicProblems, productionAudit(fleet));
             }

@@ -31,7 +31,8 @@ final class KopekRecord {
                  + (SELECT count(*) FROM idempotency_keys WHERE status <> 'COMPLETED'
                         AND resource_id NOT IN (SELECT id FROM parked)),
                    (SELECT count(*) FROM outbox WHERE published_at IS NULL),
-                   (SELECT count(*) FROM outbox)
+                   (SELECT count(*) FROM outbox),
+                   (SELECT count(*) FROM psp_notifications WHERE processed_at IS NULL OR outcome = 'unmatched')
             """;
 
     private static final String LEDGER_TOTALS = """
@@ -60,9 +61,13 @@ final class KopekRecord {
         this.url = url;
     }
 
-    /** {unsettled outside review, outbox rows not yet published, outbox rows}. */
+    /**
+     * {unsettled outside review, outbox rows not yet published, outbox rows, PSP notifications stored and waiting to
+     * be applied}. A notification waits out its claim (30 s) when the request that stored it met an outage, and may
+     * be what records a dispute: the chargeback is money the books must know before the audit.
+     */
     long[] progress() {
-        return query(UNSETTLED, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)})
+        return query(UNSETTLED, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)})
                 .getFirst();
     }
 

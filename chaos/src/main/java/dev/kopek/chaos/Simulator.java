@@ -124,6 +124,11 @@ final class Simulator implements AutoCloseable {
                 == 200;
     }
 
+    /** Webhook copies still under way: held for a batch, or waiting for a first try or a retry. */
+    long pendingWebhooks() {
+        return Json.parse(get("/_sim/webhooks/pending")).path("pending").asLong();
+    }
+
     JsonNode movements() {
         return Json.parse(get("/_sim/movements"));
     }
