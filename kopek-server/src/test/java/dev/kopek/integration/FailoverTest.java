@@ -68,6 +68,10 @@ class FailoverTest {
             Load load = new Load(api(kopek));
             load.start();
             load.awaitAcknowledged(PAYMENTS_EACH_SIDE);
+            if (mode.equals("cdc")) {
+                // The relay starts on a timer: the primary dies only once its slot exists there, to be lost.
+                awaitCounter(kopek, "kopek.outbox.cdc.slot.created", 1, "the slot of the first start");
+            }
             double projectedBefore = counter(kopek, "kopek.ledger.projected");
 
             primary.kill();
@@ -274,6 +278,14 @@ class FailoverTest {
         return SIMULATOR.charges().stream()
                 .filter(c -> reference.equals(c.reference()) && c.status().equals("succeeded"))
                 .count();
+    }
+
+    private static void awaitCounter(ConfigurableApplicationContext kopek, String name, double count, String what)
+            throws InterruptedException {
+        for (int i = 0; counter(kopek, name) < count; i++) {
+            assertThat(i).as(what).isLessThan(WAIT_STEPS);
+            Thread.sleep(50);
+        }
     }
 
     private static double counter(ConfigurableApplicationContext kopek, String name) {
