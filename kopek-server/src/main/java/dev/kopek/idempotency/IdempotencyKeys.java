@@ -463,17 +463,38 @@ public class IdempotencyKeys {
     /**
      * {@link #complete} and {@code alongside} (another module's CTEs, which read {@link #COMPLETED}: one row when this
      * attempt stored the answer, none when it is stale) in one statement: one round trip, and neither write without
-     * the other. False for a stale owner, who changed nothing.
+     * the other. False for a stale owner, who changed nothing. {@code required} names CTEs of {@code alongside} that
+     * must each yield one row whenever the answer was stored; when one yields none this throws (a bug: the caller's
+     * transaction rolls back).
      */
-    public boolean completeWith(ClientKey ck, int attempt, int responseCode, String responseBody, SqlPart alongside) {
+    public boolean completeWith(
+            ClientKey ck,
+            int attempt,
+            int responseCode,
+            String responseBody,
+            SqlPart alongside,
+            List<String> required) {
         Map<String, Object> params = new HashMap<>(completeParams(ck, attempt, responseCode, responseBody));
         params.putAll(alongside.params());
+        String check = required.isEmpty()
+                ? "TRUE"
+                : String.join(
+                        " AND ",
+                        required.stream()
+                                .map(cte -> "(SELECT count(*) FROM " + cte + ") = 1")
+                                .toList());
         return jdbc.sql("WITH " + COMPLETED + " AS (" + COMPLETE + " RETURNING 1), " + alongside.sql()
-                                + "\nSELECT count(*) FROM " + COMPLETED)
-                        .params(params)
-                        .query(Long.class)
-                        .single()
-                == 1;
+                        + "\nSELECT (SELECT count(*) FROM " + COMPLETED + ") AS stored, " + check + " AS required")
+                .params(params)
+                .query((rs, row) -> {
+                    boolean stored = rs.getLong("stored") == 1;
+                    if (stored && !rs.getBoolean("required")) {
+                        throw new IllegalStateException(
+                                "stored the answer of " + ck + " but one of " + required + " wrote nothing");
+                    }
+                    return stored;
+                })
+                .single();
     }
 
     private static final String COMPLETE = """

@@ -2,6 +2,7 @@ package dev.kopek.ledger;
 
 import dev.kopek.events.MoneyMovement;
 import dev.kopek.ledger.domain.AccountType;
+import dev.kopek.ledger.domain.FeeRule;
 import dev.kopek.ledger.domain.Line;
 import dev.kopek.ledger.domain.Posting;
 import dev.kopek.ledger.domain.PostingRules;
@@ -13,8 +14,10 @@ import dev.kopek.platform.SqlPart;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -123,6 +126,91 @@ public class Ledger {
                         movement.merchant(),
                         movement.amount().currency().code()),
                 source);
+    }
+
+    /**
+     * Movements that depend on what was posted before — a capture (its fee, the part of the payment's open hold it
+     * closes) and a release of that hold — as common table expressions of the caller's statement, each posted once
+     * when the CTE {@code source} has a row, with what it depends on computed by the statement itself
+     * ({@link JournalStore#inputsPart}: nothing is read first) and its lines from the one posting table
+     * ({@link PostingRules#legs}). In order: a release after a capture in the same statement closes what the capture
+     * left open. The caller must have locked the payment's row in an earlier statement of its transaction, as every
+     * writer of a capture or a release does. Idempotent by its source like every posting.
+     */
+    public SqlPart computedPart(List<MoneyMovement> movements, String source) {
+        MoneyMovement first = movements.getFirst();
+        String currency = first.amount().currency().code();
+        SqlPart inputs = JournalStore.inputsPart(first.merchant(), first.paymentId(), currency);
+        StringBuilder sql = new StringBuilder(inputs.sql());
+        Map<String, Object> params = new HashMap<>(inputs.params());
+        String closedBefore = "0";
+        for (int i = 0; i < movements.size(); i++) {
+            MoneyMovement movement = movements.get(i);
+            if (!movement.paymentId().equals(first.paymentId())
+                    || !movement.merchant().equals(first.merchant())
+                    || !movement.amount().currency().equals(first.amount().currency())) {
+                throw new IllegalArgumentException("one statement posts the movements of one payment: " + movements);
+            }
+            if (movement.kind() != MoneyMovement.Kind.CAPTURED
+                    && movement.kind() != MoneyMovement.Kind.AUTHORIZATION_RELEASED) {
+                throw new IllegalArgumentException(movement.kind() + " depends on nothing the statement computes");
+            }
+            String suffix = "_" + i;
+            String amount = "CAST(:lg" + suffix + "_amount AS bigint)";
+            String fee = movement.kind() == MoneyMovement.Kind.CAPTURED
+                    ? FeeRule.inSql(amount, "i.bps", "i.fixed_minor")
+                    : "0";
+            // LEAST ignores a NULL: a payment that never had a hold (an automatic capture) closes nothing.
+            String closed = "(CASE WHEN i.open_hold IS NULL THEN 0 ELSE LEAST(%s, i.open_hold - %s) END)"
+                    .formatted(amount, closedBefore);
+            List<JournalStore.ComputedLine> lines = PostingRules.legs(movement.kind()).stream()
+                    .map(leg -> new JournalStore.ComputedLine(
+                            account(leg.account(), first.merchant(), currency),
+                            leg.side(),
+                            switch (leg.term()) {
+                                case AMOUNT -> amount;
+                                case NET_OF_FEE -> amount + " - " + fee;
+                                case FEE -> fee;
+                                case HOLD_CLOSED -> closed;
+                            }))
+                    .toList();
+            SqlPart posting = journal.computedPart(header(movement), lines, "ledger_inputs", source, suffix);
+            sql.append(",\n").append(posting.sql());
+            params.putAll(posting.params());
+            closedBefore = "(" + closedBefore + " + " + closed + ")";
+        }
+        return new SqlPart(sql.toString(), params);
+    }
+
+    /** A part of the caller's statement that must post: {@code written} names its CTE that yields a row when it did. */
+    public record Required(SqlPart part, String written) {}
+
+    /**
+     * A refund's outcome (REFUND_SUCCEEDED or REFUND_RELEASED) as common table expressions of the caller's
+     * statement, posted once when the CTE {@code source} has a row, and only against its opening: the refund's
+     * REFUND_RESERVED, for the same merchant, payment, currency and amount, checked by the statement itself (nothing
+     * is read first). An outcome without its opening is a bug, so the caller requires {@code written}.
+     */
+    public Required outcomePart(MoneyMovement movement, String source) {
+        if (movement.kind() != MoneyMovement.Kind.REFUND_SUCCEEDED
+                && movement.kind() != MoneyMovement.Kind.REFUND_RELEASED) {
+            throw new IllegalArgumentException(movement.kind() + " is not a refund's outcome");
+        }
+        String suffix = "_outcome";
+        String currency = movement.amount().currency().code();
+        String amount = "CAST(:lg" + suffix + "_amount AS bigint)";
+        List<JournalStore.ComputedLine> lines = PostingRules.legs(movement.kind()).stream()
+                .map(leg -> new JournalStore.ComputedLine(
+                        account(leg.account(), movement.merchant(), currency), leg.side(), amount))
+                .toList();
+        SqlPart part = journal.computedPart(
+                header(movement),
+                lines,
+                "(SELECT 1)",
+                source,
+                suffix,
+                JournalStore.openedGuard(suffix, MoneyMovement.Kind.REFUND_RESERVED.name(), true));
+        return new Required(part, "ledger_header" + suffix);
     }
 
     /** The journal transaction that posts {@code movement}, without its entries. */
@@ -291,7 +379,10 @@ public class Ledger {
     }
 
     private long account(Line line, MerchantId merchant, String currency) {
-        AccountType type = line.account();
+        return account(line.account(), merchant, currency);
+    }
+
+    private long account(AccountType type, MerchantId merchant, String currency) {
         if (!type.isPlatform() && merchant == null) {
             throw new IllegalStateException(
                     type + " is a merchant's account; a posting without a merchant cannot use it");

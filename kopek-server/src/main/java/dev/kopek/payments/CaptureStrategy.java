@@ -2,24 +2,30 @@ package dev.kopek.payments;
 
 import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.MoneyMovement;
+import dev.kopek.payments.OperationStrategy.Effects;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.OperationStatus;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
-import dev.kopek.payments.jdbc.PaymentStore;
+import dev.kopek.payments.jdbc.PaymentMoves;
 import dev.kopek.platform.Problems;
+import dev.kopek.platform.SqlPart;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.stereotype.Component;
 
 /** A capture: confirms the pending capture (a final one releases what is left), or gives it back. */
 @Component
 class CaptureStrategy implements OperationStrategy {
 
-    private final PaymentStore payments;
+    private final PaymentMoves moves;
     private final PaymentEvents events;
+    private final PaymentEffects effects;
 
-    CaptureStrategy(PaymentStore payments, PaymentEvents events) {
-        this.payments = payments;
+    CaptureStrategy(PaymentMoves moves, PaymentEvents events, PaymentEffects effects) {
+        this.moves = moves;
         this.events = events;
+        this.effects = effects;
     }
 
     @Override
@@ -28,23 +34,31 @@ class CaptureStrategy implements OperationStrategy {
     }
 
     @Override
-    public Payment confirm(PaymentOperation op) {
-        Payment after = payments.moveToPaidStatus(payments.confirmCapture(op.payment(), op.amount()));
-        events.changed(after, "captured");
-        events.moved(op.id(), MoneyMovement.Kind.CAPTURED, after, op.amount());
-        if (op.finalCapture() && after.amounts().released() > 0) {
-            events.moved(
-                    op.id(),
-                    MoneyMovement.Kind.AUTHORIZATION_RELEASED,
-                    after,
-                    after.amounts().released());
-        }
-        return after;
+    public SqlPart paymentPart(PaymentOperation done) {
+        return done.status() == OperationStatus.SUCCEEDED
+                ? moves.confirmCapture(done.payment(), done.amount())
+                : moves.releaseCapture(done.payment(), done.amount(), done.finalCapture());
     }
 
+    /**
+     * A confirmed capture posts CAPTURED (its fee and the part of the open hold it closes computed in the statement),
+     * and a final one also releases the rest of the hold, which phase 1 set aside as released.
+     */
     @Override
-    public Payment release(PaymentOperation op) {
-        return payments.releaseCapture(op.payment(), op.amount(), op.finalCapture());
+    public Effects effects(PaymentOperation done, Payment moved) {
+        if (done.status() != OperationStatus.SUCCEEDED) {
+            return Effects.none(moved);
+        }
+        List<MoneyMovement> movements = new ArrayList<>();
+        movements.add(events.movement(done.id(), MoneyMovement.Kind.CAPTURED, moved, done.amount()));
+        if (done.finalCapture() && moved.amounts().released() > 0) {
+            movements.add(events.movement(
+                    done.id(),
+                    MoneyMovement.Kind.AUTHORIZATION_RELEASED,
+                    moved,
+                    moved.amounts().released()));
+        }
+        return effects.paid(moved, "captured", movements, null);
     }
 
     @Override

@@ -58,33 +58,50 @@ class OperationRecording implements Recording<PaymentOperation> {
 
     @Override
     public Optional<Moved<PaymentOperation>> move(PaymentOperation op, SqlPart fence, ChargeOutcome outcome) {
-        Optional<OperationStore.Fenced> moved = switch (outcome) {
+        return switch (outcome) {
             case ChargeOutcome.Succeeded s -> {
                 LogContext.put(LogContext.PSP_REFERENCE, s.pspReference());
-                yield operations.fencedTransition(fence, op, OperationStatus.SUCCEEDED, s.pspReference(), null);
+                yield move(fence, op, OperationStatus.SUCCEEDED, s.pspReference(), null);
             }
             case ChargeOutcome.Declined d ->
-                operations.fencedTransition(fence, op, OperationStatus.FAILED, null, "declined: " + d.declineCode());
-            case ChargeOutcome.Failed f ->
-                operations.fencedTransition(fence, op, OperationStatus.FAILED, null, f.reason());
+                move(fence, op, OperationStatus.FAILED, null, "declined: " + d.declineCode());
+            case ChargeOutcome.Failed f -> move(fence, op, OperationStatus.FAILED, null, f.reason());
             case ChargeOutcome.Authorized a ->
-                operations.fencedTransition(
+                move(
                         fence,
                         op,
                         OperationStatus.UNKNOWN,
                         null,
                         "psp answered a " + op.kind().apiName() + " with an authorization");
-            case ChargeOutcome.Unknown u ->
-                operations.fencedTransition(fence, op, OperationStatus.UNKNOWN, null, u.reason());
+            case ChargeOutcome.Unknown u -> move(fence, op, OperationStatus.UNKNOWN, null, u.reason());
         };
-        return moved.map(m -> new Moved<>(m.operation(), m.operation().status().isFinal(), m.keyLeaseUntil()));
+    }
+
+    /**
+     * One statement: the fence, the operation's move and — for a final one — the payment's side of it, which must
+     * have found the payment where the operation's reservation left it.
+     */
+    private Optional<Moved<PaymentOperation>> move(
+            SqlPart fence, PaymentOperation op, OperationStatus next, String pspReference, String reason) {
+        SqlPart payment =
+                next.isFinal() ? strategies.get(op.kind()).paymentPart(op.moveTo(next, pspReference, reason)) : null;
+        return operations
+                .fencedTransition(fence, op, next, pspReference, reason, payment)
+                .map(m -> {
+                    if (payment != null && m.payment() == null) {
+                        throw new IllegalStateException(op.kind().apiName() + " " + op.id() + " moved to " + next
+                                + " but payment " + op.payment() + " was not where its reservation left it");
+                    }
+                    return new Moved<>(m.operation(), next.isFinal(), m.keyLeaseUntil(), m.payment());
+                });
     }
 
     @Override
-    public Settled settle(PaymentOperation done) {
+    public Settled settle(Moved<PaymentOperation> moved) {
+        PaymentOperation done = moved.resource();
         OperationStrategy strategy = strategies.get(done.kind());
-        Payment after = done.status() == OperationStatus.SUCCEEDED ? strategy.confirm(done) : strategy.release(done);
-        StoredAnswer answer = strategy.answer(done, after);
+        OperationStrategy.Effects effects = strategy.effects(done, moved.payment());
+        StoredAnswer answer = strategy.answer(done, effects.payment());
         log.info(
                 "{} {}: {} payment={} psp_ref={}",
                 done.kind().apiName(),
@@ -92,7 +109,7 @@ class OperationRecording implements Recording<PaymentOperation> {
                 done.id(),
                 done.payment(),
                 done.pspReference());
-        return new Settled(answer.status(), answer.body(), strategy.event(done));
+        return new Settled(answer.status(), answer.body(), strategy.event(done), effects);
     }
 
     @Override

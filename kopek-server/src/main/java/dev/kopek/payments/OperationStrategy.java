@@ -4,23 +4,33 @@ import dev.kopek.events.BusinessEvent;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
+import dev.kopek.platform.SqlPart;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * What differs between a capture, a void and a refund once phase 1 reserved its amount; everything else (the PSP
  * call, resume by lookup, the key window, fencing, notifications, the reconciler, a person's decision) is
- * {@link OperationRunner}'s and {@link OutcomeRecorder}'s. {@link #accepted} serves phase 1; every other method runs
- * inside phase 3's transaction, after the operation's own move.
+ * {@link OperationRunner}'s and {@link OutcomeRecorder}'s. {@link #accepted} serves phase 1; every other method
+ * builds a part of phase 3, whose final outcome is two statements: the move (the fence, the operation, the payment's
+ * amounts) and the answer (the stored answer, the events, the payment's status, the postings).
  */
 public interface OperationStrategy {
 
     OperationKind kind();
 
-    /** The PSP did it: confirm the reservation on the payment and post the money movements. */
-    Payment confirm(PaymentOperation succeeded);
+    /**
+     * The payment's side of the final move — the reservation confirmed when {@code done} succeeded, given back when
+     * it failed — as a part of the move's statement ({@code PaymentMoves}: the CTE {@code payment}, made from the
+     * operation's move).
+     */
+    SqlPart paymentPart(PaymentOperation done);
 
-    /** The PSP certainly did not: give the reservation back. */
-    Payment release(PaymentOperation failed);
+    /**
+     * What the final move writes beside its stored answer, given the payment as the move's statement left it
+     * (locked): the payment's status and event, and the money movements' postings.
+     */
+    Effects effects(PaymentOperation done, Payment moved);
 
     /** The event that announces the operation's state (L9), for the caller to write with its change. */
     BusinessEvent event(PaymentOperation op);
@@ -38,4 +48,20 @@ public interface OperationStrategy {
     }
 
     record StoredAnswer(int status, String body) {}
+
+    /**
+     * Parts of the answer's statement ({@code parts}: CTEs made from the stored answer's CTE, or from an earlier
+     * part), the events of the payment's change that the statement writes with the operation's own, and
+     * {@code required}, CTEs of the parts that must each write whenever the answer is stored. {@code payment} is the
+     * payment as they leave it.
+     */
+    record Effects(Payment payment, List<SqlPart> parts, List<BusinessEvent> events, List<String> required) {
+
+        static final Effects NONE = none(null);
+
+        /** Nothing beside the answer: the move's statement did all there was to do to the payment. */
+        public static Effects none(Payment payment) {
+            return new Effects(payment, List.of(), List.of(), List.of());
+        }
+    }
 }

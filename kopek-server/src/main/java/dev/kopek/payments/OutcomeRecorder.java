@@ -1,12 +1,19 @@
 package dev.kopek.payments;
 
+import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.EventStatements;
 import dev.kopek.events.RecordedEvent;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.platform.ConnectionWait;
+import dev.kopek.platform.SqlPart;
 import dev.kopek.psp.ChargeOutcome;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
@@ -16,10 +23,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Phase 3 of every kind — payment, capture, void, refund ("recording" an outcome; "settlement" means only the PSP's
  * settlement file): one short transaction, fenced by the attempt number (L4). The resource moves by compare-and-set
- * in the statement that locks the key as its owner ({@link IdempotencyKeys#fencePart}), so a stale owner stops
- * there and changes nothing; a final outcome then makes its amount effects and stores its answer with its event in
- * one statement; an unknown one marks the key as awaiting a result, or parked for a person. What differs per kind
- * is a {@link Recording}.
+ * in the statement that locks the key as its owner ({@link IdempotencyKeys#fencePart}), with the payment's amounts
+ * for an operation, so a stale owner stops there and changes nothing; a final outcome then stores its answer with its
+ * event and the rest of its effects (the payment's status and event, the ledger's postings) in a second statement;
+ * an unknown one marks the key as awaiting a result, or parked for a person. What differs per kind is a
+ * {@link Recording}.
  */
 @Component
 class OutcomeRecorder {
@@ -99,18 +107,34 @@ class OutcomeRecorder {
                     kind.subjectId(moved.resource()),
                     ParkedOutcomeRecorded.resolutionOf(kind.subject(moved.resource()), outcome)));
         }
-        Recording.Settled settled = kind.settle(moved.resource());
-        // The final answer and its event in one statement: one round trip, and neither without the other.
-        if (!keys.completeWith(
-                ck,
-                attempt,
-                settled.status(),
-                settled.body(),
-                eventStatements.append(settled.event(), IdempotencyKeys.COMPLETED))) {
+        Recording.Settled settled = kind.settle(moved);
+        OperationStrategy.Effects effects = settled.effects();
+        // The final answer, its event and the rest of the outcome's effects in one statement: one round trip, and
+        // none of them without the others.
+        List<BusinessEvent> announced = new ArrayList<>(effects.events());
+        announced.add(settled.event());
+        List<SqlPart> parts = new ArrayList<>(effects.parts());
+        parts.add(announcedPart(announced));
+        parts.add(eventStatements.appendEach(announced, "announced"));
+        if (!keys.completeWith(ck, attempt, settled.status(), settled.body(), joined(parts), effects.required())) {
             throw new StaleAttempt(ck, attempt);
         }
-        publisher.publishEvent(new RecordedEvent(settled.event()));
+        announced.forEach(event -> publisher.publishEvent(new RecordedEvent(event)));
         return new PaymentAnswer.Final(settled.status(), settled.body(), false);
+    }
+
+    /** The CTE {@code announced}: the resources whose events the answer's statement writes, once it stored it. */
+    private static SqlPart announcedPart(List<BusinessEvent> events) {
+        return new SqlPart(
+                "announced AS (SELECT unnest(CAST(:an_ids AS uuid[])) AS id FROM " + IdempotencyKeys.COMPLETED + ")",
+                Map.of("an_ids", events.stream().map(BusinessEvent::resourceId).toArray(UUID[]::new)));
+    }
+
+    /** Parts of one statement, joined as its common table expressions. */
+    private static SqlPart joined(List<SqlPart> parts) {
+        Map<String, Object> params = new HashMap<>();
+        parts.forEach(part -> params.putAll(part.params()));
+        return new SqlPart(String.join(",\n", parts.stream().map(SqlPart::sql).toList()), params);
     }
 
     private <R> PaymentAnswer unknown(

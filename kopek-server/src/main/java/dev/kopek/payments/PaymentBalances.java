@@ -1,9 +1,15 @@
 package dev.kopek.payments;
 
 import dev.kopek.events.MoneyMovement;
+import dev.kopek.idempotency.IdempotencyKeys;
+import dev.kopek.ledger.Ledger;
 import dev.kopek.money.PaymentId;
+import dev.kopek.payments.domain.OperationStatus;
 import dev.kopek.payments.domain.Payment;
+import dev.kopek.payments.domain.PaymentOperation;
+import dev.kopek.payments.jdbc.PaymentMoves;
 import dev.kopek.payments.jdbc.PaymentStore;
+import dev.kopek.platform.SqlPart;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
@@ -11,29 +17,61 @@ import org.springframework.stereotype.Service;
 
 /**
  * The payment's side of a refund's and a dispute's outcome, for the refunds and disputes modules: confirm or release
- * a refund's reservation (made in phase 1, {@link PaymentOperations}), withdraw or return a chargeback. Each call
- * must run inside the caller's transaction, which also holds the refund's or dispute's own guard.
+ * a refund's reservation (made in phase 1, {@link PaymentOperations}) as parts of the refund's phase 3, withdraw or
+ * return a chargeback. Each call must run inside the caller's transaction, which also holds the refund's or dispute's
+ * own guard.
  */
 @Service
 public class PaymentBalances {
 
     private final PaymentStore payments;
+    private final PaymentMoves moves;
     private final PaymentEvents events;
+    private final PaymentEffects effects;
+    private final Ledger ledger;
     private final ApplicationEventPublisher publisher;
 
-    PaymentBalances(PaymentStore payments, PaymentEvents events, ApplicationEventPublisher publisher) {
+    PaymentBalances(
+            PaymentStore payments,
+            PaymentMoves moves,
+            PaymentEvents events,
+            PaymentEffects effects,
+            Ledger ledger,
+            ApplicationEventPublisher publisher) {
         this.payments = payments;
+        this.moves = moves;
         this.events = events;
+        this.effects = effects;
+        this.ledger = ledger;
         this.publisher = publisher;
     }
 
-    /** The PSP refunded. Recorded even while a dispute is open; an overlap with a chargeback goes to a person. */
-    public Payment refundSucceeded(PaymentId id, UUID refundId, long amount) {
-        Payment after = payments.moveToPaidStatus(payments.confirmRefund(id, amount));
-        events.changed(after);
-        events.moved(refundId, MoneyMovement.Kind.REFUND_SUCCEEDED, after, amount);
-        reviewOverlap(after, "refund", refundId);
-        return after;
+    /**
+     * A refund's side of its final move, as a part of the move's statement: the reservation becomes refunded money
+     * when {@code done} succeeded, and goes back when it failed. The operation's status guard makes this happen once.
+     */
+    public SqlPart refundPart(PaymentOperation done) {
+        return moves.settleRefund(done.payment(), done.amount(), done.status() == OperationStatus.SUCCEEDED);
+    }
+
+    /**
+     * What a refund's final move writes beside its answer. The PSP refunded: the payment's status and event, and
+     * the posting; recorded even while a dispute is open, and an overlap with a chargeback goes to a person. The
+     * PSP refused: the reservation's posting goes back.
+     */
+    public OperationStrategy.Effects refundEffects(PaymentOperation done, Payment moved) {
+        boolean refunded = done.status() == OperationStatus.SUCCEEDED;
+        MoneyMovement movement = events.movement(
+                done.id(),
+                refunded ? MoneyMovement.Kind.REFUND_SUCCEEDED : MoneyMovement.Kind.REFUND_RELEASED,
+                moved,
+                done.amount());
+        Ledger.Required posting = ledger.outcomePart(movement, IdempotencyKeys.COMPLETED);
+        if (!refunded) {
+            return new OperationStrategy.Effects(moved, List.of(posting.part()), List.of(), List.of(posting.written()));
+        }
+        reviewOverlap(moved, "refund", done.id());
+        return effects.paid(moved, null, List.of(), posting);
     }
 
     /**
@@ -99,12 +137,5 @@ public class PaymentBalances {
 
     public List<Payment> findByPspReference(String pspReference) {
         return payments.findByPspReference(pspReference);
-    }
-
-    /** Gives a refused refund's reservation back. The caller's status guard makes this happen once per refund. */
-    public Payment refundFailed(PaymentId id, UUID refundId, long amount) {
-        Payment after = payments.releaseRefund(id, amount);
-        events.moved(refundId, MoneyMovement.Kind.REFUND_RELEASED, after, amount);
-        return after;
     }
 }

@@ -115,13 +115,18 @@ class PaymentEvents {
     }
 
     void moved(UUID source, MoneyMovement.Kind kind, Payment payment, long amountMinor) {
-        moved(new MoneyMovement(
+        moved(movement(source, kind, payment, amountMinor));
+    }
+
+    /** {@code amountMinor} of the payment's money moved by {@code source}, now; for a statement that posts it. */
+    MoneyMovement movement(UUID source, MoneyMovement.Kind kind, Payment payment, long amountMinor) {
+        return new MoneyMovement(
                 source,
                 kind,
                 payment.merchant(),
                 payment.id().value(),
                 new Money(amountMinor, payment.amount().currency()),
-                clock.instant()));
+                clock.instant());
     }
 
     /** Posts {@code movement} in the transaction open now (the ledger listens, L8). */

@@ -64,7 +64,7 @@ class PaymentRecording implements Recording<Payment> {
         };
         return payments.fencedTransition(fence, payment.id(), next, recorded).map(moved -> {
             countOutcome(outcome);
-            return new Moved<>(moved.payment(), next != PaymentStatus.UNKNOWN, moved.keyLeaseUntil());
+            return new Moved<>(moved.payment(), next != PaymentStatus.UNKNOWN, moved.keyLeaseUntil(), moved.payment());
         });
     }
 
@@ -77,7 +77,8 @@ class PaymentRecording implements Recording<Payment> {
     }
 
     @Override
-    public Settled settle(Payment recorded) {
+    public Settled settle(Moved<Payment> moved) {
+        Payment recorded = moved.resource();
         String body = PaymentJson.render(recorded);
         BusinessEvent event = events.event(recorded, recorded.status().name().toLowerCase(Locale.ROOT), body);
         switch (recorded.status()) {

@@ -27,8 +27,11 @@ interface Recording<R> {
      */
     Optional<Moved<R>> move(R resource, SqlPart fence, ChargeOutcome outcome);
 
-    /** A final move's amount effects and money movements; then the answer to store and the event written with it. */
-    Settled settle(R moved);
+    /**
+     * A final move's answer to store, the event written with it, and the rest of its effects on the payment and the
+     * ledger, written in the same statement.
+     */
+    Settled settle(Moved<R> moved);
 
     /**
      * An unknown move: announces it when it changed the resource, and gives the payment as the 202 shows it.
@@ -41,10 +44,19 @@ interface Recording<R> {
 
     /**
      * What one statement moved: the resource after the move, whether the move is final (a stored answer follows)
-     * rather than unknown, and the key's lease as the fence locked it (the parking mark says a person waits).
+     * rather than unknown, the key's lease as the fence locked it (the parking mark says a person waits), and the
+     * payment as that statement left it, locked (null when it did not move the payment).
      */
-    record Moved<R>(R resource, boolean settled, Instant keyLeaseUntil) {}
+    record Moved<R>(R resource, boolean settled, Instant keyLeaseUntil, Payment payment) {}
 
-    /** A final outcome's stored answer and the event that announces it, written in one statement. */
-    record Settled(int status, String body, BusinessEvent event) {}
+    /**
+     * A final outcome's stored answer and the event that announces it, written in one statement with the rest of
+     * the outcome's {@code effects}.
+     */
+    record Settled(int status, String body, BusinessEvent event, OperationStrategy.Effects effects) {
+
+        Settled(int status, String body, BusinessEvent event) {
+            this(status, body, event, OperationStrategy.Effects.NONE);
+        }
+    }
 }

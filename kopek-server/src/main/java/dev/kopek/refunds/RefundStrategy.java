@@ -6,6 +6,7 @@ import dev.kopek.payments.PaymentBalances;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
+import dev.kopek.platform.SqlPart;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
 
@@ -31,13 +32,13 @@ class RefundStrategy implements OperationStrategy {
     }
 
     @Override
-    public Payment confirm(PaymentOperation refund) {
-        return balances.refundSucceeded(refund.payment(), refund.id(), refund.amount());
+    public SqlPart paymentPart(PaymentOperation done) {
+        return balances.refundPart(done);
     }
 
     @Override
-    public Payment release(PaymentOperation refund) {
-        return balances.refundFailed(refund.payment(), refund.id(), refund.amount());
+    public Effects effects(PaymentOperation done, Payment moved) {
+        return balances.refundEffects(done, moved);
     }
 
     @Override

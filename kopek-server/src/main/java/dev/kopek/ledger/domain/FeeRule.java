@@ -35,4 +35,16 @@ public record FeeRule(int bps, long fixedMinor) {
         long room = amountMinor - proportional;
         return room <= fixedMinor ? amountMinor : proportional + fixedMinor;
     }
+
+    /**
+     * {@link #feeFor} as an SQL expression over the bigint expressions {@code amount}, {@code bps} and {@code fixed},
+     * for a statement that computes a capture's fee where it posts it; written beside the Java so that the two stay
+     * one rule ({@code FeeRuleSqlTest} checks that they agree).
+     */
+    public static String inSql(String amount, String bps, String fixed) {
+        String proportional =
+                "((%1$s) / 10000 * (%2$s) + ((%1$s) %% 10000 * (%2$s) + 5000) / 10000)".formatted(amount, bps);
+        return "(CASE WHEN (%1$s) - %2$s <= (%3$s) THEN (%1$s) ELSE %2$s + (%3$s) END)"
+                .formatted(amount, proportional, fixed);
+    }
 }

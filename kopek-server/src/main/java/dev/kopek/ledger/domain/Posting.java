@@ -48,7 +48,11 @@ public record Posting(List<Line> lines) {
             return add(account, Side.CREDIT, amountMinor);
         }
 
-        private Builder add(AccountType account, Side side, long amountMinor) {
+        public boolean isEmpty() {
+            return lines.isEmpty();
+        }
+
+        public Builder add(AccountType account, Side side, long amountMinor) {
             if (amountMinor < 0) {
                 throw new IllegalArgumentException("negative amount " + amountMinor + " for " + account);
             }

@@ -8,13 +8,19 @@ import static dev.kopek.ledger.domain.AccountType.PLATFORM_REVENUE;
 import static dev.kopek.ledger.domain.AccountType.PSP_FEES;
 import static dev.kopek.ledger.domain.AccountType.PSP_RECEIVABLE;
 import static dev.kopek.ledger.domain.AccountType.REFUNDS_PENDING;
+import static dev.kopek.ledger.domain.PostingRules.Term.AMOUNT;
+import static dev.kopek.ledger.domain.PostingRules.Term.FEE;
+import static dev.kopek.ledger.domain.PostingRules.Term.HOLD_CLOSED;
+import static dev.kopek.ledger.domain.PostingRules.Term.NET_OF_FEE;
 
 import dev.kopek.events.MoneyMovement;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * The posting table (docs/ledger.md), one arm per kind of movement. Pure: the caller has already read what a
- * posting depends on (the merchant's fee, how much of the authorization hold is still open).
+ * posting depends on (the merchant's fee, how much of the authorization hold is still open), or a statement computes
+ * it and evaluates the same {@link #legs} in SQL ({@code JournalStore.computedPart}).
  */
 public final class PostingRules {
 
@@ -42,29 +48,64 @@ public final class PostingRules {
             throw new IllegalArgumentException("only a capture pays a fee, not " + kind);
         }
         var posting = new Posting.Builder();
-        switch (kind) {
-            case AUTHORIZATION_HELD ->
-                posting.debit(HOLDS_RECEIVABLE, amountMinor).credit(HOLDS_PAYABLE, amountMinor);
-            case CAPTURED ->
-                posting.debit(PSP_RECEIVABLE, amountMinor)
-                        .credit(MERCHANT_PAYABLE, amountMinor - feeMinor)
-                        .credit(PLATFORM_REVENUE, feeMinor)
-                        .debit(HOLDS_PAYABLE, holdClosedMinor)
-                        .credit(HOLDS_RECEIVABLE, holdClosedMinor);
-            case AUTHORIZATION_RELEASED -> {
-                if (holdClosedMinor == 0) {
-                    return Optional.empty();
-                }
-                posting.debit(HOLDS_PAYABLE, holdClosedMinor).credit(HOLDS_RECEIVABLE, holdClosedMinor);
-            }
-            case REFUND_RESERVED -> posting.debit(MERCHANT_PAYABLE, amountMinor).credit(REFUNDS_PENDING, amountMinor);
-            case REFUND_SUCCEEDED -> posting.debit(REFUNDS_PENDING, amountMinor).credit(PSP_RECEIVABLE, amountMinor);
-            case REFUND_RELEASED -> posting.debit(REFUNDS_PENDING, amountMinor).credit(MERCHANT_PAYABLE, amountMinor);
-            case CHARGEBACK_WITHDRAWN ->
-                posting.debit(MERCHANT_PAYABLE, amountMinor).credit(CHARGEBACKS, amountMinor);
-            case CHARGEBACK_REVERSED -> posting.debit(CHARGEBACKS, amountMinor).credit(MERCHANT_PAYABLE, amountMinor);
+        for (Leg leg : legs(kind)) {
+            long value = switch (leg.term()) {
+                case AMOUNT -> amountMinor;
+                case NET_OF_FEE -> amountMinor - feeMinor;
+                case FEE -> feeMinor;
+                case HOLD_CLOSED -> holdClosedMinor;
+            };
+            posting.add(leg.account(), leg.side(), value);
         }
-        return Optional.of(posting.build());
+        // A movement all of whose lines are zero moves nothing the ledger tracks: a release of a closed hold.
+        return posting.isEmpty() ? Optional.empty() : Optional.of(posting.build());
+    }
+
+    /** What a line's amount is in a movement's own terms: evaluated here in Java, or by a statement in SQL. */
+    public enum Term {
+        /** The movement's amount. */
+        AMOUNT,
+        /** The amount less the fee: what a capture owes the merchant. */
+        NET_OF_FEE,
+        /** The fee a capture pays. */
+        FEE,
+        /** How much of the payment's open authorization hold the movement closes. */
+        HOLD_CLOSED
+    }
+
+    /** One line of the posting table: an account, a side, and the term its amount is. */
+    public record Leg(AccountType account, Side side, Term term) {}
+
+    /**
+     * The posting table: the lines of each kind of movement, in order. A line whose amount comes to zero is left
+     * out of the posting ({@link #forMovement} here, the journal's statement part in SQL).
+     */
+    public static List<Leg> legs(MoneyMovement.Kind kind) {
+        return switch (kind) {
+            case AUTHORIZATION_HELD -> List.of(debit(HOLDS_RECEIVABLE, AMOUNT), credit(HOLDS_PAYABLE, AMOUNT));
+            case CAPTURED ->
+                List.of(
+                        debit(PSP_RECEIVABLE, AMOUNT),
+                        credit(MERCHANT_PAYABLE, NET_OF_FEE),
+                        credit(PLATFORM_REVENUE, FEE),
+                        debit(HOLDS_PAYABLE, HOLD_CLOSED),
+                        credit(HOLDS_RECEIVABLE, HOLD_CLOSED));
+            case AUTHORIZATION_RELEASED ->
+                List.of(debit(HOLDS_PAYABLE, HOLD_CLOSED), credit(HOLDS_RECEIVABLE, HOLD_CLOSED));
+            case REFUND_RESERVED -> List.of(debit(MERCHANT_PAYABLE, AMOUNT), credit(REFUNDS_PENDING, AMOUNT));
+            case REFUND_SUCCEEDED -> List.of(debit(REFUNDS_PENDING, AMOUNT), credit(PSP_RECEIVABLE, AMOUNT));
+            case REFUND_RELEASED -> List.of(debit(REFUNDS_PENDING, AMOUNT), credit(MERCHANT_PAYABLE, AMOUNT));
+            case CHARGEBACK_WITHDRAWN -> List.of(debit(MERCHANT_PAYABLE, AMOUNT), credit(CHARGEBACKS, AMOUNT));
+            case CHARGEBACK_REVERSED -> List.of(debit(CHARGEBACKS, AMOUNT), credit(MERCHANT_PAYABLE, AMOUNT));
+        };
+    }
+
+    private static Leg debit(AccountType account, Term term) {
+        return new Leg(account, Side.DEBIT, term);
+    }
+
+    private static Leg credit(AccountType account, Term term) {
+        return new Leg(account, Side.CREDIT, term);
     }
 
     /**

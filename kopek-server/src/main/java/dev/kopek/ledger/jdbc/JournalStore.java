@@ -76,6 +76,65 @@ public class JournalStore {
         return new SqlPart(header.sql() + ",\nledger_entries AS (" + entries(lines) + ")", params);
     }
 
+    /** A line whose amount the statement computes: its account, its side, and its amount as an SQL expression. */
+    public record ComputedLine(long accountId, Side side, String amountSql) {}
+
+    /**
+     * {@link #insertPart} for a posting whose amounts the statement computes (a capture's fee, the open hold it
+     * closes): each line's amount is an SQL expression over the one row of the CTE {@code inputs}, a line that comes to
+     * zero is left out, and nothing is posted when fewer than two lines remain (a release of a closed hold). The CTEs
+     * are {@code ledger_lines<suffix>}, {@code ledger_header<suffix>} and {@code ledger_entries<suffix>}, so that one
+     * statement may post several movements. A negative amount is a bug and fails the statement on the entries' CHECK.
+     */
+    public SqlPart computedPart(
+            LedgerTransaction tx, List<ComputedLine> lines, String inputs, String source, String suffix) {
+        return computedPart(tx, lines, inputs, source, suffix, "TRUE");
+    }
+
+    /**
+     * {@link #computedPart}, posted only where {@code guard} (SQL over the transaction's parameters, prefixed
+     * {@code lg<suffix>_}) holds: the posting of an outcome against what it settles, checked in the statement.
+     */
+    public SqlPart computedPart(
+            LedgerTransaction tx, List<ComputedLine> lines, String inputs, String source, String suffix, String guard) {
+        String p = "lg" + suffix + "_";
+        Map<String, Object> params = headerParams(p, tx, 0);
+        params.remove(p + "entryCount");
+        StringBuilder values = new StringBuilder();
+        for (int i = 0; i < lines.size(); i++) {
+            ComputedLine line = lines.get(i);
+            values.append(i == 0 ? "" : ", ")
+                    .append("(%d, CAST(:%saccount%d AS bigint), CAST(:%sside%d AS text), CAST(%s AS bigint))"
+                            .formatted(i + 1, p, i, p, i, line.amountSql()));
+            params.put(p + "account" + i, line.accountId());
+            params.put(p + "side" + i, line.side().code());
+        }
+        String count = "(SELECT CAST(count(*) AS smallint) FROM ledger_lines" + suffix + ")";
+        String headerValues =
+                HEADER_VALUES.replace(":lg_", ":" + p).replace("CAST(:" + p + "entryCount AS integer)", count);
+        return new SqlPart("""
+                ledger_lines%1$s AS (
+                    SELECT CAST(row_number() OVER (ORDER BY l.ord) AS integer) AS line, l.account_id, l.side,
+                           l.amount_minor
+                      FROM %2$s AS i CROSS JOIN LATERAL (VALUES %3$s) AS l (ord, account_id, side, amount_minor)
+                     WHERE l.amount_minor <> 0
+                ),
+                ledger_header%1$s AS (
+                    INSERT INTO ledger_transactions (id, merchant_id, payment_id, source_id, kind, amount_minor,
+                                                     currency, reverses, reason, entry_count, occurred_at,
+                                                     recorded_at)
+                    SELECT %4$s FROM %5$s WHERE %6$s >= 2 AND %8$s
+                    ON CONFLICT (source_id, kind) DO NOTHING
+                    RETURNING id, entry_count
+                ),
+                ledger_entries%1$s AS (
+                    INSERT INTO ledger_entries (transaction_id, entry_count, line, account_id, side, amount_minor,
+                                                currency)
+                    SELECT h.id, h.entry_count, l.line, l.account_id, l.side, l.amount_minor, CAST(:%7$scurrency AS text)
+                      FROM ledger_header%1$s AS h, ledger_lines%1$s AS l
+                )""".formatted(suffix, inputs, values, headerValues, source, count, p, guard), params);
+    }
+
     private static final String HEADER_VALUES = """
             CAST(:lg_id AS uuid), CAST(:lg_merchant AS uuid), CAST(:lg_payment AS uuid), CAST(:lg_source AS uuid),
             CAST(:lg_kind AS text), CAST(:lg_amount AS bigint), CAST(:lg_currency AS text), CAST(:lg_reverses AS uuid),
@@ -84,19 +143,6 @@ public class JournalStore {
 
     /** The CTE {@code ledger_header}: the transaction's header, one row (its id) unless its source was posted. */
     private static SqlPart header(LedgerTransaction tx, List<NewLine> lines, String values) {
-        Map<String, Object> params = new HashMap<>();
-        params.put("lg_id", tx.id());
-        params.put("lg_merchant", tx.merchant() == null ? null : tx.merchant().value());
-        params.put("lg_payment", tx.paymentId());
-        params.put("lg_source", tx.sourceId());
-        params.put("lg_kind", tx.kind());
-        params.put("lg_amount", tx.amountMinor());
-        params.put("lg_currency", tx.currency());
-        params.put("lg_reverses", tx.reverses());
-        params.put("lg_reason", tx.reason());
-        params.put("lg_entryCount", lines.size());
-        params.put("lg_occurredAt", Db.at(tx.occurredAt()));
-        params.put("lg_recordedAt", Db.at(tx.recordedAt()));
         return new SqlPart("""
                 ledger_header AS (
                     INSERT INTO ledger_transactions (id, merchant_id, payment_id, source_id, kind, amount_minor,
@@ -105,7 +151,24 @@ public class JournalStore {
                     %s
                     ON CONFLICT (source_id, kind) DO NOTHING
                     RETURNING id
-                )""".formatted(values), params);
+                )""".formatted(values), headerParams("lg_", tx, lines.size()));
+    }
+
+    private static Map<String, Object> headerParams(String p, LedgerTransaction tx, int entryCount) {
+        Map<String, Object> params = new HashMap<>();
+        params.put(p + "id", tx.id());
+        params.put(p + "merchant", tx.merchant() == null ? null : tx.merchant().value());
+        params.put(p + "payment", tx.paymentId());
+        params.put(p + "source", tx.sourceId());
+        params.put(p + "kind", tx.kind());
+        params.put(p + "amount", tx.amountMinor());
+        params.put(p + "currency", tx.currency());
+        params.put(p + "reverses", tx.reverses());
+        params.put(p + "reason", tx.reason());
+        params.put(p + "entryCount", entryCount);
+        params.put(p + "occurredAt", Db.at(tx.occurredAt()));
+        params.put(p + "recordedAt", Db.at(tx.recordedAt()));
+        return params;
     }
 
     /** The entries' INSERT, from the CTE {@code ledger_header}. */
@@ -151,6 +214,45 @@ public class JournalStore {
                 .query(JournalStore::header)
                 .optional()
                 .map(this::withEntries);
+    }
+
+    /**
+     * A guard for {@link #computedPart}: the transaction posted for the same source as the opening {@code kind}, for
+     * the same merchant, payment and currency, with the same amount ({@code exact}) or at least the amount.
+     */
+    public static String openedGuard(String suffix, String kind, boolean exact) {
+        String p = ":lg" + suffix + "_";
+        return """
+                EXISTS (SELECT 1 FROM ledger_transactions o
+                         WHERE o.source_id = CAST(%1$ssource AS uuid) AND o.kind = '%2$s'
+                           AND o.merchant_id = CAST(%1$smerchant AS uuid) AND o.payment_id = CAST(%1$spayment AS uuid)
+                           AND o.currency = CAST(%1$scurrency AS text)
+                           AND o.amount_minor %3$s CAST(%1$samount AS bigint))""".formatted(p, kind, exact ? "=" : ">=");
+    }
+
+    /**
+     * What a posting computed in its statement depends on, as the CTE {@code ledger_inputs} (one row): the merchant's
+     * fee rule in the currency ({@code bps}, {@code fixed_minor}, zero without one) and how much of the payment's
+     * authorization hold is open ({@code open_hold}, null when it never had one). Read in the statement's snapshot:
+     * the caller has locked the payment's row in an earlier statement of its transaction, as every writer of a
+     * capture or a release does first, so no hold closed before that lock is missed.
+     */
+    public static SqlPart inputsPart(MerchantId merchant, UUID paymentId, String currency) {
+        return new SqlPart(
+                """
+                ledger_inputs AS (
+                    SELECT CAST(COALESCE(f.bps, 0) AS bigint) AS bps, COALESCE(f.fixed_minor, 0) AS fixed_minor,
+                           (SELECT CAST(sum(CASE e.side WHEN 'credit' THEN e.amount_minor ELSE -e.amount_minor END)
+                                        AS bigint)
+                              FROM ledger_transactions t
+                              JOIN ledger_entries e ON e.transaction_id = t.id
+                              JOIN ledger_accounts a ON a.id = e.account_id
+                             WHERE t.payment_id = CAST(:li_payment AS uuid) AND t.merchant_id = CAST(:li_merchant AS uuid)
+                               AND a.type = 'HOLDS_PAYABLE') AS open_hold
+                      FROM (SELECT 1) AS one
+                      LEFT JOIN ledger_merchant_fees f
+                             ON f.merchant_id = CAST(:li_merchant AS uuid) AND f.currency = :li_currency
+                )""", Map.of("li_payment", paymentId, "li_merchant", merchant.value(), "li_currency", currency));
     }
 
     /** What a capture's posting depends on: the merchant's fee rule and the payment's open authorization hold. */

@@ -125,6 +125,38 @@ public record Payment(
     }
 
     /**
+     * This payment after a change written at {@code at} to a row this transaction holds: in status {@code next}
+     * (refused unless the table of {@link PaymentStatus} allows it) and one more version, a status change or not:
+     * every such change is announced by an event of its own.
+     */
+    public Payment changed(PaymentStatus next, Instant at) {
+        moveTo(next); // refuses a move the table does not allow
+        return new Payment(
+                id,
+                merchant,
+                reference,
+                idempotencyKey,
+                providerKey,
+                amount,
+                amounts,
+                paymentMethod,
+                captureMethod,
+                description,
+                metadataJson,
+                next,
+                version + 1,
+                pspReference,
+                declineCode,
+                failureReason,
+                captureBefore,
+                captureFinalized,
+                createdAt,
+                at,
+                nextActionJson,
+                pspAccount);
+    }
+
+    /**
      * Whether the PSP waits for the customer (3-D Secure): still unknown to Kopek, live, and shown to the merchant as
      * {@code requires_action} with what the customer must do.
      */

@@ -6,6 +6,7 @@ import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.OperationStatus;
+import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
 import dev.kopek.platform.Db;
 import dev.kopek.platform.SqlPart;
@@ -132,40 +133,93 @@ public class OperationStore {
                 .optional();
     }
 
-    /** A move made by the key's owner; {@code keyLeaseUntil} is the key's lease as the fence locked it. */
-    public record Fenced(PaymentOperation operation, Instant keyLeaseUntil) {}
+    /**
+     * A move made by the key's owner; {@code keyLeaseUntil} is the key's lease as the fence locked it, and
+     * {@code payment} the payment as the move's statement left it (null when the statement did not move it).
+     */
+    public record Fenced(PaymentOperation operation, Instant keyLeaseUntil, Payment payment) {}
 
     /**
      * Writes {@code op}'s move to {@code next} ({@link PaymentOperation#moveTo}, which refuses an illegal one) as the
      * key's current owner, in one statement: {@code fence} (the idempotency module's CTE named {@code fence}: the key
-     * row, locked, while this attempt owns it) first, then the compare-and-set on the predecessors its table names.
-     * Empty when either check fails; the caller tells a stale owner from a row past them already.
+     * row, locked, while this attempt owns it) first, then the compare-and-set on the predecessors its table names
+     * (the CTE {@code moved}), then {@code payment} if given ({@link PaymentMoves}: the payment's side of the move,
+     * made from {@code moved}). Empty when either check fails; the caller tells a stale owner from a row past them
+     * already.
      */
     public Optional<Fenced> fencedTransition(
-            SqlPart fence, PaymentOperation op, OperationStatus next, String pspReference, String reason) {
+            SqlPart fence,
+            PaymentOperation op,
+            OperationStatus next,
+            String pspReference,
+            String reason,
+            SqlPart payment) {
         PaymentOperation moved = op.moveTo(next, pspReference, reason);
         var from = OperationStatus.predecessorsOf(next).stream().map(Enum::name).toList();
+        Map<String, Object> params = new HashMap<>(fence.params());
+        String paymentSql = "";
+        String paymentColumns = "";
+        if (payment != null) {
+            params.putAll(payment.params());
+            paymentSql = ",\n" + payment.sql();
+            paymentColumns = ", p.*";
+        }
         // The fence is an uncorrelated InitPlan, so PostgreSQL takes the key row's lock before it reads the
-        // operation's row: the lock order stays key, then operation, then payment, as everywhere else.
-        return jdbc.sql("WITH " + fence.sql() + """
+        // operation's row, and the payment's UPDATE waits for the operation's: the lock order stays key, then
+        // operation, then payment, as everywhere else.
+        String sql = "WITH " + fence.sql() + """
+                ,
+                moved AS (
+                    UPDATE payment_operations
+                       SET status = :next, version = version + CASE WHEN status <> :next THEN 1 ELSE 0 END,
+                           updated_at = :now,
+                           psp_reference = COALESCE(:pspReference, psp_reference), failure_reason = :reason
+                     WHERE id = :id AND status IN (:from) AND EXISTS (SELECT 1 FROM fence)
+                    RETURNING *
+                )""" + paymentSql
+                + """
 
-                UPDATE payment_operations
-                   SET status = :next, version = version + CASE WHEN status <> :next THEN 1 ELSE 0 END,
-                       updated_at = :now,
-                       psp_reference = COALESCE(:pspReference, psp_reference), failure_reason = :reason
-                 WHERE id = :id AND status IN (:from) AND EXISTS (SELECT 1 FROM fence)
-                RETURNING *, (SELECT lease_until FROM fence) AS fence_lease_until
-                """)
-                .params(fence.params())
+                SELECT %s, (SELECT lease_until FROM fence) AS fence_lease_until%s
+                  FROM moved AS m%s
+                """.formatted(
+                                OPERATION_COLUMNS,
+                                paymentColumns,
+                                payment == null ? "" : " LEFT JOIN " + PaymentMoves.PAYMENT + " AS p ON TRUE");
+        return jdbc.sql(sql)
+                .params(params)
                 .param("next", next.name())
                 .param("now", Db.at(clock.instant()))
                 .param("pspReference", moved.pspReference())
                 .param("reason", moved.failureReason())
                 .param("id", op.id())
                 .param("from", from)
-                .query((rs, row) -> new Fenced(map(rs, row), Db.instant(rs, "fence_lease_until")))
+                .query((rs, row) -> new Fenced(
+                        map(rs, "op_"),
+                        Db.instant(rs, "fence_lease_until"),
+                        payment == null || rs.getObject("id") == null ? null : PaymentStore.map(rs, row)))
                 .optional();
     }
+
+    private static final List<String> COLUMNS = List.of(
+            "id",
+            "payment_id",
+            "merchant_id",
+            "kind",
+            "amount",
+            "currency",
+            "final",
+            "reason",
+            "status",
+            "version",
+            "provider_key",
+            "psp_reference",
+            "failure_reason",
+            "created_at",
+            "updated_at");
+
+    /** The operation's columns as {@code op_<column>}, beside the payment's own in the move's result. */
+    private static final String OPERATION_COLUMNS = String.join(
+            ", ", COLUMNS.stream().map(c -> "m." + c + " AS op_" + c).toList());
 
     public Optional<PaymentOperation> findByProviderKey(String providerKey) {
         return jdbc.sql("SELECT * FROM payment_operations WHERE provider_key = :key")
@@ -204,21 +258,25 @@ public class OperationStore {
     }
 
     private static PaymentOperation map(ResultSet rs, int row) throws SQLException {
+        return map(rs, "");
+    }
+
+    private static PaymentOperation map(ResultSet rs, String prefix) throws SQLException {
         return new PaymentOperation(
-                rs.getObject("id", UUID.class),
-                new PaymentId(rs.getObject("payment_id", UUID.class)),
-                new MerchantId(rs.getObject("merchant_id", UUID.class)),
-                OperationKind.valueOf(rs.getString("kind").toUpperCase(Locale.ROOT)),
-                rs.getLong("amount"),
-                CurrencyCode.of(rs.getString("currency")),
-                rs.getBoolean("final"),
-                rs.getString("reason"),
-                OperationStatus.valueOf(rs.getString("status")),
-                rs.getInt("version"),
-                rs.getString("provider_key"),
-                rs.getString("psp_reference"),
-                rs.getString("failure_reason"),
-                Db.instant(rs, "created_at"),
-                Db.instant(rs, "updated_at"));
+                rs.getObject(prefix + "id", UUID.class),
+                new PaymentId(rs.getObject(prefix + "payment_id", UUID.class)),
+                new MerchantId(rs.getObject(prefix + "merchant_id", UUID.class)),
+                OperationKind.valueOf(rs.getString(prefix + "kind").toUpperCase(Locale.ROOT)),
+                rs.getLong(prefix + "amount"),
+                CurrencyCode.of(rs.getString(prefix + "currency")),
+                rs.getBoolean(prefix + "final"),
+                rs.getString(prefix + "reason"),
+                OperationStatus.valueOf(rs.getString(prefix + "status")),
+                rs.getInt(prefix + "version"),
+                rs.getString(prefix + "provider_key"),
+                rs.getString(prefix + "psp_reference"),
+                rs.getString(prefix + "failure_reason"),
+                Db.instant(rs, prefix + "created_at"),
+                Db.instant(rs, prefix + "updated_at"));
     }
 }

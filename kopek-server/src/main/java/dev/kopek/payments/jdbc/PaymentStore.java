@@ -320,54 +320,6 @@ public class PaymentStore {
                 .single();
     }
 
-    /** A capture the PSP confirmed: its reservation becomes captured money. Locks the row for the status change. */
-    public Payment confirmCapture(PaymentId id, long amount) {
-        return jdbc.sql("""
-                UPDATE payments
-                   SET amount_capture_pending = amount_capture_pending - :amount,
-                       amount_captured = amount_captured + :amount, updated_at = :now
-                 WHERE id = :id
-                RETURNING *
-                """)
-                .param("amount", amount)
-                .param("now", Db.at(clock.instant()))
-                .param("id", id.value())
-                .query(PaymentStore::map)
-                .single();
-    }
-
-    /** A capture the PSP refused: its reservation, and for a final one the release of the rest, are undone. */
-    public Payment releaseCapture(PaymentId id, long amount, boolean finalCapture) {
-        return jdbc.sql("""
-                UPDATE payments
-                   SET amount_capture_pending = amount_capture_pending - :amount,
-                       amount_released = CASE WHEN :final THEN 0 ELSE amount_released END,
-                       capture_finalized = CASE WHEN :final THEN FALSE ELSE capture_finalized END,
-                       updated_at = :now
-                 WHERE id = :id
-                RETURNING *
-                """)
-                .param("amount", amount)
-                .param("final", finalCapture)
-                .param("now", Db.at(clock.instant()))
-                .param("id", id.value())
-                .query(PaymentStore::map)
-                .single();
-    }
-
-    /** A void the PSP refused: the authorization is capturable again. */
-    public Payment releaseVoid(PaymentId id) {
-        return jdbc.sql("""
-                UPDATE payments SET amount_released = 0, capture_finalized = FALSE, updated_at = :now
-                 WHERE id = :id AND status IN %s
-                RETURNING *
-                """.formatted(VOIDABLE_STATES))
-                .param("now", Db.at(clock.instant()))
-                .param("id", id.value())
-                .query(PaymentStore::map)
-                .single();
-    }
-
     /**
      * Closes an authorization past its expiry: the uncaptured rest is released. Only when no capture is in flight,
      * since its outcome decides what the rest is.
@@ -407,33 +359,6 @@ public class PaymentStore {
                 .stream()
                 .map(PaymentId::new)
                 .toList();
-    }
-
-    /** The PSP refunded: the reservation becomes refunded money. */
-    public Payment confirmRefund(PaymentId id, long amount) {
-        return moveRefund(id, amount, true);
-    }
-
-    /** The PSP refused the refund: the reservation goes back. The caller guarantees this happens once per refund. */
-    public Payment releaseRefund(PaymentId id, long amount) {
-        return moveRefund(id, amount, false);
-    }
-
-    private Payment moveRefund(PaymentId id, long amount, boolean refunded) {
-        return jdbc.sql("""
-                UPDATE payments
-                   SET amount_refund_pending = amount_refund_pending - :amount,
-                       amount_refunded = amount_refunded + CASE WHEN :refunded THEN :amount ELSE 0 END,
-                       updated_at = :now
-                 WHERE id = :id
-                RETURNING *
-                """)
-                .param("amount", amount)
-                .param("refunded", refunded)
-                .param("now", Db.at(clock.instant()))
-                .param("id", id.value())
-                .query(PaymentStore::map)
-                .single();
     }
 
     public Optional<Payment> findByProviderKey(String providerKey) {
@@ -508,7 +433,7 @@ public class PaymentStore {
     }
 
     /** {@code ('A', 'B')} in the enum's order: a status guard as SQL literals, from names no client chooses. */
-    private static String inList(Set<PaymentStatus> states) {
+    static String inList(Set<PaymentStatus> states) {
         return states.stream().sorted().map(s -> "'" + s.name() + "'").collect(Collectors.joining(", ", "(", ")"));
     }
 

@@ -1,0 +1,77 @@
+package dev.kopek.payments;
+
+import dev.kopek.events.BusinessEvent;
+import dev.kopek.events.MoneyMovement;
+import dev.kopek.idempotency.IdempotencyKeys;
+import dev.kopek.ledger.Ledger;
+import dev.kopek.payments.OperationStrategy.Effects;
+import dev.kopek.payments.domain.Payment;
+import dev.kopek.payments.jdbc.PaymentMoves;
+import dev.kopek.platform.Db;
+import dev.kopek.platform.SqlPart;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.springframework.stereotype.Component;
+
+/**
+ * The payment's part of a capture's, void's or refund's answer statement (phase 3's second): the payment's status
+ * after the move, the event that announces it (which {@link OutcomeRecorder} writes with the operation's own), and
+ * the postings of the money that moved — parts of that one statement, so that none of them is a round trip of its
+ * own. The payment's row was locked by the move's statement,
+ * so what is rendered here from it is what the statement writes.
+ */
+@Component
+class PaymentEffects {
+
+    private final PaymentMoves moves;
+    private final PaymentEvents events;
+    private final Ledger ledger;
+    private final Clock clock;
+
+    PaymentEffects(PaymentMoves moves, PaymentEvents events, Ledger ledger, Clock clock) {
+        this.moves = moves;
+        this.events = events;
+        this.ledger = ledger;
+        this.clock = clock;
+    }
+
+    /**
+     * The move changed the payment's amounts: its status becomes what they call for ({@link Payment#paidStatus},
+     * one more version), announced as {@code payment.<what>} ({@code payment.<status>} when {@code what} is null),
+     * and {@code movements} are posted ({@code Ledger.computedPart}) with {@code outcome} if given (a refund's,
+     * {@code Ledger.outcomePart}); all of it once the answer is stored, and the status move and {@code outcome} must
+     * write.
+     */
+    Effects paid(Payment moved, String what, List<MoneyMovement> movements, Ledger.Required outcome) {
+        Payment after = moved.changed(moved.paidStatus(), Db.micros(clock.instant()));
+        BusinessEvent event = events.event(after, what == null ? statusWord(after) : what, PaymentJson.render(after));
+        List<SqlPart> parts = new ArrayList<>();
+        parts.add(moves.statusPart(moved, after, IdempotencyKeys.COMPLETED));
+        if (!movements.isEmpty()) {
+            parts.add(ledger.computedPart(movements, PaymentMoves.PAID));
+        }
+        List<String> required = new ArrayList<>(List.of(PaymentMoves.PAID));
+        if (outcome != null) {
+            parts.add(outcome.part());
+            required.add(outcome.written());
+        }
+        return new Effects(after, parts, List.of(event), required);
+    }
+
+    /**
+     * The move's statement set the payment's status already (a void): announced as {@code payment.<status>}, and
+     * {@code movements} posted, once the answer is stored.
+     */
+    Effects announced(Payment after, List<MoneyMovement> movements) {
+        BusinessEvent event = events.event(after, statusWord(after), PaymentJson.render(after));
+        List<SqlPart> parts =
+                movements.isEmpty() ? List.of() : List.of(ledger.computedPart(movements, IdempotencyKeys.COMPLETED));
+        return new Effects(after, parts, List.of(event), List.of());
+    }
+
+    private static String statusWord(Payment payment) {
+        return payment.status().name().toLowerCase(Locale.ROOT);
+    }
+}

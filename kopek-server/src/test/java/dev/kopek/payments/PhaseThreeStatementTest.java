@@ -1,0 +1,320 @@
+package dev.kopek.payments;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kopek.events.BusinessEvent;
+import dev.kopek.events.EventStatements;
+import dev.kopek.events.MoneyMovement;
+import dev.kopek.idempotency.ClientKey;
+import dev.kopek.idempotency.IdempotencyKeys;
+import dev.kopek.idempotency.KeyStatus;
+import dev.kopek.ledger.Ledger;
+import dev.kopek.money.MerchantId;
+import dev.kopek.money.Money;
+import dev.kopek.money.PaymentId;
+import dev.kopek.money.TimeOrderedIds;
+import dev.kopek.payments.domain.OperationKind;
+import dev.kopek.payments.domain.PaymentOperation;
+import dev.kopek.payments.jdbc.OperationStore;
+import dev.kopek.payments.jdbc.Reservations;
+import dev.kopek.platform.SqlPart;
+import dev.kopek.psp.ChargeOutcome;
+import dev.kopek.support.Api;
+import dev.kopek.support.IntegrationTest;
+import dev.kopek.support.RoundTrips;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Phase 3 of a capture, a void and a refund is two statements in one transaction (issue 25): the move (the fence,
+ * the operation's compare-and-set, the payment's amounts) and the answer (the stored answer and its event, the
+ * payment's status and its event, the postings with their fee and open hold computed in SQL). Counted at the driver
+ * on the thread that records the outcome ({@link RoundTrips}), never timed; and each outcome checked for what it
+ * wrote, so a fused statement that posts or moves the wrong thing fails here too.
+ */
+class PhaseThreeStatementTest extends IntegrationTest {
+
+    @Autowired
+    OutcomeRecorder outcomes;
+
+    @Autowired
+    OperationRecording recording;
+
+    @Autowired
+    OperationStore operations;
+
+    @Autowired
+    Reservations reservations;
+
+    @Autowired
+    IdempotencyKeys keys;
+
+    @Autowired
+    EventStatements events;
+
+    @Autowired
+    Ledger ledger;
+
+    @Test
+    void aPartialCaptureIsTwoStatementsAndOneCommit() {
+        Api api = capturedOnce();
+        PaymentId payment = authorized(api, 10_000);
+        Pending capture = pendingCapture(payment, 4_000, false);
+
+        RoundTrips.Count count = record(capture, new ChargeOutcome.Succeeded("psp-cap"));
+
+        assertThat(count.statements()).as(count.toString()).isEqualTo(2);
+        assertThat(count.commits()).isEqualTo(1);
+        assertThat(count.roundTrips()).as(count.toString()).isEqualTo(3);
+        JsonNode after = api.get("/v1/payments/" + payment).json();
+        assertThat(after.get("status").asString()).isEqualTo("captured");
+        assertThat(after.get("amount_captured").asLong()).isEqualTo(4_000);
+        assertThat(after.get("amount_capturable").asLong()).isEqualTo(6_000);
+        assertThat(postings(payment)).containsExactly("AUTHORIZATION_HELD", "CAPTURED");
+        assertThat(openHold(payment)).as("the capture closed 4,000 of the hold").isEqualTo(6_000);
+        assertThat(recorder.typesFor(payment.toString())).endsWith("payment.captured");
+        assertThat(keys.find(capture.key()).orElseThrow().status()).isEqualTo(KeyStatus.COMPLETED);
+    }
+
+    @Test
+    void aFinalCaptureAlsoReleasesTheRestInTheSameTwoStatements() {
+        Api api = capturedOnce();
+        PaymentId payment = authorized(api, 10_000);
+        Pending capture = pendingCapture(payment, 3_000, true);
+
+        RoundTrips.Count count = record(capture, new ChargeOutcome.Succeeded("psp-cap"));
+
+        assertThat(count.statements()).as(count.toString()).isEqualTo(2);
+        assertThat(count.commits()).isEqualTo(1);
+        assertThat(postings(payment)).containsExactly("AUTHORIZATION_HELD", "AUTHORIZATION_RELEASED", "CAPTURED");
+        assertThat(openHold(payment))
+                .as("3,000 captured and 7,000 released: nothing held")
+                .isZero();
+        assertThat(api.get("/v1/payments/" + payment)
+                        .json()
+                        .get("amount_capturable")
+                        .asLong())
+                .isZero();
+    }
+
+    @Test
+    void aDeclinedCaptureGivesTheReservationBackInTwoStatements() {
+        Api api = capturedOnce();
+        PaymentId payment = authorized(api, 10_000);
+        Pending capture = pendingCapture(payment, 10_000, true);
+
+        RoundTrips.Count count = record(capture, new ChargeOutcome.Declined("do_not_honor", null));
+
+        assertThat(count.statements()).as(count.toString()).isEqualTo(2);
+        JsonNode after = api.get("/v1/payments/" + payment).json();
+        assertThat(after.get("status").asString()).isEqualTo("authorized");
+        assertThat(after.get("amount_capturable").asLong()).isEqualTo(10_000);
+        assertThat(postings(payment)).containsExactly("AUTHORIZATION_HELD");
+    }
+
+    @Test
+    void aVoidIsTwoStatements() {
+        Api api = newMerchant();
+        PaymentId payment = authorized(api, 10_000);
+        Pending release =
+                pending(payment, OperationKind.VOID, 10_000, m -> reservations.releasePart(m, payment, "key_free"));
+
+        RoundTrips.Count count = record(release, new ChargeOutcome.Succeeded("psp-void"));
+
+        assertThat(count.statements()).as(count.toString()).isEqualTo(2);
+        assertThat(count.commits()).isEqualTo(1);
+        assertThat(api.get("/v1/payments/" + payment).json().get("status").asString())
+                .isEqualTo("voided");
+        assertThat(postings(payment)).containsExactly("AUTHORIZATION_HELD", "AUTHORIZATION_RELEASED");
+        assertThat(openHold(payment)).isZero();
+    }
+
+    @Test
+    void aRefundIsTwoStatements() {
+        Api api = newMerchant();
+        Api.Response paid = api.pay(Api.newKey(), Api.payment(newReference(), 10_000, "EUR", "pm_ok"));
+        assertThat(paid.status()).isEqualTo(201);
+        PaymentId payment = PaymentId.parse(paid.text("id")).orElseThrow();
+        Pending refund = pendingRefund(payment, 4_000);
+
+        RoundTrips.Count count = record(refund, new ChargeOutcome.Succeeded("psp-re"));
+
+        assertThat(count.statements()).as(count.toString()).isEqualTo(2);
+        assertThat(count.commits()).isEqualTo(1);
+        JsonNode after = api.get("/v1/payments/" + payment).json();
+        assertThat(after.get("status").asString()).isEqualTo("partially_refunded");
+        assertThat(after.get("amount_refunded").asLong()).isEqualTo(4_000);
+        assertThat(postings(payment)).containsExactly("CAPTURED", "REFUND_RESERVED", "REFUND_SUCCEEDED");
+    }
+
+    @Test
+    void aRefusedRefundGivesItsReservationBackInTwoStatements() {
+        Api api = newMerchant();
+        Api.Response paid = api.pay(Api.newKey(), Api.payment(newReference(), 10_000, "EUR", "pm_ok"));
+        PaymentId payment = PaymentId.parse(paid.text("id")).orElseThrow();
+        Pending refund = pendingRefund(payment, 4_000);
+
+        RoundTrips.Count count = record(refund, new ChargeOutcome.Failed("refused"));
+
+        assertThat(count.statements()).as(count.toString()).isEqualTo(2);
+        JsonNode after = api.get("/v1/payments/" + payment).json();
+        assertThat(after.get("status").asString()).isEqualTo("captured");
+        assertThat(after.get("amount_refund_pending").asLong()).isZero();
+        assertThat(postings(payment)).containsExactly("CAPTURED", "REFUND_RELEASED", "REFUND_RESERVED");
+    }
+
+    /**
+     * A merchant whose ledger accounts for captures exist: an account is created by the first posting that needs it
+     * (and then cached), which is not what a capture costs.
+     */
+    private Api capturedOnce() {
+        Api api = newMerchant();
+        PaymentId payment = authorized(api, 1_000);
+        assertThat(api.post("/v1/payments/" + payment + "/capture", Api.newKey(), "{}")
+                        .status())
+                .isEqualTo(200);
+        return api;
+    }
+
+    /** An operation after phase 1, and the key whose attempt 1 owns its phase 3. */
+    private record Pending(PaymentOperation operation, ClientKey key) {}
+
+    private RoundTrips.Count record(Pending pending, ChargeOutcome outcome) {
+        return RoundTrips.of(() -> outcomes.record(recording, pending.operation(), pending.key(), 1, outcome, null));
+    }
+
+    private PaymentId authorized(Api api, long amount) {
+        Api.Response authorized = api.pay(
+                Api.newKey(),
+                "{\"reference\":\"" + newReference() + "\",\"amount\":" + amount
+                        + ",\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
+        assertThat(authorized.status()).isEqualTo(201);
+        return PaymentId.parse(authorized.text("id")).orElseThrow();
+    }
+
+    private Pending pendingCapture(PaymentId payment, long amount, boolean finalCapture) {
+        return pending(
+                payment,
+                OperationKind.CAPTURE,
+                amount,
+                merchant -> reservations.capturePart(merchant, payment, amount, finalCapture, "key_free"),
+                finalCapture);
+    }
+
+    private Pending pending(PaymentId payment, OperationKind kind, long amount, Function<MerchantId, SqlPart> reserve) {
+        return pending(payment, kind, amount, reserve, false);
+    }
+
+    /** Phase 1 of a capture or void with a new key, in its one statement: the key claimed by attempt 1. */
+    private Pending pending(
+            PaymentId payment,
+            OperationKind kind,
+            long amount,
+            Function<MerchantId, SqlPart> reserve,
+            boolean finalCapture) {
+        MerchantId merchant = merchantOf(payment);
+        ClientKey ck = new ClientKey(merchant, kind.keySpace(), Api.newKey());
+        UUID id = TimeOrderedIds.next(clock());
+        PaymentOperation op = operations
+                .reserveAndInsert(
+                        IdempotencyKeys.freePart(ck),
+                        reserve.apply(merchant),
+                        new OperationStore.NewOperation(
+                                id,
+                                payment,
+                                merchant,
+                                kind,
+                                Money.of(amount, "EUR"),
+                                finalCapture,
+                                null,
+                                ck.providerKey(id)),
+                        inserted -> List.of(
+                                keys.claimAfterPart(ck, "fingerprint", id, clock().instant(), "operation"),
+                                events.append(event(inserted), "claimed")))
+                .orElseThrow();
+        return new Pending(op, ck);
+    }
+
+    /** Phase 1 of a refund: the client's key answered, the run's key opened and taken over as attempt 1. */
+    private Pending pendingRefund(PaymentId payment, long amount) {
+        MerchantId merchant = merchantOf(payment);
+        ClientKey ck = new ClientKey(merchant, OperationKind.REFUND.requestKeySpace(), Api.newKey());
+        UUID id = TimeOrderedIds.next(clock());
+        ClientKey run = new ClientKey(merchant, OperationKind.REFUND.keySpace(), id.toString());
+        PaymentOperation op = operations
+                .reserveAndInsert(
+                        IdempotencyKeys.freePart(ck),
+                        reservations.refundPart(merchant, payment, amount, "key_free"),
+                        new OperationStore.NewOperation(
+                                id,
+                                payment,
+                                merchant,
+                                OperationKind.REFUND,
+                                Money.of(amount, "EUR"),
+                                false,
+                                null,
+                                ck.providerKey(id)),
+                        inserted -> {
+                            List<SqlPart> parts = new ArrayList<>();
+                            parts.add(keys.answeredAfterPart(
+                                    ck, "fingerprint", id, clock().instant(), "operation", 202, "{}"));
+                            parts.add(keys.openAfterPart(run, id, "operation"));
+                            parts.add(ledger.openingPart(
+                                    new MoneyMovement(
+                                            id,
+                                            MoneyMovement.Kind.REFUND_RESERVED,
+                                            merchant,
+                                            payment.value(),
+                                            Money.of(amount, "EUR"),
+                                            clock().instant()),
+                                    "operation"));
+                            parts.add(events.append(event(inserted), "claimed"));
+                            return parts;
+                        })
+                .orElseThrow();
+        assertThat(keys.takeOver(keys.opened(run, id), clock().instant())).contains(1);
+        return new Pending(op, run);
+    }
+
+    private BusinessEvent event(PaymentOperation pending) {
+        return new BusinessEvent(
+                pending.eventType(),
+                pending.kind().apiName(),
+                pending.id(),
+                pending.kind().idPrefix() + "_" + pending.id(),
+                pending.merchant(),
+                pending.version(),
+                "{}",
+                clock().instant());
+    }
+
+    private MerchantId merchantOf(PaymentId payment) {
+        return new MerchantId(jdbc.sql("SELECT merchant_id FROM payments WHERE id = :id")
+                .param("id", payment.value())
+                .query(UUID.class)
+                .single());
+    }
+
+    private List<String> postings(PaymentId payment) {
+        return jdbc.sql("SELECT kind FROM ledger_transactions WHERE payment_id = :id ORDER BY kind")
+                .param("id", payment.value())
+                .query(String.class)
+                .list();
+    }
+
+    /** What the payment's hold still holds, from the journal. */
+    private long openHold(PaymentId payment) {
+        return jdbc.sql("""
+                SELECT COALESCE(sum(CASE e.side WHEN 'credit' THEN e.amount_minor ELSE -e.amount_minor END), 0)
+                  FROM ledger_transactions t
+                  JOIN ledger_entries e ON e.transaction_id = t.id
+                  JOIN ledger_accounts a ON a.id = e.account_id
+                 WHERE t.payment_id = :id AND a.type = 'HOLDS_PAYABLE'
+                """).param("id", payment.value()).query(Long.class).single();
+    }
+}
