@@ -2,6 +2,8 @@ package dev.kopek.payments;
 
 import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.MoneyMovement;
+import dev.kopek.idempotency.IdempotencyKeys;
+import dev.kopek.ledger.Ledger;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentStatus;
 import dev.kopek.payments.jdbc.PaymentStore;
@@ -9,6 +11,7 @@ import dev.kopek.platform.LogContext;
 import dev.kopek.platform.SqlPart;
 import dev.kopek.psp.ChargeOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
@@ -18,7 +21,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * A payment's part of phase 3: the PSP's outcome of the charge moves the payment itself (captured, authorized, or a
- * dead end); its answer is the payment, 201.
+ * dead end); its answer is the payment, 201, stored with its event and its posting in one statement.
  */
 @Component
 class PaymentRecording implements Recording<Payment> {
@@ -27,11 +30,13 @@ class PaymentRecording implements Recording<Payment> {
 
     private final PaymentStore payments;
     private final PaymentEvents events;
+    private final Ledger ledger;
     private final MeterRegistry meters;
 
-    PaymentRecording(PaymentStore payments, PaymentEvents events, MeterRegistry meters) {
+    PaymentRecording(PaymentStore payments, PaymentEvents events, Ledger ledger, MeterRegistry meters) {
         this.payments = payments;
         this.events = events;
+        this.ledger = ledger;
         this.meters = meters;
     }
 
@@ -81,23 +86,27 @@ class PaymentRecording implements Recording<Payment> {
         Payment recorded = moved.resource();
         String body = PaymentJson.render(recorded);
         BusinessEvent event = events.event(recorded, recorded.status().name().toLowerCase(Locale.ROOT), body);
-        switch (recorded.status()) {
+        // The money it moved is posted by the answer's statement: a capture's fee computed there (the move's statement
+        // locked the payment's row), a hold posted as it is.
+        List<SqlPart> postings = switch (recorded.status()) {
             case CAPTURED ->
-                events.moved(
-                        recorded.id().value(),
-                        MoneyMovement.Kind.CAPTURED,
-                        recorded,
-                        recorded.amounts().captured());
+                List.of(ledger.computedPart(
+                        List.of(events.movement(
+                                recorded.id().value(),
+                                MoneyMovement.Kind.CAPTURED,
+                                recorded,
+                                recorded.amounts().captured())),
+                        IdempotencyKeys.COMPLETED));
             case AUTHORIZED ->
-                events.moved(
-                        recorded.id().value(),
-                        MoneyMovement.Kind.AUTHORIZATION_HELD,
-                        recorded,
-                        recorded.amounts().authorized());
-            default -> {
-                // declined and failed moved no money
-            }
-        }
+                List.of(ledger.openingPart(
+                        events.movement(
+                                recorded.id().value(),
+                                MoneyMovement.Kind.AUTHORIZATION_HELD,
+                                recorded,
+                                recorded.amounts().authorized()),
+                        IdempotencyKeys.COMPLETED));
+            default -> List.of(); // declined and failed moved no money
+        };
         LogContext.put(LogContext.PSP_REFERENCE, recorded.pspReference());
         // The one INFO line a payment leaves: everything else on its happy path is DEBUG.
         log.info(
@@ -107,7 +116,7 @@ class PaymentRecording implements Recording<Payment> {
                 recorded.reference(),
                 recorded.status(),
                 recorded.pspReference());
-        return new Settled(201, body, event);
+        return new Settled(201, body, event, new OperationStrategy.Effects(recorded, postings, List.of(), List.of()));
     }
 
     @Override

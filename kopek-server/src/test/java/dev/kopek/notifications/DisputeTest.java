@@ -137,9 +137,15 @@ class DisputeTest extends IntegrationTest {
                 PspWebhookTest.SECRET, clock.instant().getEpochSecond(), body);
     }
 
+    /** The payment's money movements as the journal posted them, in order (phase 3 posts in its own statement). */
     private List<MoneyMovement.Kind> kinds(String paymentId) {
-        return recorder.movementsFor(PaymentId.parse(paymentId).orElseThrow().value()).stream()
-                .map(MoneyMovement::kind)
+        return jdbc
+                .sql("SELECT kind FROM ledger_transactions WHERE payment_id = :id ORDER BY id")
+                .param("id", PaymentId.parse(paymentId).orElseThrow().value())
+                .query(String.class)
+                .list()
+                .stream()
+                .map(MoneyMovement.Kind::valueOf)
                 .toList();
     }
 

@@ -14,8 +14,11 @@ import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.domain.OperationKind;
+import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
+import dev.kopek.payments.domain.PaymentRequest;
 import dev.kopek.payments.jdbc.OperationStore;
+import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.payments.jdbc.Reservations;
 import dev.kopek.platform.SqlPart;
 import dev.kopek.psp.ChargeOutcome;
@@ -31,9 +34,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Phase 3 of a capture, a void and a refund is two statements in one transaction (issue 25): the move (the fence,
- * the operation's compare-and-set, the payment's amounts) and the answer (the stored answer and its event, the
- * payment's status and its event, the postings with their fee and open hold computed in SQL). Counted at the driver
+ * Phase 3 of a payment, a capture, a void and a refund is two statements in one transaction (issue 25): the move
+ * (the fence, the resource's compare-and-set, an operation's payment amounts) and the answer (the stored answer and
+ * the events, the payment's status, the postings with their fee and open hold computed in SQL). Counted at the driver
  * on the thread that records the outcome ({@link RoundTrips}), never timed; and each outcome checked for what it
  * wrote, so a fused statement that posts or moves the wrong thing fails here too.
  */
@@ -44,6 +47,12 @@ class PhaseThreeStatementTest extends IntegrationTest {
 
     @Autowired
     OperationRecording recording;
+
+    @Autowired
+    PaymentRecording payments;
+
+    @Autowired
+    PaymentStore store;
 
     @Autowired
     OperationStore operations;
@@ -166,6 +175,84 @@ class PhaseThreeStatementTest extends IntegrationTest {
         assertThat(after.get("status").asString()).isEqualTo("captured");
         assertThat(after.get("amount_refund_pending").asLong()).isZero();
         assertThat(postings(payment)).containsExactly("CAPTURED", "REFUND_RELEASED", "REFUND_RESERVED");
+    }
+
+    @Test
+    void aPaymentCapturedAtOnceIsTwoStatements() {
+        Api api = newMerchant();
+        assertThat(api.pay(Api.newKey(), Api.payment(newReference(), 1_000, "EUR", "pm_ok"))
+                        .status())
+                .as("the merchant's accounts exist")
+                .isEqualTo(201);
+        PendingPayment pending = pendingPayment(api, "automatic");
+
+        RoundTrips.Count count = RoundTrips.of(() -> outcomes.record(
+                payments, pending.payment(), pending.key(), 1, new ChargeOutcome.Succeeded("ch"), null));
+
+        assertThat(count.statements()).as(count.toString()).isEqualTo(2);
+        assertThat(count.commits()).isEqualTo(1);
+        assertThat(api.get("/v1/payments/" + pending.payment().id())
+                        .json()
+                        .get("status")
+                        .asString())
+                .isEqualTo("captured");
+        assertThat(postings(pending.payment().id())).containsExactly("CAPTURED");
+    }
+
+    @Test
+    void anAuthorizedPaymentIsTwoStatements() {
+        Api api = newMerchant();
+        authorized(api, 1_000);
+        PendingPayment pending = pendingPayment(api, "manual");
+
+        RoundTrips.Count count = RoundTrips.of(() -> outcomes.record(
+                payments,
+                pending.payment(),
+                pending.key(),
+                1,
+                new ChargeOutcome.Authorized("ch", clock().instant().plusSeconds(86_400)),
+                null));
+
+        assertThat(count.statements()).as(count.toString()).isEqualTo(2);
+        assertThat(api.get("/v1/payments/" + pending.payment().id())
+                        .json()
+                        .get("status")
+                        .asString())
+                .isEqualTo("authorized");
+        assertThat(postings(pending.payment().id())).containsExactly("AUTHORIZATION_HELD");
+        assertThat(openHold(pending.payment().id())).isEqualTo(1_000);
+    }
+
+    /** A payment after its phase 1, and its key owned by attempt 1. */
+    private record PendingPayment(Payment payment, ClientKey key) {}
+
+    private PendingPayment pendingPayment(Api api, String captureMethod) {
+        PaymentId some = authorized(api, 100);
+        MerchantId merchant = merchantOf(some);
+        ClientKey ck = new ClientKey(merchant, "payment.create", Api.newKey());
+        PaymentId id = new PaymentId(TimeOrderedIds.next(clock()));
+        PaymentRequest request =
+                new PaymentRequest(newReference(), Money.of(1_000, "EUR"), "pm_ok", captureMethod, null, null);
+        Payment inserted = store.claimAndInsertPending(
+                        keys.claimPart(ck, "fingerprint", id.value(), clock().instant()),
+                        id,
+                        merchant,
+                        request,
+                        ck.key(),
+                        ck.providerKey(id.value()),
+                        row -> events.append(
+                                new BusinessEvent(
+                                        "payment.created",
+                                        "payment",
+                                        id.value(),
+                                        id.toString(),
+                                        merchant,
+                                        0,
+                                        "{}",
+                                        clock().instant()),
+                                "payment"))
+                .orElseThrow();
+        return new PendingPayment(inserted, ck);
     }
 
     /**

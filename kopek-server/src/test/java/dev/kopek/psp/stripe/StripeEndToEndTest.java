@@ -407,12 +407,17 @@ class StripeEndToEndTest extends IntegrationTest {
                 """).param("d", pspDispute).query(String.class).list();
     }
 
+    /** The payment's money movements as the journal posted them, in order (phase 3 posts in its own statement). */
     private java.util.List<dev.kopek.events.MoneyMovement.Kind> kinds(String paymentId) {
-        return recorder
-                .movementsFor(
+        return jdbc
+                .sql("SELECT kind FROM ledger_transactions WHERE payment_id = :id ORDER BY id")
+                .param(
+                        "id",
                         dev.kopek.money.PaymentId.parse(paymentId).orElseThrow().value())
+                .query(String.class)
+                .list()
                 .stream()
-                .map(dev.kopek.events.MoneyMovement::kind)
+                .map(dev.kopek.events.MoneyMovement.Kind::valueOf)
                 .toList();
     }
 
