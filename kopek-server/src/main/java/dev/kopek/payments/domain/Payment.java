@@ -99,29 +99,7 @@ public record Payment(
         if (!status.canMoveTo(next)) {
             throw new IllegalTransition(id, status, next);
         }
-        return new Payment(
-                id,
-                merchant,
-                reference,
-                idempotencyKey,
-                providerKey,
-                amount,
-                amounts,
-                paymentMethod,
-                captureMethod,
-                description,
-                metadataJson,
-                next,
-                version + 1,
-                pspReference,
-                declineCode,
-                failureReason,
-                captureBefore,
-                captureFinalized,
-                createdAt,
-                updatedAt,
-                nextActionJson,
-                pspAccount);
+        return with(next, version + 1, updatedAt);
     }
 
     /**
@@ -131,6 +109,10 @@ public record Payment(
      */
     public Payment changed(PaymentStatus next, Instant at) {
         moveTo(next); // refuses a move the table does not allow
+        return with(next, version + 1, at);
+    }
+
+    private Payment with(PaymentStatus newStatus, int newVersion, Instant newUpdatedAt) {
         return new Payment(
                 id,
                 merchant,
@@ -143,15 +125,15 @@ public record Payment(
                 captureMethod,
                 description,
                 metadataJson,
-                next,
-                version + 1,
+                newStatus,
+                newVersion,
                 pspReference,
                 declineCode,
                 failureReason,
                 captureBefore,
                 captureFinalized,
                 createdAt,
-                at,
+                newUpdatedAt,
                 nextActionJson,
                 pspAccount);
     }
