@@ -7,6 +7,7 @@ import dev.kopek.support.Api;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** Authorize now, capture later: partial captures add up to at most the authorization; voids and expiry release it. */
@@ -67,6 +68,24 @@ class CaptureAndVoidTest extends LifecycleSupport {
         assertThat(capturedAtPsp(authorized.get("psp_reference").asString()))
                 .as("seed %d", seed)
                 .isEqualTo(accepted);
+        // Each capture's phase 3 computes the hold it closes in its own statement: serialized by the payment's row,
+        // each must see what the others closed, so the journal holds exactly what is left, never less.
+        UUID payment = PaymentId.parse(id).orElseThrow().value();
+        assertThat(journal("""
+                        SELECT COALESCE(sum(amount_minor), 0) FROM ledger_transactions
+                         WHERE payment_id = :id AND kind = 'CAPTURED'
+                        """, payment)).as("seed %d", seed).isEqualTo(accepted);
+        assertThat(journal("""
+                        SELECT COALESCE(sum(CASE e.side WHEN 'credit' THEN e.amount_minor ELSE -e.amount_minor END), 0)
+                          FROM ledger_transactions t
+                          JOIN ledger_entries e ON e.transaction_id = t.id
+                          JOIN ledger_accounts a ON a.id = e.account_id
+                         WHERE t.payment_id = :id AND a.type = 'HOLDS_PAYABLE'
+                        """, payment)).as("seed %d: the open hold", seed).isEqualTo(10_000 - accepted);
+    }
+
+    private long journal(String sql, UUID payment) {
+        return jdbc.sql(sql).param("id", payment).query(Long.class).single();
     }
 
     /**
