@@ -32,8 +32,10 @@ import org.springframework.transaction.annotation.Transactional;
  * Posts money movements and reversals. A posting is written in the caller's transaction (it is part of the state
  * change it accounts for) and is idempotent by its source: {@code (sourceId, kind)} is unique in the journal.
  *
- * <p>Locks, always in this order: the payment's authorization-hold rows (captures and releases only), then the
- * journal's unique source key. Balances are projected after commit (V162, {@link LedgerProjector}).
+ * <p>A movement recorded by a statement is posted as a part of that statement; the rest through {@link #post}.
+ * Locks, always in this order: the payment's row (its writer's), the payment's authorization-hold rows (a release
+ * through {@link #post} only), then the journal's unique source key. Balances are projected after commit (V162,
+ * {@link LedgerProjector}).
  */
 @Service
 public class Ledger {
@@ -53,31 +55,30 @@ public class Ledger {
         this.meters = meters;
     }
 
-    /** Posts one movement inside the caller's transaction; there must be one. */
+    /**
+     * Posts one movement inside the caller's transaction; there must be one. Only for the movements the payments
+     * module still publishes to the ledger's listener: a refund's reservation on phase 1's transactional path, a
+     * chargeback and its reversal, and the release of an expired authorization. A movement that a statement records
+     * is posted as a part of it ({@link #openingPart}, {@link #computedPart}, {@link #outcomePart}).
+     */
     @Transactional(propagation = Propagation.MANDATORY)
     public PostResult post(MoneyMovement movement) {
         String currency = movement.amount().currency().code();
         long amount = movement.amount().minor();
-        long fee = 0;
         long holdClosed = 0;
         switch (movement.kind()) {
-            case CAPTURED -> {
-                JournalStore.CaptureInputs inputs =
-                        journal.lockCaptureInputs(movement.merchant(), movement.paymentId(), currency);
-                fee = inputs.fee().feeFor(amount);
-                holdClosed = closeHold(movement, inputs.openHold());
-            }
             case AUTHORIZATION_RELEASED ->
                 holdClosed =
                         closeHold(movement, journal.lockOpenHold(movement.merchant(), movement.paymentId(), currency));
-            case REFUND_SUCCEEDED, REFUND_RELEASED ->
-                requireOpening(movement, MoneyMovement.Kind.REFUND_RESERVED, true);
-            case CHARGEBACK_REVERSED -> requireOpening(movement, MoneyMovement.Kind.CHARGEBACK_WITHDRAWN, false);
-            case AUTHORIZATION_HELD, REFUND_RESERVED, CHARGEBACK_WITHDRAWN -> {
+            case CHARGEBACK_REVERSED -> requireWithdrawal(movement);
+            case REFUND_RESERVED, CHARGEBACK_WITHDRAWN -> {
                 // posted as they are
             }
+            case AUTHORIZATION_HELD, CAPTURED, REFUND_SUCCEEDED, REFUND_RELEASED ->
+                throw new IllegalArgumentException(
+                        movement.kind() + " is posted as a part of the statement that records it, not published");
         }
-        Optional<Posting> posting = PostingRules.forMovement(movement.kind(), amount, fee, holdClosed);
+        Optional<Posting> posting = PostingRules.forMovement(movement.kind(), amount, 0, holdClosed);
         if (posting.isEmpty()) {
             count(movement.kind().name(), "nothing");
             return new PostResult.NothingToPost("the payment's authorization hold is already closed");
@@ -345,16 +346,16 @@ public class Ledger {
         return closed;
     }
 
-    /** A refund settles its own reservation, exactly; a chargeback reversal returns at most what was withdrawn. */
-    private void requireOpening(MoneyMovement movement, MoneyMovement.Kind opening, boolean exact) {
+    /** A chargeback's reversal returns at most what its dispute withdrew, from the same merchant and payment. */
+    private void requireWithdrawal(MoneyMovement movement) {
+        MoneyMovement.Kind opening = MoneyMovement.Kind.CHARGEBACK_WITHDRAWN;
         LedgerTransaction opened = journal.findBySource(movement.sourceId(), opening.name())
                 .orElseThrow(() -> new IllegalStateException(movement.kind() + " of source " + movement.sourceId()
                         + " has no " + opening + " with the same source id"));
         boolean sameOwner = opened.merchant().equals(movement.merchant())
                 && opened.paymentId().equals(movement.paymentId())
                 && opened.currency().equals(movement.amount().currency().code());
-        long amount = movement.amount().minor();
-        if (!sameOwner || (exact ? amount != opened.amountMinor() : amount > opened.amountMinor())) {
+        if (!sameOwner || movement.amount().minor() > opened.amountMinor()) {
             throw new IllegalStateException(movement.kind() + " " + movement + " does not match its " + opening + " of "
                     + opened.amountMinor() + " " + opened.currency() + " for payment " + opened.paymentId());
         }

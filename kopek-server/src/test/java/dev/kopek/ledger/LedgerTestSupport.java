@@ -6,8 +6,10 @@ import dev.kopek.ledger.jdbc.BalanceStore;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.Money;
 import dev.kopek.money.TimeOrderedIds;
+import dev.kopek.platform.SqlPart;
 import dev.kopek.support.IntegrationTest;
 import dev.kopek.support.LedgerProjection;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -16,13 +18,17 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The shared Kopek of {@link IntegrationTest}, plus what ledger tests need: publishing movements the way the
- * business modules do (synchronously, inside their transaction) and reading accounts straight from SQL.
+ * The shared Kopek of {@link IntegrationTest}, plus what ledger tests need: posting movements the way the business
+ * modules do (inside their transaction, as statement parts or through the listener) and reading accounts straight
+ * from SQL.
  */
 abstract class LedgerTestSupport extends IntegrationTest {
 
     /** A read that sums whatever the projector has not reached: the tests hold it back on purpose. */
     private static final long UNBOUNDED = Long.MAX_VALUE / 2;
+
+    /** The CTE that makes a statement part post: one row, as a business change that was made. */
+    private static final String SOURCE = "movement";
 
     @Autowired
     protected ApplicationEventPublisher publisher;
@@ -66,13 +72,61 @@ abstract class LedgerTestSupport extends IntegrationTest {
         return new MoneyMovement(source, kind, merchant, payment, Money.of(amountMinor, currency), clock.instant());
     }
 
-    /** Publishes the movements in one business transaction, as a module recording them would. */
+    /** Posts the movements in one business transaction, each the way Kopek posts it ({@link #postIn}). */
     protected void publish(MoneyMovement... movements) {
-        tx.executeWithoutResult(status -> {
-            for (MoneyMovement movement : movements) {
-                publisher.publishEvent(movement);
+        tx.executeWithoutResult(status -> postIn(movements));
+    }
+
+    /**
+     * Posts the movements in the transaction open now, each the way the business modules post it: a capture and
+     * the release written with it as one part of a statement ({@link Ledger#computedPart}), after the payment is
+     * locked; a refund's outcome against its reservation ({@link Ledger#outcomePart}); an authorization hold as a
+     * part ({@link Ledger#openingPart}); a refund's reservation and a chargeback's movements published to the
+     * ledger's listener. These tests have no payment rows, so an advisory lock on the payment's id stands in for the
+     * row lock every writer of a capture or a release takes in an earlier statement of its transaction.
+     */
+    protected void postIn(MoneyMovement... movements) {
+        for (int i = 0; i < movements.length; i++) {
+            MoneyMovement movement = movements[i];
+            switch (movement.kind()) {
+                case CAPTURED, AUTHORIZATION_RELEASED -> {
+                    List<MoneyMovement> computed = new ArrayList<>(List.of(movement));
+                    while (i + 1 < movements.length
+                            && movements[i + 1].kind() == MoneyMovement.Kind.AUTHORIZATION_RELEASED
+                            && movements[i + 1].paymentId().equals(movement.paymentId())) {
+                        computed.add(movements[++i]);
+                    }
+                    jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(CAST(:payment AS text), 0))")
+                            .param("payment", movement.paymentId())
+                            .query((rs, n) -> 1)
+                            .single();
+                    run(ledger.computedPart(computed, SOURCE), "SELECT 1");
+                }
+                case REFUND_SUCCEEDED, REFUND_RELEASED -> {
+                    Ledger.Required outcome = ledger.outcomePart(movement, SOURCE);
+                    // A replay finds its posting already there, as a stored answer's replay would.
+                    boolean postedOrReplayed =
+                            run(outcome.part(), """
+                            SELECT (SELECT count(*) FROM %s) = 1
+                                OR EXISTS (SELECT 1 FROM ledger_transactions WHERE source_id = '%s' AND kind = '%s')
+                            """.formatted(outcome.written(), movement.sourceId(), movement.kind()));
+                    if (!postedOrReplayed) {
+                        throw new IllegalStateException(movement.kind() + " of " + movement.sourceId()
+                                + " does not match a REFUND_RESERVED of the same source");
+                    }
+                }
+                case AUTHORIZATION_HELD -> run(ledger.openingPart(movement, SOURCE), "SELECT 1");
+                case REFUND_RESERVED, CHARGEBACK_WITHDRAWN, CHARGEBACK_REVERSED -> publisher.publishEvent(movement);
             }
-        });
+        }
+    }
+
+    /** Runs {@code part} after the CTE {@link #SOURCE} (one row) and answers {@code select}'s boolean. */
+    private boolean run(SqlPart part, String select) {
+        return Boolean.TRUE.equals(jdbc.sql("WITH " + SOURCE + " AS (SELECT 1),\n" + part.sql() + "\n" + select)
+                .params(part.params())
+                .query((rs, n) -> rs.getObject(1) instanceof Boolean b ? b : Boolean.TRUE)
+                .single());
     }
 
     /**

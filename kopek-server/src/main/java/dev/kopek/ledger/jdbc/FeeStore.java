@@ -12,9 +12,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * Fee schedules per merchant and currency. A capture's posting reads its rule where it is written (the statement's
- * {@link JournalStore#inputsPart}, or {@link JournalStore#lockCaptureInputs} through the ledger's listener), so an
- * admin change applies to the next one.
+ * Fee schedules per merchant and currency. A capture's posting reads its rule in the statement that writes it
+ * ({@link JournalStore#inputsPart}), so an admin change applies to the next one.
  */
 @Repository
 public class FeeStore {

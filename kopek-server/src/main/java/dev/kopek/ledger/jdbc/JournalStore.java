@@ -3,12 +3,10 @@ package dev.kopek.ledger.jdbc;
 import dev.kopek.ledger.LedgerEntry;
 import dev.kopek.ledger.LedgerTransaction;
 import dev.kopek.ledger.domain.AccountType;
-import dev.kopek.ledger.domain.FeeRule;
 import dev.kopek.ledger.domain.Side;
 import dev.kopek.money.MerchantId;
 import dev.kopek.platform.Db;
 import dev.kopek.platform.SqlPart;
-import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -253,41 +251,6 @@ public class JournalStore {
                       LEFT JOIN ledger_merchant_fees f
                              ON f.merchant_id = CAST(:li_merchant AS uuid) AND f.currency = :li_currency
                 )""", Map.of("li_payment", paymentId, "li_merchant", merchant.value(), "li_currency", currency));
-    }
-
-    /** What a capture's posting depends on: the merchant's fee rule and the payment's open authorization hold. */
-    public record CaptureInputs(FeeRule fee, OptionalLong openHold) {}
-
-    /**
-     * For a capture: reads the merchant's fee rule and locks the payment's authorization holds (their journal rows)
-     * against a concurrent capture or release of the same payment, in one statement; then, only when the payment
-     * has a hold, reads how much of it is still open. An automatic capture (no hold) costs one round trip.
-     */
-    public CaptureInputs lockCaptureInputs(MerchantId merchant, UUID paymentId, String currency) {
-        record Row(FeeRule fee, List<String> held) {}
-        Row row = jdbc.sql("""
-                SELECT f.bps, f.fixed_minor, h.currencies
-                  FROM (SELECT 1) AS one
-                  LEFT JOIN ledger_merchant_fees f ON f.merchant_id = :merchant AND f.currency = :currency
-                 CROSS JOIN (SELECT array_agg(held.currency ORDER BY held.id) AS currencies
-                               FROM (SELECT id, currency FROM ledger_transactions
-                                      WHERE payment_id = :payment AND merchant_id = :merchant
-                                        AND kind = 'AUTHORIZATION_HELD'
-                                      ORDER BY id
-                                        FOR NO KEY UPDATE) AS held) AS h
-                """)
-                .param("payment", paymentId)
-                .param("merchant", merchant.value())
-                .param("currency", currency)
-                .query((rs, n) -> {
-                    Object bps = rs.getObject("bps");
-                    FeeRule fee = bps == null ? FeeRule.NONE : new FeeRule(rs.getInt("bps"), rs.getLong("fixed_minor"));
-                    Array currencies = rs.getArray("currencies");
-                    List<String> held = currencies == null ? List.of() : List.of((String[]) currencies.getArray());
-                    return new Row(fee, held);
-                })
-                .single();
-        return new CaptureInputs(row.fee(), openHold(merchant, paymentId, currency, row.held()));
     }
 
     /**
