@@ -20,7 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,8 +32,8 @@ import org.springframework.transaction.annotation.Transactional;
  * change it accounts for) and is idempotent by its source: {@code (sourceId, kind)} is unique in the journal.
  *
  * <p>A movement recorded by a statement is posted as a part of that statement; the rest through {@link #post}.
- * Locks, always in this order: the payment's row (its writer's), the payment's authorization-hold rows (a release
- * through {@link #post} only), then the journal's unique source key. Balances are projected after commit (V162,
+ * Locks, always in this order: the payment's row (taken by its writer before a capture or a release is posted: the
+ * open hold is read after it), then the journal's unique source key. Balances are projected after commit (V162,
  * {@link LedgerProjector}).
  */
 @Service
@@ -57,34 +56,27 @@ public class Ledger {
 
     /**
      * Posts one movement inside the caller's transaction; there must be one. Only for the movements the payments
-     * module still publishes to the ledger's listener: a refund's reservation on phase 1's transactional path, a
-     * chargeback and its reversal, and the release of an expired authorization. A movement that a statement records
+     * module still publishes to the ledger's listener, none of which depends on a hold or a fee: a refund's
+     * reservation on phase 1's transactional path, a chargeback and its reversal. A movement that a statement records
      * is posted as a part of it ({@link #openingPart}, {@link #computedPart}, {@link #outcomePart}).
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public PostResult post(MoneyMovement movement) {
         String currency = movement.amount().currency().code();
         long amount = movement.amount().minor();
-        long holdClosed = 0;
         switch (movement.kind()) {
-            case AUTHORIZATION_RELEASED ->
-                holdClosed =
-                        closeHold(movement, journal.lockOpenHold(movement.merchant(), movement.paymentId(), currency));
             case CHARGEBACK_REVERSED -> requireWithdrawal(movement);
             case REFUND_RESERVED, CHARGEBACK_WITHDRAWN -> {
                 // posted as they are
             }
-            case AUTHORIZATION_HELD, CAPTURED, REFUND_SUCCEEDED, REFUND_RELEASED ->
+            case AUTHORIZATION_HELD, CAPTURED, AUTHORIZATION_RELEASED, REFUND_SUCCEEDED, REFUND_RELEASED ->
                 throw new IllegalArgumentException(
                         movement.kind() + " is posted as a part of the statement that records it, not published");
         }
-        Optional<Posting> posting = PostingRules.forMovement(movement.kind(), amount, 0, holdClosed);
-        if (posting.isEmpty()) {
-            count(movement.kind().name(), "nothing");
-            return new PostResult.NothingToPost("the payment's authorization hold is already closed");
-        }
+        Posting posting =
+                PostingRules.forMovement(movement.kind(), amount, 0, 0).orElseThrow();
         LedgerTransaction tx = header(movement);
-        List<JournalStore.NewLine> lines = resolve(posting.get(), movement.merchant(), currency);
+        List<JournalStore.NewLine> lines = resolve(posting, movement.merchant(), currency);
         if (!journal.insert(tx, lines)) {
             LedgerTransaction existing = journal.findBySource(
                             movement.sourceId(), movement.kind().name())
@@ -100,7 +92,7 @@ public class Ledger {
                 movement.amount(),
                 movement.paymentId(),
                 tx.publicId());
-        return new PostResult.Posted(written(tx, posting.get(), lines));
+        return new PostResult.Posted(written(tx, posting, lines));
     }
 
     /**
@@ -327,23 +319,6 @@ public class Ledger {
         count(LedgerTransaction.REVERSAL, "posted");
         log.warn("ledger transaction {} reversed by {}: {}", original.publicId(), written.publicId(), reason);
         return new ReversalResult.Reversed(written);
-    }
-
-    /** How much of the payment's open hold this capture or release closes; 0 when it never had one. */
-    private long closeHold(MoneyMovement movement, OptionalLong open) {
-        if (open.isEmpty()) {
-            return 0;
-        }
-        long closed = PostingRules.holdToClose(movement.amount().minor(), open.getAsLong());
-        if (closed < movement.amount().minor()) {
-            log.warn(
-                    "{} of {} for payment {} exceeds its open authorization hold of {}; closing only that",
-                    movement.kind(),
-                    movement.amount(),
-                    movement.paymentId(),
-                    open.getAsLong());
-        }
-        return closed;
     }
 
     /** A chargeback's reversal returns at most what its dispute withdrew, from the same merchant and payment. */

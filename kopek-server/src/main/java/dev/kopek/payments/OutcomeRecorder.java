@@ -131,7 +131,7 @@ class OutcomeRecorder {
     }
 
     /** Parts of one statement, joined as its common table expressions. */
-    private static SqlPart joined(List<SqlPart> parts) {
+    static SqlPart joined(List<SqlPart> parts) {
         Map<String, Object> params = new HashMap<>();
         parts.forEach(part -> params.putAll(part.params()));
         return new SqlPart(String.join(",\n", parts.stream().map(SqlPart::sql).toList()), params);

@@ -84,6 +84,12 @@ class CaptureAndVoidTest extends LifecycleSupport {
                         """, payment)).as("seed %d: the open hold", seed).isEqualTo(10_000 - accepted);
     }
 
+    private long version(String id) {
+        return journal(
+                "SELECT version FROM payments WHERE id = :id",
+                PaymentId.parse(id).orElseThrow().value());
+    }
+
     private long journal(String sql, UUID payment) {
         return jdbc.sql(sql).param("id", payment).query(Long.class).single();
     }
@@ -184,6 +190,49 @@ class CaptureAndVoidTest extends LifecycleSupport {
                         .status())
                 .as("an expired authorization frees the intent")
                 .isEqualTo(201);
+    }
+
+    /**
+     * Expiry closes a hold in its own transaction: the rest released once, the payment moved one version, its event
+     * written once, the release posted against what is still open. A second pass finds nothing to close.
+     */
+    @Test
+    void expiryReleasesTheRestOnceWithItsEventAndItsPosting() {
+        Api api = newMerchant();
+        String untouched = authorize(api, newReference(), 5_000).get("id").asString();
+        String partly = authorize(api, newReference(), 8_000).get("id").asString();
+        assertThat(capture(api, partly, "{\"amount\":3000}").status()).isEqualTo(200);
+        long untouchedVersion = version(untouched);
+        long partlyVersion = version(partly);
+
+        clock.advance(Duration.ofDays(8));
+        reconciler.reconcileOnce();
+        reconciler.reconcileOnce();
+
+        assertExpiredOnce(api, untouched, "expired", "payment.expired", untouchedVersion, 5_000);
+        assertExpiredOnce(api, partly, "captured", "payment.authorization_closed", partlyVersion, 5_000);
+    }
+
+    private void assertExpiredOnce(Api api, String id, String status, String event, long versionBefore, long released) {
+        var after = payment(api, id);
+        assertThat(after.get("status").asString()).isEqualTo(status);
+        assertThat(amount(after, "amount_capturable")).isZero();
+        assertThat(version(id)).isEqualTo(versionBefore + 1);
+        UUID payment = PaymentId.parse(id).orElseThrow().value();
+        assertThat(journal("""
+                        SELECT count(*) FROM outbox WHERE resource_id = :id AND event_type = '%s'
+                        """.formatted(event), payment)).isEqualTo(1);
+        assertThat(journal("""
+                        SELECT COALESCE(sum(amount_minor), 0) FROM ledger_transactions
+                         WHERE payment_id = :id AND kind = 'AUTHORIZATION_RELEASED'
+                        """, payment)).isEqualTo(released);
+        assertThat(journal("""
+                        SELECT COALESCE(sum(CASE e.side WHEN 'credit' THEN e.amount_minor ELSE -e.amount_minor END), 0)
+                          FROM ledger_transactions t
+                          JOIN ledger_entries e ON e.transaction_id = t.id
+                          JOIN ledger_accounts a ON a.id = e.account_id
+                         WHERE t.payment_id = :id AND a.type = 'HOLDS_PAYABLE'
+                        """, payment)).as("the open hold").isZero();
     }
 
     private static void assertRefused(Api.Response response, String code) {

@@ -123,12 +123,4 @@ public final class PostingRules {
                 .build();
         return changeMinor > 0 ? charged : charged.reversed();
     }
-
-    /** How much of an open hold a capture or release closes: what it asks for, never more than is open. */
-    public static long holdToClose(long requestedMinor, long openMinor) {
-        if (requestedMinor <= 0 || openMinor < 0) {
-            throw new IllegalArgumentException("requested " + requestedMinor + ", open " + openMinor);
-        }
-        return Math.min(requestedMinor, openMinor);
-    }
 }

@@ -16,14 +16,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * The journal: writes a journal transaction with its entries in one statement (the database checks the balance at
- * commit; the balances are projected after it, V162), and reads what a posting depends on.
+ * The journal: writes a journal transaction with its entries in one statement, or as a part of the caller's statement
+ * (the database checks the balance at commit; the balances are projected after it, V162), and reads it back.
  */
 @Repository
 public class JournalStore {
@@ -251,53 +250,6 @@ public class JournalStore {
                       LEFT JOIN ledger_merchant_fees f
                              ON f.merchant_id = CAST(:li_merchant AS uuid) AND f.currency = :li_currency
                 )""", Map.of("li_payment", paymentId, "li_merchant", merchant.value(), "li_currency", currency));
-    }
-
-    /**
-     * Locks the payment's authorization holds (their journal rows) against a concurrent capture or release of the
-     * same payment, then reads how much of them is still open.
-     *
-     * @return the open amount, or empty when the payment never had a hold (an automatic capture)
-     */
-    public OptionalLong lockOpenHold(MerchantId merchant, UUID paymentId, String currency) {
-        List<String> held = jdbc.sql("""
-                SELECT currency FROM ledger_transactions
-                 WHERE payment_id = :payment AND merchant_id = :merchant AND kind = 'AUTHORIZATION_HELD'
-                 ORDER BY id
-                   FOR NO KEY UPDATE
-                """)
-                .param("payment", paymentId)
-                .param("merchant", merchant.value())
-                .query(String.class)
-                .list();
-        return openHold(merchant, paymentId, currency, held);
-    }
-
-    /** How much of the holds (already locked by this transaction, in {@code held}'s currencies) is still open. */
-    private OptionalLong openHold(MerchantId merchant, UUID paymentId, String currency, List<String> held) {
-        if (held.isEmpty()) {
-            return OptionalLong.empty();
-        }
-        if (held.stream().anyMatch(c -> !c.equals(currency))) {
-            throw new IllegalStateException("payment " + paymentId + " was held in " + held + ", not " + currency);
-        }
-        // A second statement on purpose: in READ COMMITTED it takes a new snapshot, so it sees what a concurrent
-        // capture of the same payment committed while this transaction waited for the lock above.
-        long open = jdbc.sql("""
-                SELECT COALESCE(sum(CASE e.side WHEN 'credit' THEN e.amount_minor ELSE -e.amount_minor END), 0)::bigint
-                  FROM ledger_transactions t
-                  JOIN ledger_entries e ON e.transaction_id = t.id
-                  JOIN ledger_accounts a ON a.id = e.account_id
-                 WHERE t.payment_id = :payment AND t.merchant_id = :merchant AND a.type = 'HOLDS_PAYABLE'
-                """)
-                .param("payment", paymentId)
-                .param("merchant", merchant.value())
-                .query(Long.class)
-                .single();
-        if (open < 0) {
-            throw new IllegalStateException("payment " + paymentId + " closed more hold than it had: " + open);
-        }
-        return OptionalLong.of(open);
     }
 
     /** Transactions of one merchant in id order after {@code after}, optionally of one payment. */

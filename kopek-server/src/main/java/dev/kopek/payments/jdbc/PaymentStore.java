@@ -340,6 +340,18 @@ public class PaymentStore {
     }
 
     /**
+     * Runs {@code parts} (common table expressions of several modules) as one statement after the CTE
+     * {@code source}, one row that makes them write, and says whether the CTE {@code required} wrote its one row.
+     */
+    public boolean writeAfter(String source, SqlPart parts, String required) {
+        return jdbc.sql("WITH " + source + " AS (SELECT 1),\n" + parts.sql() + "\nSELECT count(*) FROM " + required)
+                        .params(parts.params())
+                        .query(Long.class)
+                        .single()
+                == 1;
+    }
+
+    /**
      * Authorizations past their expiry that {@link #expire} can close now, oldest first. The same conditions as
      * {@link #expire}'s: one whose capture is still in flight waits for it, and must not take a place in the batch, or
      * a batch of them (a PSP outage during captures) would hide every other expired hold for good.
