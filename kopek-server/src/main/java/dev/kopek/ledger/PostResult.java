@@ -8,7 +8,4 @@ public sealed interface PostResult {
 
     /** The movement's source was posted before: nothing was written (a replay or a reconciled outcome). */
     record AlreadyPosted(LedgerTransaction existing) implements PostResult {}
-
-    /** The movement changes nothing the ledger tracks, e.g. the release of a hold that captures already closed. */
-    record NothingToPost(String why) implements PostResult {}
 }

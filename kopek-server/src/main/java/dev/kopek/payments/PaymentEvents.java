@@ -20,7 +20,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Announces payment changes inside the transaction that makes them (L9): the event row is written by the outbox's
  * statement ({@link EventStatements}), on its own or as a part of the change's own statement, so an event exists
- * exactly when its change committed. Money movements go to the ledger's listener in the same transaction.
+ * exactly when its change committed. A money movement is posted likewise: as a part of its change's statement
+ * ({@link #movement}, for the ledger's statement parts), or, for a change made by several statements (a chargeback,
+ * a refund's reservation in a transaction), published to the ledger's listener in that transaction ({@link #moved}).
  */
 @Component
 class PaymentEvents {
@@ -81,14 +83,10 @@ class PaymentEvents {
     }
 
     /**
-     * {@code capture.<status>} or {@code void.<status>}: a capture or void is a resource of its own, with its own
-     * event sequence (its version), so a declined or unknown one is announced like a successful one (L9).
+     * {@code capture.<status>} or {@code void.<status>}, for a statement that writes it with its change: a capture or
+     * void is a resource of its own, with its own event sequence (its version), so a declined or unknown one is
+     * announced like a successful one (L9).
      */
-    void operationChanged(PaymentOperation op) {
-        events.write(operationEvent(op));
-    }
-
-    /** {@link #operationChanged}'s event, for a statement that writes it with its change. */
     BusinessEvent operationEvent(PaymentOperation op) {
         String publicId = PrefixedId.format(op.kind().idPrefix(), op.id());
         Map<String, Object> json = new LinkedHashMap<>();

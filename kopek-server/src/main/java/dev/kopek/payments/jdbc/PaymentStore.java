@@ -208,40 +208,22 @@ public class PaymentStore {
     /** What phase 3 of a payment writes beside its status. */
     public record Outcome(String pspReference, String declineCode, String failureReason, Instant captureBefore) {}
 
-    /**
-     * Records the PSP's outcome of the payment itself: authorized (amount held until {@code captureBefore}),
-     * captured (authorized and captured in full), or a dead end. Empty when the row was not in a predecessor state.
-     */
-    public Optional<Payment> transition(PaymentId id, PaymentStatus next, Outcome outcome) {
-        return transitionStatement("", id, next, outcome)
-                .query(PaymentStore::map)
-                .optional();
-    }
-
     /** A transition made by the key's owner; {@code keyLeaseUntil} is the key's lease as it was locked. */
     public record Fenced(Payment payment, Instant keyLeaseUntil) {}
 
     /**
-     * {@link #transition} by the key's current owner, in one statement: {@code fence} (the idempotency module's CTE
-     * named {@code fence}: the key row, locked, while this attempt owns it) first, then the payment moves by
-     * compare-and-set. Empty when either check fails; the caller tells a stale owner from an illegal move.
+     * Records the PSP's outcome of the payment itself — authorized (amount held until {@code captureBefore}),
+     * captured (authorized and captured in full), or a dead end — by the key's current owner, in one statement:
+     * {@code fence} (the idempotency module's CTE named {@code fence}: the key row, locked, while this attempt owns
+     * it) first, then the payment moves by compare-and-set from a predecessor of {@code next}. Empty when either
+     * check fails; the caller tells a stale owner from an illegal move.
      */
     public Optional<Fenced> fencedTransition(SqlPart fence, PaymentId id, PaymentStatus next, Outcome outcome) {
         // The fence is an uncorrelated InitPlan, so PostgreSQL evaluates it (and takes the key row's lock) before it
         // reads the payment row: the lock order stays key, then payment, as everywhere else.
-        return transitionStatement("WITH " + fence.sql() + "\n", id, next, outcome)
-                .params(fence.params())
-                .query((rs, row) -> new Fenced(map(rs, row), Db.instant(rs, "fence_lease_until")))
-                .optional();
-    }
-
-    private JdbcClient.StatementSpec transitionStatement(
-            String fence, PaymentId id, PaymentStatus next, Outcome outcome) {
         var from = PaymentStatus.predecessorsOf(next).stream().map(Enum::name).toList();
         boolean moneyHeld = next == PaymentStatus.AUTHORIZED || next == PaymentStatus.CAPTURED;
-        String fenced = fence.isEmpty() ? "" : " AND EXISTS (SELECT 1 FROM fence)";
-        String fenceColumn = fence.isEmpty() ? "" : ", (SELECT lease_until FROM fence) AS fence_lease_until";
-        return jdbc.sql(fence + """
+        return jdbc.sql("WITH " + fence.sql() + "\n" + """
                 UPDATE payments
                    SET status = :next, version = version + CASE WHEN status <> :next THEN 1 ELSE 0 END,
                        updated_at = :now, amount_authorized = CASE WHEN :held THEN amount ELSE amount_authorized END,
@@ -250,9 +232,10 @@ public class PaymentStore {
                        capture_before = COALESCE(:captureBefore, capture_before),
                        psp_reference = COALESCE(:pspReference, psp_reference),
                        decline_code = :declineCode, failure_reason = :failureReason
-                 WHERE id = :id AND status IN (:from)%s
-                RETURNING *%s
-                """.formatted(fenced, fenceColumn))
+                 WHERE id = :id AND status IN (:from) AND EXISTS (SELECT 1 FROM fence)
+                RETURNING *, (SELECT lease_until FROM fence) AS fence_lease_until
+                """)
+                .params(fence.params())
                 .param("next", next.name())
                 .param("held", moneyHeld)
                 .param("now", Db.at(clock.instant()))
@@ -261,7 +244,9 @@ public class PaymentStore {
                 .param("declineCode", outcome.declineCode())
                 .param("failureReason", outcome.failureReason())
                 .param("id", id.value())
-                .param("from", from);
+                .param("from", from)
+                .query((rs, row) -> new Fenced(map(rs, row), Db.instant(rs, "fence_lease_until")))
+                .optional();
     }
 
     /**
@@ -282,11 +267,6 @@ public class PaymentStore {
                 .query(PaymentStore::map)
                 .optional()
                 .orElseThrow(() -> new IllegalStateException("payment " + id + " left UNKNOWN in this transaction"));
-    }
-
-    /** Moves a payment whose row this transaction has locked to the status its amounts call for. */
-    public Payment moveToPaidStatus(Payment locked) {
-        return moveTo(locked, locked.paidStatus());
     }
 
     /**
