@@ -75,19 +75,24 @@ class CaptureAndVoidTest extends LifecycleSupport {
                         SELECT COALESCE(sum(amount_minor), 0) FROM ledger_transactions
                          WHERE payment_id = :id AND kind = 'CAPTURED'
                         """, payment)).as("seed %d", seed).isEqualTo(accepted);
-        assertThat(journal("""
-                        SELECT COALESCE(sum(CASE e.side WHEN 'credit' THEN e.amount_minor ELSE -e.amount_minor END), 0)
-                          FROM ledger_transactions t
-                          JOIN ledger_entries e ON e.transaction_id = t.id
-                          JOIN ledger_accounts a ON a.id = e.account_id
-                         WHERE t.payment_id = :id AND a.type = 'HOLDS_PAYABLE'
-                        """, payment)).as("seed %d: the open hold", seed).isEqualTo(10_000 - accepted);
+        assertThat(openHold(payment)).as("seed %d: the open hold", seed).isEqualTo(10_000 - accepted);
     }
 
     private long version(String id) {
         return journal(
                 "SELECT version FROM payments WHERE id = :id",
                 PaymentId.parse(id).orElseThrow().value());
+    }
+
+    /** What is still open of the payment's authorization hold, by its journal. */
+    private long openHold(UUID payment) {
+        return journal("""
+                SELECT COALESCE(sum(CASE e.side WHEN 'credit' THEN e.amount_minor ELSE -e.amount_minor END), 0)
+                  FROM ledger_transactions t
+                  JOIN ledger_entries e ON e.transaction_id = t.id
+                  JOIN ledger_accounts a ON a.id = e.account_id
+                 WHERE t.payment_id = :id AND a.type = 'HOLDS_PAYABLE'
+                """, payment);
     }
 
     private long journal(String sql, UUID payment) {
@@ -226,13 +231,7 @@ class CaptureAndVoidTest extends LifecycleSupport {
                         SELECT COALESCE(sum(amount_minor), 0) FROM ledger_transactions
                          WHERE payment_id = :id AND kind = 'AUTHORIZATION_RELEASED'
                         """, payment)).isEqualTo(released);
-        assertThat(journal("""
-                        SELECT COALESCE(sum(CASE e.side WHEN 'credit' THEN e.amount_minor ELSE -e.amount_minor END), 0)
-                          FROM ledger_transactions t
-                          JOIN ledger_entries e ON e.transaction_id = t.id
-                          JOIN ledger_accounts a ON a.id = e.account_id
-                         WHERE t.payment_id = :id AND a.type = 'HOLDS_PAYABLE'
-                        """, payment)).as("the open hold").isZero();
+        assertThat(openHold(payment)).as("the open hold").isZero();
     }
 
     private static void assertRefused(Api.Response response, String code) {
