@@ -16,6 +16,7 @@ import dev.kopek.ledger.domain.AccountType;
 import dev.kopek.ledger.domain.FeeRule;
 import dev.kopek.ledger.domain.Side;
 import dev.kopek.money.MerchantId;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -38,6 +39,25 @@ class LedgerPostingTest extends LedgerTestSupport {
         assertThatThrownBy(() -> publisher.publishEvent(withdrawn))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("inside the transaction");
+        assertThat(journalOf(merchant, payment)).isEmpty();
+    }
+
+    @Test
+    void aMovementPostedAsAStatementPartIsRefusedByTheListener() {
+        MerchantId merchant = newMerchantId();
+        UUID payment = newId();
+        for (Kind kind : List.of(
+                Kind.AUTHORIZATION_HELD,
+                Kind.CAPTURED,
+                Kind.AUTHORIZATION_RELEASED,
+                Kind.REFUND_SUCCEEDED,
+                Kind.REFUND_RELEASED)) {
+            assertThatThrownBy(() -> tx.executeWithoutResult(
+                            s -> publisher.publishEvent(movement(kind, merchant, payment, payment, 1_000, "EUR"))))
+                    .as("%s", kind)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("posted as a part of the statement");
+        }
         assertThat(journalOf(merchant, payment)).isEmpty();
     }
 
