@@ -131,9 +131,23 @@ public class Ledger {
      * writer of a capture or a release does. Idempotent by its source like every posting.
      */
     public SqlPart computedPart(List<MoneyMovement> movements, String source) {
+        return computedPart(movements, source, true);
+    }
+
+    /**
+     * A capture at once, which never had a hold to close: {@link #computedPart} with only the fee computed by the
+     * statement.
+     */
+    public SqlPart capturedAtOncePart(MoneyMovement captured, String source) {
+        return computedPart(List.of(captured), source, false);
+    }
+
+    private SqlPart computedPart(List<MoneyMovement> movements, String source, boolean held) {
         MoneyMovement first = movements.getFirst();
         String currency = first.amount().currency().code();
-        SqlPart inputs = JournalStore.inputsPart(first.merchant(), first.paymentId(), currency);
+        SqlPart inputs = held
+                ? JournalStore.inputsPart(first.merchant(), first.paymentId(), currency)
+                : JournalStore.feeInputsPart(first.merchant(), currency);
         StringBuilder sql = new StringBuilder(inputs.sql());
         Map<String, Object> params = new HashMap<>(inputs.params());
         String closedBefore = "0";

