@@ -235,33 +235,33 @@ public class JournalStore {
      * capture or a release does first, so no hold closed before that lock is missed.
      */
     public static SqlPart inputsPart(MerchantId merchant, UUID paymentId, String currency) {
-        return new SqlPart(
-                """
-                ledger_inputs AS (
-                    SELECT CAST(COALESCE(f.bps, 0) AS bigint) AS bps, COALESCE(f.fixed_minor, 0) AS fixed_minor,
-                           (SELECT CAST(sum(CASE e.side WHEN 'credit' THEN e.amount_minor ELSE -e.amount_minor END)
-                                        AS bigint)
-                              FROM ledger_transactions t
-                              JOIN ledger_entries e ON e.transaction_id = t.id
-                              JOIN ledger_accounts a ON a.id = e.account_id
-                             WHERE t.payment_id = CAST(:li_payment AS uuid) AND t.merchant_id = CAST(:li_merchant AS uuid)
-                               AND a.type = 'HOLDS_PAYABLE') AS open_hold
-                      FROM (SELECT 1) AS one
-                      LEFT JOIN ledger_merchant_fees f
-                             ON f.merchant_id = CAST(:li_merchant AS uuid) AND f.currency = :li_currency
-                )""", Map.of("li_payment", paymentId, "li_merchant", merchant.value(), "li_currency", currency));
+        return inputs("""
+                (SELECT CAST(sum(CASE e.side WHEN 'credit' THEN e.amount_minor ELSE -e.amount_minor END) AS bigint)
+                   FROM ledger_transactions t
+                   JOIN ledger_entries e ON e.transaction_id = t.id
+                   JOIN ledger_accounts a ON a.id = e.account_id
+                  WHERE t.payment_id = CAST(:li_payment AS uuid) AND t.merchant_id = CAST(:li_merchant AS uuid)
+                    AND a.type = 'HOLDS_PAYABLE')""", merchant, currency, Map.of("li_payment", paymentId));
     }
 
     /** {@link #inputsPart} for a payment that has no hold: the fee rule, and no open hold (NULL). */
     public static SqlPart feeInputsPart(MerchantId merchant, String currency) {
+        return inputs("CAST(NULL AS bigint)", merchant, currency, Map.of());
+    }
+
+    /** The CTE {@code ledger_inputs}: the merchant's fee rule for the currency, and {@code openHold} as open_hold. */
+    private static SqlPart inputs(String openHold, MerchantId merchant, String currency, Map<String, Object> more) {
+        Map<String, Object> params = new HashMap<>(more);
+        params.put("li_merchant", merchant.value());
+        params.put("li_currency", currency);
         return new SqlPart("""
                 ledger_inputs AS (
                     SELECT CAST(COALESCE(f.bps, 0) AS bigint) AS bps, COALESCE(f.fixed_minor, 0) AS fixed_minor,
-                           CAST(NULL AS bigint) AS open_hold
+                           %s AS open_hold
                       FROM (SELECT 1) AS one
                       LEFT JOIN ledger_merchant_fees f
                              ON f.merchant_id = CAST(:li_merchant AS uuid) AND f.currency = :li_currency
-                )""", Map.of("li_merchant", merchant.value(), "li_currency", currency));
+                )""".formatted(openHold), params);
     }
 
     /** Transactions of one merchant in id order after {@code after}, optionally of one payment. */
