@@ -430,11 +430,115 @@ public class IdempotencyKeys {
      * stored an answer. Every write of phase 3 to the key or through it is conditioned on it; its parameters are
      * {@link #ownedRowParams}.
      */
-    private static final String OWNED = """
-            merchant_id = CAST(:fence_merchant AS uuid) AND operation = :fence_operation
-               AND idempotency_key = :fence_key AND attempt = :fence_attempt AND status <> 'COMPLETED'""";
+    private static final String OWNED_BY = """
+            merchant_id = %s AND operation = %s
+               AND idempotency_key = %s AND attempt = %s AND status <> 'COMPLETED'""";
+
+    private static final String OWNED =
+            OWNED_BY.formatted("CAST(:fence_merchant AS uuid)", ":fence_operation", ":fence_key", ":fence_attempt");
 
     private static final String OWNED_ROW = "SELECT lease_until FROM idempotency_keys WHERE " + OWNED + " FOR UPDATE";
+
+    /** One owner of a batch: its key, the attempt that owns it, and the resource it names. */
+    public record Owner(ClientKey ck, int attempt) {}
+
+    /**
+     * {@link #fencePart} for many keys in one statement (a batch of phase 3s): a CTE named {@code fence} with a row
+     * ({@code resource_id}, {@code lease_until}) for each key that its attempt still owns, locked FOR UPDATE in the
+     * order of the key table's primary key, so two batches holding some of the same keys wait for each other
+     * instead of deadlocking. A key parked for a person yields nothing: its outcome closes a review, which the
+     * one-key path does. MATERIALIZED, as {@link #fencePart}; the caller's statement must read it whole before it
+     * locks its own rows.
+     */
+    public static SqlPart fenceEachPart(List<Owner> owners) {
+        int n = owners.size();
+        UUID[] merchants = new UUID[n];
+        String[] operations = new String[n];
+        String[] keys = new String[n];
+        int[] attempts = new int[n];
+        for (int i = 0; i < n; i++) {
+            Owner owner = owners.get(i);
+            merchants[i] = owner.ck().merchant().value();
+            operations[i] = owner.ck().operation();
+            keys[i] = owner.ck().key();
+            attempts[i] = owner.attempt();
+        }
+        Map<String, Object> params = new HashMap<>();
+        params.put("fences_merchant", merchants);
+        params.put("fences_operation", operations);
+        params.put("fences_key", keys);
+        params.put("fences_attempt", attempts);
+        params.put("fences_parked", Db.at(PARKED));
+        return new SqlPart("fence AS MATERIALIZED (" + OWNED_EACH + ")", params);
+    }
+
+    private static final String OWNED_EACH =
+            """
+            SELECT resource_id, lease_until
+              FROM idempotency_keys,
+                   unnest(CAST(:fences_merchant AS uuid[]), CAST(:fences_operation AS text[]),
+                          CAST(:fences_key AS text[]), CAST(:fences_attempt AS integer[]))
+                   AS o(o_merchant, o_operation, o_key, o_attempt)
+             WHERE %s AND lease_until < :fences_parked
+             ORDER BY merchant_id, operation, idempotency_key
+               FOR UPDATE OF idempotency_keys""".formatted(OWNED_BY.formatted("o.o_merchant", "o.o_operation", "o.o_key", "o.o_attempt"));
+
+    /** One answer of a batch: the owner that stores it, and its body. */
+    public record Answer(Owner owner, int responseCode, String responseBody) {}
+
+    /** The CTE of {@link #completeEachWith} that yields the {@code id} of each resource whose answer it stored. */
+    public static final String COMPLETED_EACH = "completed";
+
+    /**
+     * {@link #completeWith} for many keys in one statement: stores each answer whose attempt still owns its key, and
+     * runs {@code alongside} (CTEs that read {@link #COMPLETED_EACH}, one row per stored answer, its column
+     * {@code id} the key's resource). How many answers it stored.
+     */
+    public int completeEachWith(List<Answer> answers, SqlPart alongside) {
+        int n = answers.size();
+        UUID[] merchants = new UUID[n];
+        String[] operations = new String[n];
+        String[] keys = new String[n];
+        int[] attempts = new int[n];
+        int[] codes = new int[n];
+        String[] bodies = new String[n];
+        for (int i = 0; i < n; i++) {
+            Answer answer = answers.get(i);
+            merchants[i] = answer.owner().ck().merchant().value();
+            operations[i] = answer.owner().ck().operation();
+            keys[i] = answer.owner().ck().key();
+            attempts[i] = answer.owner().attempt();
+            codes[i] = answer.responseCode();
+            bodies[i] = answer.responseBody();
+        }
+        Instant now = clock.instant();
+        Map<String, Object> params = new HashMap<>(alongside.params());
+        params.put("dones_merchant", merchants);
+        params.put("dones_operation", operations);
+        params.put("dones_key", keys);
+        params.put("dones_attempt", attempts);
+        params.put("dones_code", codes);
+        params.put("dones_body", bodies);
+        params.put("dones_expires", Db.at(now.plus(properties.retention())));
+        params.put("dones_now", Db.at(now));
+        return jdbc.sql("WITH " + COMPLETED_EACH + " AS (" + COMPLETE_EACH + "), " + alongside.sql()
+                        + "\nSELECT count(*) FROM " + COMPLETED_EACH)
+                .params(params)
+                .query(Long.class)
+                .single()
+                .intValue();
+    }
+
+    private static final String COMPLETE_EACH =
+            """
+            UPDATE idempotency_keys
+               SET status = 'COMPLETED', response_code = d.d_code, response_body = d.d_body,
+                   expires_at = CAST(:dones_expires AS timestamptz), updated_at = CAST(:dones_now AS timestamptz)
+              FROM unnest(CAST(:dones_merchant AS uuid[]), CAST(:dones_operation AS text[]), CAST(:dones_key AS text[]),
+                          CAST(:dones_attempt AS integer[]), CAST(:dones_code AS integer[]), CAST(:dones_body AS text[]))
+                   AS d(d_merchant, d_operation, d_key, d_attempt, d_code, d_body)
+             WHERE %s
+            RETURNING resource_id AS id""".formatted(OWNED_BY.formatted("d.d_merchant", "d.d_operation", "d.d_key", "d.d_attempt"));
 
     private static Map<String, Object> ownedRowParams(ClientKey ck, int attempt) {
         return Map.of(

@@ -189,6 +189,47 @@ public class Ledger {
         return new SqlPart(sql.toString(), params);
     }
 
+    /**
+     * Movements of many payments that close nothing — a capture at once (its fee computed by the statement from the
+     * merchant's rule in the currency, as {@link #capturedAtOncePart} does) or an opening ({@link #openingPart}) — as
+     * common table expressions of the caller's statement (a batch of phase 3s), each posted once when the CTE
+     * {@code source} has a row whose {@code id} is the movement's source id. Idempotent by its source like every
+     * posting.
+     */
+    public SqlPart atOnceEachPart(List<MoneyMovement> movements, String source) {
+        List<LedgerTransaction> headers = new ArrayList<>(movements.size());
+        List<List<JournalStore.TermLine>> lines = new ArrayList<>(movements.size());
+        for (MoneyMovement movement : movements) {
+            switch (movement.kind()) {
+                case CAPTURED, AUTHORIZATION_HELD, REFUND_RESERVED, CHARGEBACK_WITHDRAWN -> {
+                    // closes nothing: posted from its own amount (and a capture's fee)
+                }
+                case AUTHORIZATION_RELEASED, REFUND_SUCCEEDED, REFUND_RELEASED, CHARGEBACK_REVERSED ->
+                    throw new IllegalArgumentException(
+                            movement.kind() + " closes something; post it with what it closes");
+            }
+            String currency = movement.amount().currency().code();
+            headers.add(header(movement));
+            lines.add(PostingRules.legs(movement.kind()).stream()
+                    .map(leg -> new JournalStore.TermLine(
+                            account(leg.account(), movement.merchant(), currency), leg.side(), leg.term()))
+                    .toList());
+        }
+        String amount = "i.amount_minor";
+        String fee = FeeRule.inSql(amount, "i.bps", "i.fixed_minor");
+        // What a capture at once closes is nothing: it never had a hold.
+        Map<PostingRules.Term, String> terms = Map.of(
+                PostingRules.Term.AMOUNT,
+                amount,
+                PostingRules.Term.NET_OF_FEE,
+                amount + " - " + fee,
+                PostingRules.Term.FEE,
+                fee,
+                PostingRules.Term.HOLD_CLOSED,
+                "0");
+        return JournalStore.computedEachPart(headers, lines, terms, source);
+    }
+
     /** A part of the caller's statement that must post: {@code written} names its CTE that yields a row when it did. */
     public record Required(SqlPart part, String written) {}
 

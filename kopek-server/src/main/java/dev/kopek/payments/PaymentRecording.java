@@ -52,14 +52,29 @@ class PaymentRecording implements Recording<Payment> {
 
     @Override
     public Optional<Moved<Payment>> move(Payment payment, SqlPart fence, ChargeOutcome outcome) {
-        PaymentStatus next = switch (outcome) {
+        PaymentStatus next = nextOf(outcome);
+        return payments.fencedTransition(fence, payment.id(), next, recordedOf(outcome))
+                .map(moved -> {
+                    countOutcome(outcome);
+                    return new Moved<>(
+                            moved.payment(), next != PaymentStatus.UNKNOWN, moved.keyLeaseUntil(), moved.payment());
+                });
+    }
+
+    /** The status the PSP's outcome moves the payment to. */
+    static PaymentStatus nextOf(ChargeOutcome outcome) {
+        return switch (outcome) {
             case ChargeOutcome.Succeeded s -> PaymentStatus.CAPTURED;
             case ChargeOutcome.Authorized a -> PaymentStatus.AUTHORIZED;
             case ChargeOutcome.Declined d -> PaymentStatus.DECLINED;
             case ChargeOutcome.Failed f -> PaymentStatus.FAILED;
             case ChargeOutcome.Unknown u -> PaymentStatus.UNKNOWN;
         };
-        PaymentStore.Outcome recorded = switch (outcome) {
+    }
+
+    /** What the payment's row records of the PSP's outcome beside its status. */
+    static PaymentStore.Outcome recordedOf(ChargeOutcome outcome) {
+        return switch (outcome) {
             case ChargeOutcome.Succeeded s -> new PaymentStore.Outcome(s.pspReference(), null, null, null);
             case ChargeOutcome.Authorized a ->
                 new PaymentStore.Outcome(a.pspReference(), null, null, a.captureBefore());
@@ -67,13 +82,9 @@ class PaymentRecording implements Recording<Payment> {
             case ChargeOutcome.Failed f -> new PaymentStore.Outcome(null, null, f.reason(), null);
             case ChargeOutcome.Unknown u -> new PaymentStore.Outcome(null, null, null, null);
         };
-        return payments.fencedTransition(fence, payment.id(), next, recorded).map(moved -> {
-            countOutcome(outcome);
-            return new Moved<>(moved.payment(), next != PaymentStatus.UNKNOWN, moved.keyLeaseUntil(), moved.payment());
-        });
     }
 
-    private void countOutcome(ChargeOutcome outcome) {
+    void countOutcome(ChargeOutcome outcome) {
         meters.counter(
                         "kopek.payments.settled",
                         "outcome",
@@ -84,31 +95,54 @@ class PaymentRecording implements Recording<Payment> {
     @Override
     public Settled settle(Moved<Payment> moved) {
         Payment recorded = moved.resource();
-        String body = PaymentJson.render(recorded);
-        BusinessEvent event = events.event(recorded, recorded.status().name().toLowerCase(Locale.ROOT), body);
+        Answer answer = answer(recorded);
         // The money it moved is posted by the answer's statement: a capture at once with its fee computed there (it
         // never had a hold, so none is read: reading one cost the closed loop 30 % under load), a hold as it is.
-        List<SqlPart> postings = switch (recorded.status()) {
+        List<SqlPart> postings = answer
+                .movement()
+                .map(movement -> movement.kind() == MoneyMovement.Kind.CAPTURED
+                        ? ledger.capturedAtOncePart(movement, IdempotencyKeys.COMPLETED)
+                        : ledger.openingPart(movement, IdempotencyKeys.COMPLETED))
+                .stream()
+                .toList();
+        logSettled(recorded);
+        return new Settled(
+                201,
+                answer.body(),
+                answer.event(),
+                new OperationStrategy.Effects(recorded, postings, List.of(), List.of()));
+    }
+
+    /**
+     * A final outcome's answer: the payment rendered (its 201 body), the event that announces it, and the money it
+     * moved (none for a decline or a failure), for a statement that stores and posts them.
+     */
+    record Answer(String body, BusinessEvent event, Optional<MoneyMovement> movement) {}
+
+    Answer answer(Payment recorded) {
+        String body = PaymentJson.render(recorded);
+        BusinessEvent event = events.event(recorded, recorded.status().name().toLowerCase(Locale.ROOT), body);
+        Optional<MoneyMovement> movement = switch (recorded.status()) {
             case CAPTURED ->
-                List.of(ledger.capturedAtOncePart(
-                        events.movement(
-                                recorded.id().value(),
-                                MoneyMovement.Kind.CAPTURED,
-                                recorded,
-                                recorded.amounts().captured()),
-                        IdempotencyKeys.COMPLETED));
+                Optional.of(events.movement(
+                        recorded.id().value(),
+                        MoneyMovement.Kind.CAPTURED,
+                        recorded,
+                        recorded.amounts().captured()));
             case AUTHORIZED ->
-                List.of(ledger.openingPart(
-                        events.movement(
-                                recorded.id().value(),
-                                MoneyMovement.Kind.AUTHORIZATION_HELD,
-                                recorded,
-                                recorded.amounts().authorized()),
-                        IdempotencyKeys.COMPLETED));
-            default -> List.of(); // declined and failed moved no money
+                Optional.of(events.movement(
+                        recorded.id().value(),
+                        MoneyMovement.Kind.AUTHORIZATION_HELD,
+                        recorded,
+                        recorded.amounts().authorized()));
+            default -> Optional.empty(); // declined and failed moved no money
         };
+        return new Answer(body, event, movement);
+    }
+
+    /** The one INFO line a payment leaves, from the request's own thread: everything else on its happy path is DEBUG. */
+    void logSettled(Payment recorded) {
         LogContext.put(LogContext.PSP_REFERENCE, recorded.pspReference());
-        // The one INFO line a payment leaves: everything else on its happy path is DEBUG.
         log.info(
                 "payment settled: merchant={} payment={} reference={} status={} psp_ref={}",
                 recorded.merchant(),
@@ -116,7 +150,6 @@ class PaymentRecording implements Recording<Payment> {
                 recorded.reference(),
                 recorded.status(),
                 recorded.pspReference());
-        return new Settled(201, body, event, new OperationStrategy.Effects(recorded, postings, List.of(), List.of()));
     }
 
     @Override

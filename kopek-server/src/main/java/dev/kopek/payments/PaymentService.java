@@ -44,36 +44,33 @@ public class PaymentService {
 
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
-    private final OutcomeRecorder recorder;
-    private final PaymentRecording recording;
     private final AttemptRunner runner;
     private final PaymentProviders psps;
     private final PhaseOne phaseOne;
     private final PaymentEvents events;
     private final Clock clock;
     private final PhaseOneBatches batches;
+    private final PhaseThreeBatches recordings;
 
     PaymentService(
             IdempotencyKeys keys,
             PaymentStore payments,
-            OutcomeRecorder recorder,
-            PaymentRecording recording,
             AttemptRunner runner,
             PaymentProviders psps,
             PhaseOne phaseOne,
             PaymentEvents events,
             Clock clock,
-            PhaseOneBatches batches) {
+            PhaseOneBatches batches,
+            PhaseThreeBatches recordings) {
         this.keys = keys;
         this.payments = payments;
-        this.recorder = recorder;
-        this.recording = recording;
         this.runner = runner;
         this.psps = psps;
         this.phaseOne = phaseOne;
         this.events = events;
         this.clock = clock;
         this.batches = batches;
+        this.recordings = recordings;
     }
 
     public PaymentAnswer create(MerchantId merchant, String idempotencyKey, PaymentRequest request) {
@@ -257,7 +254,8 @@ public class PaymentService {
 
             @Override
             public PaymentAnswer record(ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
-                return recorder.record(recording, payment, ck, attempt, outcome, reviewReason);
+                // with concurrent payments' final outcomes in one transaction when they queue (PhaseThreeBatches)
+                return recordings.record(payment, ck, attempt, outcome, reviewReason);
             }
 
             @Override

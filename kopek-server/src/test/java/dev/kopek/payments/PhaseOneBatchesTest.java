@@ -101,7 +101,8 @@ class PhaseOneBatchesTest extends IntegrationTest {
                 .singleElement()
                 .isInstanceOf(Admitted.Inserted.class);
 
-        DistributionSummary sizes = meters.get("kopek.batch.size").summary();
+        DistributionSummary sizes =
+                meters.get("kopek.batch.size").tag("phase", "1").summary();
         long batchesBefore = sizes.count();
         double requestsBefore = sizes.totalAmount();
         assertThat(newMerchant()
@@ -196,7 +197,8 @@ class PhaseOneBatchesTest extends IntegrationTest {
 
     /** Batches so far that held more than one request, from the histogram's bucket of batches of one. */
     private long batchesOfMoreThanOne() {
-        var snapshot = meters.get("kopek.batch.size").summary().takeSnapshot();
+        var snapshot =
+                meters.get("kopek.batch.size").tag("phase", "1").summary().takeSnapshot();
         double ofOne = Arrays.stream(snapshot.histogramCounts())
                 .filter(bucket -> bucket.bucket() == 1)
                 .mapToDouble(bucket -> bucket.count())

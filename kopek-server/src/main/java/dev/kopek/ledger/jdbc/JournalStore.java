@@ -3,6 +3,7 @@ package dev.kopek.ledger.jdbc;
 import dev.kopek.ledger.LedgerEntry;
 import dev.kopek.ledger.LedgerTransaction;
 import dev.kopek.ledger.domain.AccountType;
+import dev.kopek.ledger.domain.PostingRules;
 import dev.kopek.ledger.domain.Side;
 import dev.kopek.money.MerchantId;
 import dev.kopek.platform.Db;
@@ -131,6 +132,122 @@ public class JournalStore {
                       FROM ledger_header%1$s AS h, ledger_lines%1$s AS l
                 )""".formatted(suffix, inputs, values, headerValues, source, count, p, guard), params);
     }
+
+    /** A line of a posting of a batch: its account, its side, and the term of the posting table its amount is. */
+    public record TermLine(long accountId, Side side, PostingRules.Term term) {}
+
+    /**
+     * {@link #computedPart} for many postings in one statement (a batch): {@code headers} and, at the same index,
+     * their {@code lines}, each line's amount the SQL expression {@code terms} gives for its term, over the columns
+     * {@code i.amount_minor}, {@code i.bps} and {@code i.fixed_minor} (the posting's amount and its merchant's fee
+     * rule in its currency, read by the statement). A posting is written once when the CTE {@code source} has a row
+     * whose {@code id} is its source id; a line that comes to zero is left out, and nothing is posted when fewer
+     * than two lines remain. The CTEs are named {@code ledger_each*}.
+     */
+    public static SqlPart computedEachPart(
+            List<LedgerTransaction> headers,
+            List<List<TermLine>> lines,
+            Map<PostingRules.Term, String> terms,
+            String source) {
+        int n = headers.size();
+        UUID[] ids = new UUID[n];
+        UUID[] merchants = new UUID[n];
+        UUID[] payments = new UUID[n];
+        UUID[] sources = new UUID[n];
+        String[] kinds = new String[n];
+        long[] amounts = new long[n];
+        String[] currencies = new String[n];
+        String[] occurred = new String[n];
+        String[] recorded = new String[n];
+        List<UUID> lineTx = new ArrayList<>();
+        List<Integer> lineOrd = new ArrayList<>();
+        List<Long> lineAccount = new ArrayList<>();
+        List<String> lineSide = new ArrayList<>();
+        List<String> lineTerm = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            LedgerTransaction tx = headers.get(i);
+            ids[i] = tx.id();
+            merchants[i] = tx.merchant().value();
+            payments[i] = tx.paymentId();
+            sources[i] = tx.sourceId();
+            kinds[i] = tx.kind();
+            amounts[i] = tx.amountMinor();
+            currencies[i] = tx.currency();
+            occurred[i] = Db.micros(tx.occurredAt()).toString();
+            recorded[i] = Db.micros(tx.recordedAt()).toString();
+            for (int l = 0; l < lines.get(i).size(); l++) {
+                TermLine line = lines.get(i).get(l);
+                lineTx.add(tx.id());
+                lineOrd.add(l + 1);
+                lineAccount.add(line.accountId());
+                lineSide.add(line.side().code());
+                lineTerm.add(line.term().name());
+            }
+        }
+        Map<String, Object> params = new HashMap<>();
+        params.put("le_id", ids);
+        params.put("le_merchant", merchants);
+        params.put("le_payment", payments);
+        params.put("le_source", sources);
+        params.put("le_kind", kinds);
+        params.put("le_amount", amounts);
+        params.put("le_currency", currencies);
+        params.put("le_occurredAt", occurred);
+        params.put("le_recordedAt", recorded);
+        params.put("lel_tx", lineTx.toArray(UUID[]::new));
+        params.put("lel_ord", lineOrd.stream().mapToInt(Integer::intValue).toArray());
+        params.put(
+                "lel_account", lineAccount.stream().mapToLong(Long::longValue).toArray());
+        params.put("lel_side", lineSide.toArray(String[]::new));
+        params.put("lel_term", lineTerm.toArray(String[]::new));
+        StringBuilder amount = new StringBuilder("CASE u.term");
+        for (PostingRules.Term term : PostingRules.Term.values()) {
+            amount.append(" WHEN '%s' THEN %s".formatted(term.name(), terms.get(term)));
+        }
+        amount.append(" END");
+        return new SqlPart(COMPUTED_EACH.formatted(source, amount), params);
+    }
+
+    private static final String COMPUTED_EACH = """
+            ledger_each AS (
+                SELECT r.*, CAST(COALESCE(f.bps, 0) AS bigint) AS bps, COALESCE(f.fixed_minor, 0) AS fixed_minor
+                  FROM unnest(CAST(:le_id AS uuid[]), CAST(:le_merchant AS uuid[]), CAST(:le_payment AS uuid[]),
+                              CAST(:le_source AS uuid[]), CAST(:le_kind AS text[]), CAST(:le_amount AS bigint[]),
+                              CAST(:le_currency AS text[]), CAST(:le_occurredAt AS timestamptz[]),
+                              CAST(:le_recordedAt AS timestamptz[]))
+                       AS r(id, merchant_id, payment_id, source_id, kind, amount_minor, currency, occurred_at,
+                            recorded_at)
+                  LEFT JOIN ledger_merchant_fees f ON f.merchant_id = r.merchant_id AND f.currency = r.currency
+                 WHERE r.source_id IN (SELECT id FROM %1$s)
+            ),
+            ledger_each_lines AS (
+                SELECT l.tx, CAST(row_number() OVER (PARTITION BY l.tx ORDER BY l.ord) AS integer) AS line,
+                       l.account_id, l.side, l.amount_minor
+                  FROM (SELECT u.tx, u.ord, u.account_id, u.side, CAST(%2$s AS bigint) AS amount_minor
+                          FROM unnest(CAST(:lel_tx AS uuid[]), CAST(:lel_ord AS integer[]),
+                                      CAST(:lel_account AS bigint[]), CAST(:lel_side AS text[]),
+                                      CAST(:lel_term AS text[])) AS u(tx, ord, account_id, side, term)
+                          JOIN ledger_each i ON i.id = u.tx) AS l
+                 WHERE l.amount_minor <> 0
+            ),
+            ledger_each_header AS (
+                INSERT INTO ledger_transactions (id, merchant_id, payment_id, source_id, kind, amount_minor, currency,
+                                                 reverses, reason, entry_count, occurred_at, recorded_at)
+                SELECT i.id, i.merchant_id, i.payment_id, i.source_id, i.kind, i.amount_minor, i.currency, NULL, NULL,
+                       c.entry_count, i.occurred_at, i.recorded_at
+                  FROM ledger_each i
+                  JOIN (SELECT tx, CAST(count(*) AS smallint) AS entry_count FROM ledger_each_lines GROUP BY tx) c
+                    ON c.tx = i.id
+                 WHERE c.entry_count >= 2
+                ON CONFLICT (source_id, kind) DO NOTHING
+                RETURNING id, entry_count, currency
+            ),
+            ledger_each_entries AS (
+                INSERT INTO ledger_entries (transaction_id, entry_count, line, account_id, side, amount_minor,
+                                            currency)
+                SELECT h.id, h.entry_count, l.line, l.account_id, l.side, l.amount_minor, h.currency
+                  FROM ledger_each_header h JOIN ledger_each_lines l ON l.tx = h.id
+            )""";
 
     private static final String HEADER_VALUES = """
             CAST(:lg_id AS uuid), CAST(:lg_merchant AS uuid), CAST(:lg_payment AS uuid), CAST(:lg_source AS uuid),

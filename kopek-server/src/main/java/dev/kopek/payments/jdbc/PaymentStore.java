@@ -212,6 +212,29 @@ public class PaymentStore {
     public record Fenced(Payment payment, Instant keyLeaseUntil) {}
 
     /**
+     * What phase 3 of a payment writes, once for the one-payment statement and the batch's: the status, its version
+     * (raised only by a change of status), the amounts the outcome holds or captures, and the PSP's facts. Its
+     * arguments, SQL expressions, are the next status, whether money is held, the time, the authorization's end, the
+     * PSP's reference, the decline code and the failure reason.
+     */
+    private static final String MOVE = """
+            status = %1$s, version = version + CASE WHEN status <> %1$s THEN 1 ELSE 0 END,
+                   updated_at = %3$s, amount_authorized = CASE WHEN %2$s THEN amount ELSE amount_authorized END,
+                   amount_captured = CASE WHEN %1$s = 'CAPTURED' THEN amount ELSE amount_captured END,
+                   capture_finalized = capture_finalized OR %1$s = 'CAPTURED',
+                   capture_before = COALESCE(%4$s, capture_before),
+                   psp_reference = COALESCE(%5$s, psp_reference),
+                   decline_code = %6$s, failure_reason = %7$s""";
+
+    private static final String MOVE_ONE = """
+            UPDATE payments
+               SET %s
+             WHERE id = :id AND status IN (:from) AND EXISTS (SELECT 1 FROM fence)
+            RETURNING *, (SELECT lease_until FROM fence) AS fence_lease_until
+            """.formatted(MOVE.formatted(
+            ":next", ":held", ":now", ":captureBefore", ":pspReference", ":declineCode", ":failureReason"));
+
+    /**
      * Records the PSP's outcome of the payment itself — authorized (amount held until {@code captureBefore}),
      * captured (authorized and captured in full), or a dead end — by the key's current owner, in one statement:
      * {@code fence} (the idempotency module's CTE named {@code fence}: the key row, locked, while this attempt owns
@@ -223,18 +246,7 @@ public class PaymentStore {
         // reads the payment row: the lock order stays key, then payment, as everywhere else.
         var from = PaymentStatus.predecessorsOf(next).stream().map(Enum::name).toList();
         boolean moneyHeld = next == PaymentStatus.AUTHORIZED || next == PaymentStatus.CAPTURED;
-        return jdbc.sql("WITH " + fence.sql() + "\n" + """
-                UPDATE payments
-                   SET status = :next, version = version + CASE WHEN status <> :next THEN 1 ELSE 0 END,
-                       updated_at = :now, amount_authorized = CASE WHEN :held THEN amount ELSE amount_authorized END,
-                       amount_captured = CASE WHEN :next = 'CAPTURED' THEN amount ELSE amount_captured END,
-                       capture_finalized = capture_finalized OR :next = 'CAPTURED',
-                       capture_before = COALESCE(:captureBefore, capture_before),
-                       psp_reference = COALESCE(:pspReference, psp_reference),
-                       decline_code = :declineCode, failure_reason = :failureReason
-                 WHERE id = :id AND status IN (:from) AND EXISTS (SELECT 1 FROM fence)
-                RETURNING *, (SELECT lease_until FROM fence) AS fence_lease_until
-                """)
+        return jdbc.sql("WITH " + fence.sql() + "\n" + MOVE_ONE)
                 .params(fence.params())
                 .param("next", next.name())
                 .param("held", moneyHeld)
@@ -248,6 +260,82 @@ public class PaymentStore {
                 .query((rs, row) -> new Fenced(map(rs, row), Db.instant(rs, "fence_lease_until")))
                 .optional();
     }
+
+    /** One payment's move in a batch of phase 3s: {@link #fencedTransition}'s arguments. */
+    public record Transition(PaymentId id, PaymentStatus next, Outcome outcome) {}
+
+    /**
+     * {@link #fencedTransition} for many payments in one statement: {@code fence} is the idempotency module's CTE
+     * named {@code fence} with a row ({@code resource_id}, {@code lease_until}) for each key whose owner may move its
+     * payment. Every key of the fence is locked before any payment (the statement reads the fence whole first), so
+     * the lock order stays key, then payment. The moved payments by id; an absent one moved nothing (its owner is
+     * stale, its key parked, or its status outside the move's predecessors), and the caller decides it alone.
+     */
+    public Map<PaymentId, Fenced> fencedTransitionEach(SqlPart fence, List<Transition> transitions) {
+        int n = transitions.size();
+        UUID[] ids = new UUID[n];
+        String[] nexts = new String[n];
+        boolean[] held = new boolean[n];
+        String[] captureBefore = new String[n];
+        String[] pspReferences = new String[n];
+        String[] declineCodes = new String[n];
+        String[] failureReasons = new String[n];
+        String[] from = new String[n];
+        for (int i = 0; i < n; i++) {
+            Transition t = transitions.get(i);
+            ids[i] = t.id().value();
+            nexts[i] = t.next().name();
+            held[i] = t.next() == PaymentStatus.AUTHORIZED || t.next() == PaymentStatus.CAPTURED;
+            captureBefore[i] = t.outcome().captureBefore() == null
+                    ? null
+                    : Db.micros(t.outcome().captureBefore()).toString();
+            pspReferences[i] = t.outcome().pspReference();
+            declineCodes[i] = t.outcome().declineCode();
+            failureReasons[i] = t.outcome().failureReason();
+            from[i] = PaymentStatus.predecessorsOf(t.next()).stream()
+                    .map(Enum::name)
+                    .collect(Collectors.joining(","));
+        }
+        Map<PaymentId, Fenced> moved = new HashMap<>();
+        jdbc.sql("WITH " + fence.sql() + "\n" + MOVE_EACH)
+                .params(fence.params())
+                .param("mv_id", ids)
+                .param("mv_next", nexts)
+                .param("mv_held", held)
+                .param("mv_captureBefore", captureBefore)
+                .param("mv_pspReference", pspReferences)
+                .param("mv_declineCode", declineCodes)
+                .param("mv_failureReason", failureReasons)
+                .param("mv_from", from)
+                .param("now", Db.at(clock.instant()))
+                .query((rs, row) -> new Fenced(map(rs, row), Db.instant(rs, "fence_lease_until")))
+                .list()
+                .forEach(f -> moved.put(f.payment().id(), f));
+        return moved;
+    }
+
+    // The uncorrelated count of the fence is an InitPlan: it locks every key of the batch before the join reads a
+    // payment. The names of the moves' columns differ from the payments' own, which MOVE names unqualified.
+    private static final String MOVE_EACH = """
+            UPDATE payments
+               SET %s
+              FROM unnest(CAST(:mv_id AS uuid[]), CAST(:mv_next AS text[]), CAST(:mv_held AS boolean[]),
+                          CAST(:mv_captureBefore AS timestamptz[]), CAST(:mv_pspReference AS text[]),
+                          CAST(:mv_declineCode AS text[]), CAST(:mv_failureReason AS text[]), CAST(:mv_from AS text[]))
+                   AS m(m_id, m_next, m_held, m_capture_before, m_psp_reference, m_decline_code, m_failure_reason,
+                        m_from)
+              JOIN fence f ON f.resource_id = m.m_id
+             WHERE payments.id = m.m_id AND payments.status = ANY (string_to_array(m.m_from, ','))
+               AND (SELECT count(*) FROM fence) > 0
+            RETURNING payments.*, f.lease_until AS fence_lease_until
+            """.formatted(MOVE.formatted(
+            "m.m_next",
+            "m.m_held",
+            "CAST(:now AS timestamptz)",
+            "m.m_capture_before",
+            "m.m_psp_reference",
+            "m.m_decline_code",
+            "m.m_failure_reason"));
 
     /**
      * Records what the customer must do for an UNKNOWN payment the PSP holds for them (3-D Secure), in the

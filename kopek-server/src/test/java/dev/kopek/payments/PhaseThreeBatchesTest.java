@@ -1,0 +1,318 @@
+package dev.kopek.payments;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kopek.events.BusinessEvent;
+import dev.kopek.events.EventStatements;
+import dev.kopek.idempotency.ClientKey;
+import dev.kopek.idempotency.IdempotencyKeys;
+import dev.kopek.idempotency.KeyStatus;
+import dev.kopek.ledger.domain.FeeRule;
+import dev.kopek.ledger.jdbc.FeeStore;
+import dev.kopek.money.MerchantId;
+import dev.kopek.money.Money;
+import dev.kopek.money.PaymentId;
+import dev.kopek.money.TimeOrderedIds;
+import dev.kopek.payments.PhaseThreeBatches.Recordable;
+import dev.kopek.payments.PhaseThreeBatches.Recorded;
+import dev.kopek.payments.domain.Payment;
+import dev.kopek.payments.domain.PaymentRequest;
+import dev.kopek.payments.jdbc.PaymentStore;
+import dev.kopek.psp.ChargeOutcome;
+import dev.kopek.simulator.SimulatorConfig;
+import dev.kopek.support.Api;
+import dev.kopek.support.IntegrationTest;
+import dev.kopek.support.Race;
+import dev.kopek.support.RoundTrips;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * Phase 3 of concurrent payments in one transaction of two statements: each request keeps its own answer. A batch is
+ * judged row by row on the database (what it wrote against what the one-payment path writes), and a race of many
+ * payments at once is judged at the simulator and in the ledger.
+ */
+class PhaseThreeBatchesTest extends IntegrationTest {
+
+    private static final int RACERS = 32;
+
+    @Autowired
+    PhaseThreeBatches batches;
+
+    @Autowired
+    OutcomeRecorder outcomes;
+
+    @Autowired
+    PaymentRecording recording;
+
+    @Autowired
+    PaymentStore store;
+
+    @Autowired
+    IdempotencyKeys keys;
+
+    @Autowired
+    EventStatements events;
+
+    @Autowired
+    FeeStore fees;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Autowired
+    DataSource dataSource;
+
+    @Test
+    void oneBatchRecordsEveryOutcomeInTwoStatementsAndOneCommitAsTheOnePaymentPathWould() {
+        MerchantId merchant = merchantWithAccounts();
+        fees.put(merchant, "EUR", new FeeRule(290, 30), clock().instant());
+        Recordable captured = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_1"));
+        Recordable authorized = recordable(
+                merchant,
+                "manual",
+                new ChargeOutcome.Authorized("ch_2", clock().instant().plusSeconds(86_400)));
+        Recordable declined =
+                recordable(merchant, "automatic", new ChargeOutcome.Declined("insufficient_funds", "ch_3"));
+        Recordable failed = recordable(merchant, "automatic", new ChargeOutcome.Failed("psp_error"));
+        Recordable capturedAlone = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_5"));
+        Recordable authorizedAlone = recordable(
+                merchant,
+                "manual",
+                new ChargeOutcome.Authorized("ch_6", clock().instant().plusSeconds(86_400)));
+
+        List<Recorded> answers = new ArrayList<>();
+        RoundTrips.Count count =
+                RoundTrips.of(() -> answers.addAll(batches.run(List.of(captured, authorized, declined, failed))));
+        alone(capturedAlone);
+        alone(authorizedAlone);
+
+        assertThat(count.statements()).as(count.toString()).isEqualTo(2);
+        assertThat(count.commits()).isEqualTo(1);
+        assertThat(answers).allMatch(a -> a instanceof Recorded.Settled);
+        assertThat(statusOf(captured)).isEqualTo("CAPTURED");
+        assertThat(statusOf(authorized)).isEqualTo("AUTHORIZED");
+        assertThat(statusOf(declined)).isEqualTo("DECLINED");
+        assertThat(statusOf(failed)).isEqualTo("FAILED");
+        for (int i = 0; i < answers.size(); i++) {
+            Recordable r = List.of(captured, authorized, declined, failed).get(i);
+            var key = keys.find(r.ck()).orElseThrow();
+            assertThat(key.status()).isEqualTo(KeyStatus.COMPLETED);
+            assertThat(key.responseCode()).isEqualTo(201);
+            assertThat(key.responseBody()).isEqualTo(((Recorded.Settled) answers.get(i)).body());
+            assertThat(outboxTypes(r))
+                    .containsExactly("payment.created", "payment." + statusOf(r).toLowerCase(Locale.ROOT));
+        }
+        assertThat(entries(captured)).as("fee computed in SQL as alone").isEqualTo(entries(capturedAlone));
+        assertThat(entries(authorized)).isEqualTo(entries(authorizedAlone));
+        assertThat(entries(declined)).isEmpty();
+        assertThat(entries(failed)).isEmpty();
+        assertThat(unbalancedTransactions(merchant)).isZero();
+    }
+
+    @Test
+    void aStaleOwnerAndAParkedKeyInABatchGetTodaysAnswerAndTheOthersTheirs() {
+        MerchantId merchant = merchantWithAccounts();
+        Recordable good = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_good"));
+        Recordable stale = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_stale"));
+        Recordable parked = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_parked"));
+        Recordable alsoGood = recordable(
+                merchant,
+                "manual",
+                new ChargeOutcome.Authorized("ch_auth", clock().instant().plusSeconds(86_400)));
+        jdbc.sql("UPDATE idempotency_keys SET attempt = 2 WHERE merchant_id = :m AND idempotency_key = :k")
+                .param("m", merchant.value())
+                .param("k", stale.ck().key())
+                .update();
+        assertThat(keys.park(parked.ck(), 1)).isTrue();
+
+        List<Recorded> answers = batches.run(List.of(good, stale, parked, alsoGood));
+
+        assertThat(answers.get(0)).isInstanceOf(Recorded.Settled.class);
+        assertThat(answers.get(1)).isInstanceOf(Recorded.Alone.class);
+        assertThat(answers.get(2)).isInstanceOf(Recorded.Alone.class);
+        assertThat(answers.get(3)).isInstanceOf(Recorded.Settled.class);
+        assertThat(statusOf(good)).isEqualTo("CAPTURED");
+        assertThat(statusOf(alsoGood)).isEqualTo("AUTHORIZED");
+        assertThat(statusOf(stale)).as("a stale owner moved nothing").isEqualTo("PENDING");
+        assertThat(statusOf(parked)).as("a parked key goes alone").isEqualTo("PENDING");
+        assertThat(entries(stale)).isEmpty();
+        assertThat(entries(parked)).isEmpty();
+
+        // What each of them then meets on the one-payment path is today's answer.
+        assertThatThrownBy(() -> batches.record(stale.payment(), stale.ck(), 1, stale.outcome(), null))
+                .isInstanceOf(StaleAttempt.class);
+        assertThat(statusOf(stale)).isEqualTo("PENDING");
+        PaymentAnswer settledAfterAll = batches.record(parked.payment(), parked.ck(), 1, parked.outcome(), null);
+        assertThat(settledAfterAll)
+                .isInstanceOfSatisfying(
+                        PaymentAnswer.Final.class, f -> assertThat(f.status()).isEqualTo(201));
+        assertThat(statusOf(parked)).isEqualTo("CAPTURED");
+        assertThat(entries(parked)).hasSize(2);
+        assertThat(unbalancedTransactions(merchant)).isZero();
+    }
+
+    @Test
+    void paymentsReleasedTogetherShareCommitsAndEachMovesMoneyOnce() throws Exception {
+        SIMULATOR.configure(SimulatorConfig.defaults().withLatency(5, 5));
+        MerchantId merchant = merchantWithAccounts();
+        Api api = new Api(baseUri(), merchants.issueKey(merchant).secret());
+        List<String> references =
+                IntStream.range(0, RACERS).mapToObj(i -> newReference()).toList();
+        DistributionSummary sizes =
+                meters.get("kopek.batch.size").tag("phase", "3").summary();
+        long batchesBefore = sizes.count();
+        double recordedBefore = sizes.totalAmount();
+        long submittedBefore = batches.submitted();
+
+        List<Api.Response> answers;
+        // A posting's entries check their account's row (FOR KEY SHARE): while this holds the merchant's payable
+        // account FOR UPDATE, the lanes' first batches wait in the database and every other request queues behind
+        // them, so the rest meet in batches of more than one.
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor();
+                Connection holder = dataSource.getConnection()) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement lock = holder.prepareStatement("""
+                    SELECT 1 FROM ledger_accounts WHERE merchant_id = ? AND type = 'MERCHANT_PAYABLE'
+                       AND currency = 'EUR' FOR UPDATE""")) {
+                lock.setObject(1, merchant.value());
+                lock.execute();
+            }
+            var racers = threads.submit(() -> Race.of(
+                    RACERS, i -> api.pay(Api.newKey(), Api.payment(references.get(i), 1000 + i, "EUR", "pm_ok"))));
+            while (batches.submitted() - submittedBefore != RACERS && !racers.isDone()) {
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+            holder.commit();
+            answers = racers.get();
+        } finally {
+            SIMULATOR.configure(SimulatorConfig.defaults());
+        }
+
+        assertThat(answers).allSatisfy(a -> assertThat(a.status()).isEqualTo(201));
+        for (int i = 0; i < RACERS; i++) {
+            assertThat(chargesAtPsp(references.get(i)))
+                    .as("money moved at the PSP = one 2xx")
+                    .isEqualTo(1);
+            String id = answers.get(i).text("id");
+            assertThat(postingKinds(id)).as("posted exactly once").containsExactly("CAPTURED");
+            assertThat(answers.get(i).text("status")).isEqualTo("captured");
+            assertThat(recorder.typesFor(id)).as("told in-process").contains("payment.captured");
+        }
+        assertThat(sizes.totalAmount() - recordedBefore).isEqualTo(RACERS);
+        assertThat(sizes.count() - batchesBefore)
+                .as("fewer batches (one commit each) than payments")
+                .isLessThan(RACERS);
+        assertThat(unbalancedTransactions(merchant)).isZero();
+    }
+
+    /** The one-payment path, as every payment ran phase 3 before batches. */
+    private void alone(Recordable r) {
+        outcomes.record(recording, r.payment(), r.ck(), r.attempt(), r.outcome(), null);
+    }
+
+    /** A merchant whose ledger accounts exist (one payment captured, one authorized), as in the closed loop. */
+    private MerchantId merchantWithAccounts() {
+        MerchantId merchant = merchants.create("Batch3 " + newReference()).id();
+        Api api = new Api(baseUri(), merchants.issueKey(merchant).secret());
+        assertThat(api.pay(Api.newKey(), Api.payment(newReference(), 1_000, "EUR", "pm_ok"))
+                        .status())
+                .isEqualTo(201);
+        assertThat(api.pay(
+                                Api.newKey(),
+                                "{\"reference\":\"" + newReference()
+                                        + "\",\"amount\":1000,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\","
+                                        + "\"capture_method\":\"manual\"}")
+                        .status())
+                .isEqualTo(201);
+        return merchant;
+    }
+
+    /** A payment after its phase 1, its key owned by attempt 1, and the outcome its PSP gave. */
+    private Recordable recordable(MerchantId merchant, String captureMethod, ChargeOutcome outcome) {
+        ClientKey ck = new ClientKey(merchant, PaymentService.OPERATION, Api.newKey());
+        PaymentId id = new PaymentId(TimeOrderedIds.next(clock()));
+        var request = new PaymentRequest(newReference(), Money.of(2_345, "EUR"), "pm_ok", captureMethod, null, null);
+        Payment inserted = store.claimAndInsertPending(
+                        keys.claimPart(ck, "fingerprint", id.value(), clock().instant()),
+                        id,
+                        merchant,
+                        request,
+                        ck.key(),
+                        ck.providerKey(id.value()),
+                        row -> events.append(
+                                new BusinessEvent(
+                                        "payment.created",
+                                        "payment",
+                                        id.value(),
+                                        id.toString(),
+                                        merchant,
+                                        0,
+                                        "{}",
+                                        clock().instant()),
+                                "payment"))
+                .orElseThrow();
+        return new Recordable(inserted, ck, 1, outcome);
+    }
+
+    private String statusOf(Recordable r) {
+        return jdbc.sql("SELECT status FROM payments WHERE id = :id")
+                .param("id", r.payment().id().value())
+                .query(String.class)
+                .single();
+    }
+
+    /** The payment's postings as (kind, line, account type, side, amount), comparable across payments. */
+    private List<String> entries(Recordable r) {
+        return jdbc.sql("""
+                SELECT t.kind || ' ' || e.line || ' ' || a.type || ' ' || e.side || ' ' || e.amount_minor
+                  FROM ledger_transactions t
+                  JOIN ledger_entries e ON e.transaction_id = t.id
+                  JOIN ledger_accounts a ON a.id = e.account_id
+                 WHERE t.payment_id = :id
+                 ORDER BY t.kind, e.line
+                """)
+                .param("id", r.payment().id().value())
+                .query(String.class)
+                .list();
+    }
+
+    private List<String> outboxTypes(Recordable r) {
+        return jdbc.sql("SELECT event_type FROM outbox WHERE resource_id = :id ORDER BY sequence")
+                .param("id", r.payment().id().value())
+                .query(String.class)
+                .list();
+    }
+
+    private List<String> postingKinds(String paymentId) {
+        UUID id = PaymentId.parse(paymentId).orElseThrow().value();
+        return jdbc.sql("SELECT kind FROM ledger_transactions WHERE payment_id = :id")
+                .param("id", id)
+                .query(String.class)
+                .list();
+    }
+
+    /** Journal transactions of the merchant whose debits and credits differ. */
+    private long unbalancedTransactions(MerchantId merchant) {
+        return jdbc.sql("""
+                SELECT count(*) FROM (
+                    SELECT t.id FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
+                     WHERE t.merchant_id = :m
+                     GROUP BY t.id
+                    HAVING sum(CASE e.side WHEN 'debit' THEN e.amount_minor ELSE -e.amount_minor END) <> 0) u
+                """).param("m", merchant.value()).query(Long.class).single();
+    }
+}
