@@ -97,12 +97,13 @@ if [[ "${1:-}" == snapshot ]]; then
         # writes every index of the table again
         psql_at -d "$db" -F ' ' -c "SELECT 'upd', relname, n_tup_upd FROM pg_stat_user_tables WHERE n_tup_upd > 0
             UNION ALL SELECT 'hot', relname, n_tup_hot_upd FROM pg_stat_user_tables WHERE n_tup_upd > 0"
-        # phase 1's group commit (kopek_batch_size: requests per batch statement), from Kopek's Prometheus endpoint
+        # phases 1 and 3's group commit (kopek_batch_size: requests per batch), from Kopek's Prometheus endpoint
         [[ -z "${KOPEK_METRICS:-}" ]] || curl -s -H "Authorization: Bearer $BENCH_ADMIN_TOKEN" "$KOPEK_METRICS" \
-            | awk '/^kopek_batch_size_(count|sum|bucket)[{]/ && /phase="1"/ {
+            | awk '/^kopek_batch_size_(count|sum|bucket)[{]/ && /phase="[13]"/ {
                   kind = $1; sub(/[{].*/, "", kind); sub(/^kopek_batch_size_/, "", kind)
                   if (kind == "bucket") { match($0, /le="[^"]*"/); kind = "le" substr($0, RSTART + 4, RLENGTH - 5) }
-                  print "batch", kind, $NF }' || true
+                  match($0, /phase="[^"]*"/); phase = substr($0, RSTART + 7, RLENGTH - 8)
+                  print "batch", phase ":" kind, $NF }' || true
     } >"$out"
     exit 0
 fi
@@ -277,21 +278,27 @@ machine_line() {
         printf "  machine    %.0f%% busy (/proc/stat); busiest processes now: %s\n", 100 * b / a, others }'
 }
 
-# batch_line SNAP0 SNAP1: phase 1's batches in the measured run (kopek_batch_size, a histogram): statements, requests,
-# the mean batch and the share of statements by batch size. Nothing when the server has no such metric.
+# batch_line SNAP0 SNAP1: the batches in the measured run (kopek_batch_size, a histogram), phase 1's (one statement
+# each) and phase 3's (one transaction of two statements each): batches, requests, the mean batch and the share of
+# batches by size. Nothing for a phase the server has no such metric for.
 batch_line() {
-    awk '$1 == "batch" { v[FILENAME == ARGV[1] ? 0 : 1, $2] = $3; k[$2] = 1 }
+    awk '$1 == "batch" { v[FILENAME == ARGV[1] ? 0 : 1, $2] = $3 }
         END {
-            n = v[1, "count"] - v[0, "count"]; r = v[1, "sum"] - v[0, "sum"]
-            if (n <= 0) exit
-            line = sprintf("  batches    phase 1: %d statements for %d requests, %.1f requests per statement; batches of", n, r, r / n)
-            prev = 0; split("1 2 4 8 16 32 64", le, " ")
-            for (i = 1; i <= 7; i++) {
-                c = v[1, "le" le[i] ".0"] - v[0, "le" le[i] ".0"]
-                if (c - prev > 0) line = line sprintf(" <=%s: %.0f%%", le[i], 100 * (c - prev) / n)
-                prev = c
+            split("1 3", phases, " "); split("statements transactions", units, " ")
+            for (p = 1; p <= 2; p++) {
+                f = phases[p] ":"
+                n = v[1, f "count"] - v[0, f "count"]; r = v[1, f "sum"] - v[0, f "sum"]
+                if (n <= 0) continue
+                line = sprintf("%s phase %s: %d %s for %d requests, %.1f requests per batch; batches of",
+                    p == 1 ? "  batches   " : "            ", phases[p], n, units[p], r, r / n)
+                prev = 0; split("1 2 4 8 16 32 64", le, " ")
+                for (i = 1; i <= 7; i++) {
+                    c = v[1, f "le" le[i] ".0"] - v[0, f "le" le[i] ".0"]
+                    if (c - prev > 0) line = line sprintf(" <=%s: %.0f%%", le[i], 100 * (c - prev) / n)
+                    prev = c
+                }
+                print line " (of batches; kopek_batch_size)"
             }
-            print line " (of statements; kopek_batch_size)"
         }' "$1" "$2"
 }
 
