@@ -451,25 +451,23 @@ public class IdempotencyKeys {
      * locks its own rows.
      */
     public static SqlPart fenceEachPart(List<Owner> owners) {
-        int n = owners.size();
-        UUID[] merchants = new UUID[n];
-        String[] operations = new String[n];
-        String[] keys = new String[n];
-        int[] attempts = new int[n];
-        for (int i = 0; i < n; i++) {
-            Owner owner = owners.get(i);
-            merchants[i] = owner.ck().merchant().value();
-            operations[i] = owner.ck().operation();
-            keys[i] = owner.ck().key();
-            attempts[i] = owner.attempt();
-        }
-        Map<String, Object> params = new HashMap<>();
-        params.put("fences_merchant", merchants);
-        params.put("fences_operation", operations);
-        params.put("fences_key", keys);
-        params.put("fences_attempt", attempts);
+        Map<String, Object> params = ownersParams("fences_", owners);
         params.put("fences_parked", Db.at(PARKED));
         return new SqlPart("fence AS MATERIALIZED (" + OWNED_EACH + ")", params);
+    }
+
+    /** The owners as arrays, one element each: {@code <prefix>merchant}, {@code operation}, {@code key}, {@code attempt}. */
+    private static Map<String, Object> ownersParams(String prefix, List<Owner> owners) {
+        Map<String, Object> params = new HashMap<>();
+        params.put(
+                prefix + "merchant",
+                owners.stream().map(o -> o.ck().merchant().value()).toArray(UUID[]::new));
+        params.put(
+                prefix + "operation",
+                owners.stream().map(o -> o.ck().operation()).toArray(String[]::new));
+        params.put(prefix + "key", owners.stream().map(o -> o.ck().key()).toArray(String[]::new));
+        params.put(prefix + "attempt", owners.stream().mapToInt(Owner::attempt).toArray());
+        return params;
     }
 
     private static final String OWNED_EACH =
@@ -495,30 +493,11 @@ public class IdempotencyKeys {
      * {@code id} the key's resource). How many answers it stored.
      */
     public int completeEachWith(List<Answer> answers, SqlPart alongside) {
-        int n = answers.size();
-        UUID[] merchants = new UUID[n];
-        String[] operations = new String[n];
-        String[] keys = new String[n];
-        int[] attempts = new int[n];
-        int[] codes = new int[n];
-        String[] bodies = new String[n];
-        for (int i = 0; i < n; i++) {
-            Answer answer = answers.get(i);
-            merchants[i] = answer.owner().ck().merchant().value();
-            operations[i] = answer.owner().ck().operation();
-            keys[i] = answer.owner().ck().key();
-            attempts[i] = answer.owner().attempt();
-            codes[i] = answer.responseCode();
-            bodies[i] = answer.responseBody();
-        }
         Instant now = clock.instant();
         Map<String, Object> params = new HashMap<>(alongside.params());
-        params.put("dones_merchant", merchants);
-        params.put("dones_operation", operations);
-        params.put("dones_key", keys);
-        params.put("dones_attempt", attempts);
-        params.put("dones_code", codes);
-        params.put("dones_body", bodies);
+        params.putAll(ownersParams("dones_", answers.stream().map(Answer::owner).toList()));
+        params.put("dones_code", answers.stream().mapToInt(Answer::responseCode).toArray());
+        params.put("dones_body", answers.stream().map(Answer::responseBody).toArray(String[]::new));
         params.put("dones_expires", Db.at(now.plus(properties.retention())));
         params.put("dones_now", Db.at(now));
         return jdbc.sql("WITH " + COMPLETED_EACH + " AS (" + COMPLETE_EACH + "), " + alongside.sql()

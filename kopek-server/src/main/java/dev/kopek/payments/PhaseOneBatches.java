@@ -81,12 +81,19 @@ class PhaseOneBatches {
         this.events = events;
         this.eventStatements = eventStatements;
         this.connectionWait = connectionWait;
-        DistributionSummary sizes = DistributionSummary.builder("kopek.batch.size")
-                .description("requests per batch statement (phase 1 of new payments)")
-                .tag("phase", "1")
+        this.commit = new GroupCommit<>(LANES, MAX_BATCH, this::run, batchSizes(meters, "1")::record);
+    }
+
+    /**
+     * The histogram {@code kopek_batch_size} of one phase's batches: requests per batch (phase 1's batch is one
+     * statement, phase 3's one transaction of two).
+     */
+    static DistributionSummary batchSizes(MeterRegistry meters, String phase) {
+        return DistributionSummary.builder("kopek.batch.size")
+                .description("requests per batch (phase 1: one statement; phase 3: one transaction of two)")
+                .tag("phase", phase)
                 .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64)
                 .register(meters);
-        this.commit = new GroupCommit<>(LANES, MAX_BATCH, this::run, sizes::record);
     }
 
     /**
@@ -205,6 +212,17 @@ class PhaseOneBatches {
         return answers;
     }
 
+    /**
+     * Rethrows a batch's failure when it is a database outage, every request's failure as it would be alone (none of
+     * them knows more); returns when the batch was refused as a whole and each request may run alone. A deadlock is
+     * the batch's own: one statement or transaction holding several keys.
+     */
+    static void throwIfOutage(RuntimeException e) {
+        if (DatabaseFailures.of(e).filter(u -> !u.reason().equals("deadlock")).isPresent()) {
+            throw e;
+        }
+    }
+
     /** The batch's statement; null when it failed as a whole (nothing written) and each request must run alone. */
     private Map<PaymentId, Payment> insertTogether(List<Admission> together) {
         try {
@@ -220,13 +238,7 @@ class PhaseOneBatches {
                     eventStatements.appendEach(
                             together.stream().map(Admission::created).toList(), "payment")));
         } catch (RuntimeException e) {
-            // A deadlock is the batch's own (one statement holding several keys); any other outage is every
-            // request's failure, as it would be alone: none of them knows more.
-            if (DatabaseFailures.of(e)
-                    .filter(u -> !u.reason().equals("deadlock"))
-                    .isPresent()) {
-                throw e;
-            }
+            throwIfOutage(e);
             log.debug(
                     "phase 1 batch of {} refused as a whole ({} {}); each request runs alone",
                     together.size(),

@@ -11,11 +11,9 @@ import dev.kopek.money.PaymentId;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.platform.ConnectionWait;
-import dev.kopek.platform.DatabaseFailures;
 import dev.kopek.platform.GroupCommit;
 import dev.kopek.platform.SqlPart;
 import dev.kopek.psp.ChargeOutcome;
-import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -87,12 +85,7 @@ class PhaseThreeBatches {
         this.tx = tx;
         this.connectionWait = connectionWait;
         this.publisher = publisher;
-        DistributionSummary sizes = DistributionSummary.builder("kopek.batch.size")
-                .description("requests per batch statement (phase 3 of payments with a final outcome)")
-                .tag("phase", "3")
-                .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64)
-                .register(meters);
-        this.commit = new GroupCommit<>(LANES, MAX_BATCH, this::run, sizes::record);
+        this.commit = new GroupCommit<>(LANES, MAX_BATCH, this::run, PhaseOneBatches.batchSizes(meters, "3")::record);
     }
 
     /**
@@ -159,13 +152,7 @@ class PhaseThreeBatches {
         try {
             return connectionWait.patiently(() -> tx.execute(status -> moveAndAnswer(together)));
         } catch (RuntimeException e) {
-            // A deadlock is the batch's own (one transaction holding several keys); any other outage is every
-            // request's failure, as it would be alone: none of them knows more.
-            if (DatabaseFailures.of(e)
-                    .filter(u -> !u.reason().equals("deadlock"))
-                    .isPresent()) {
-                throw e;
-            }
+            PhaseOneBatches.throwIfOutage(e);
             log.warn(
                     "phase 3 batch of {} refused as a whole ({} {}); each request runs alone",
                     together.size(),

@@ -3,7 +3,6 @@ package dev.kopek.payments;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.EventStatements;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
@@ -13,7 +12,6 @@ import dev.kopek.ledger.jdbc.FeeStore;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
-import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.PhaseThreeBatches.Recordable;
 import dev.kopek.payments.PhaseThreeBatches.Recorded;
 import dev.kopek.payments.domain.Payment;
@@ -244,27 +242,8 @@ class PhaseThreeBatchesTest extends IntegrationTest {
     /** A payment after its phase 1, its key owned by attempt 1, and the outcome its PSP gave. */
     private Recordable recordable(MerchantId merchant, String captureMethod, ChargeOutcome outcome) {
         ClientKey ck = new ClientKey(merchant, PaymentService.OPERATION, Api.newKey());
-        PaymentId id = new PaymentId(TimeOrderedIds.next(clock()));
         var request = new PaymentRequest(newReference(), Money.of(2_345, "EUR"), "pm_ok", captureMethod, null, null);
-        Payment inserted = store.claimAndInsertPending(
-                        keys.claimPart(ck, "fingerprint", id.value(), clock().instant()),
-                        id,
-                        merchant,
-                        request,
-                        ck.key(),
-                        ck.providerKey(id.value()),
-                        row -> events.append(
-                                new BusinessEvent(
-                                        "payment.created",
-                                        "payment",
-                                        id.value(),
-                                        id.toString(),
-                                        merchant,
-                                        0,
-                                        "{}",
-                                        clock().instant()),
-                                "payment"))
-                .orElseThrow();
+        Payment inserted = PendingPayments.claimAndInsert(store, keys, events, clock(), ck, request);
         return new Recordable(inserted, ck, 1, outcome);
     }
 

@@ -230,28 +230,9 @@ class PhaseThreeStatementTest extends IntegrationTest {
         PaymentId some = authorized(api, 100);
         MerchantId merchant = merchantOf(some);
         ClientKey ck = new ClientKey(merchant, "payment.create", Api.newKey());
-        PaymentId id = new PaymentId(TimeOrderedIds.next(clock()));
         PaymentRequest request =
                 new PaymentRequest(newReference(), Money.of(1_000, "EUR"), "pm_ok", captureMethod, null, null);
-        Payment inserted = store.claimAndInsertPending(
-                        keys.claimPart(ck, "fingerprint", id.value(), clock().instant()),
-                        id,
-                        merchant,
-                        request,
-                        ck.key(),
-                        ck.providerKey(id.value()),
-                        row -> events.append(
-                                new BusinessEvent(
-                                        "payment.created",
-                                        "payment",
-                                        id.value(),
-                                        id.toString(),
-                                        merchant,
-                                        0,
-                                        "{}",
-                                        clock().instant()),
-                                "payment"))
-                .orElseThrow();
+        Payment inserted = PendingPayments.claimAndInsert(store, keys, events, clock(), ck, request);
         return new PendingPayment(inserted, ck);
     }
 
