@@ -3,13 +3,11 @@ package dev.kopek.refunds;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.RefundId;
-import dev.kopek.payments.NotificationResult;
 import dev.kopek.payments.OperationRunner;
 import dev.kopek.payments.PaymentAnswer;
 import dev.kopek.payments.PaymentOperations;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.PaymentOperation;
-import dev.kopek.psp.ChargeOutcome;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
@@ -34,18 +32,6 @@ public class Refunds {
     /** 202 with the PENDING refund (or its replay), 404/409 with nothing stored, 409 in flight, 422 key reused. */
     public PaymentAnswer create(MerchantId merchant, PaymentId paymentId, String key, long amount, String reason) {
         return operations.refund(merchant, paymentId, key, amount, reason);
-    }
-
-    /**
-     * An outcome learned outside the run (a PSP notification, a test's late duplicate), through the runner's
-     * fenced phase 3. Returns whether it changed the refund.
-     */
-    public boolean recordOutcome(RefundId id, ChargeOutcome outcome) {
-        return operations
-                .find(id.value())
-                .filter(op -> op.kind() == OperationKind.REFUND)
-                .map(op -> runner.apply(op, outcome) == NotificationResult.APPLIED)
-                .orElse(false);
     }
 
     public Optional<PaymentOperation> find(MerchantId merchant, RefundId id) {

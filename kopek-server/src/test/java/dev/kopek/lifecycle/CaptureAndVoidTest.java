@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kopek.money.PaymentId;
 import dev.kopek.support.Api;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
@@ -40,6 +41,14 @@ class CaptureAndVoidTest extends LifecycleSupport {
         assertThat(amount(after, "amount_captured")).isEqualTo(5_000);
         assertThat(amount(after, "amount_capturable")).isZero();
         assertThat(capturedAtPsp(charge)).isEqualTo(5_000);
+        // The final capture and the release of the rest are posted by one statement, in one millisecond: the journal
+        // still lists them in the order they were made, after the hold and the first capture.
+        List<String> kinds = new ArrayList<>();
+        api.get("/v1/ledger/transactions?payment_id=" + id)
+                .json()
+                .get("data")
+                .forEach(tx -> kinds.add(tx.get("kind").asString()));
+        assertThat(kinds).containsExactly("authorization_held", "captured", "captured", "authorization_released");
 
         Api.Response more = capture(api, id, "{\"amount\":1}");
         assertThat(more.status()).isEqualTo(409);

@@ -3,8 +3,10 @@ package dev.kopek.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.money.RefundId;
+import dev.kopek.payments.NotificationResult;
+import dev.kopek.payments.OperationRunner;
+import dev.kopek.payments.PaymentOperations;
 import dev.kopek.psp.ChargeOutcome;
-import dev.kopek.refunds.Refunds;
 import dev.kopek.support.Api;
 import java.time.Duration;
 import java.util.List;
@@ -15,7 +17,18 @@ import org.springframework.beans.factory.annotation.Autowired;
 class RefundRecoveryTest extends LifecycleSupport {
 
     @Autowired
-    Refunds refunds;
+    PaymentOperations operations;
+
+    @Autowired
+    OperationRunner runner;
+
+    /**
+     * A PSP's notification of the refund's outcome as the inbox applies it: the refund read afresh, then the
+     * runner's fenced phase 3. Whether it changed the refund.
+     */
+    private boolean applied(RefundId id, ChargeOutcome outcome) {
+        return runner.apply(operations.find(id.value()).orElseThrow(), outcome) == NotificationResult.APPLIED;
+    }
 
     @Test
     void refundWhosePspAnswerIsLostAfterRefundingIsReconciledToSucceeded() {
@@ -76,7 +89,7 @@ class RefundRecoveryTest extends LifecycleSupport {
 
         RefundId refundId = RefundId.parse(accepted.text("id")).orElseThrow();
         List<Api.Response> ignored = dev.kopek.support.Race.of(4, i -> {
-            assertThat(refunds.recordOutcome(refundId, new ChargeOutcome.Declined("refund_declined", null)))
+            assertThat(applied(refundId, new ChargeOutcome.Declined("refund_declined", null)))
                     .isFalse();
             return null;
         });
@@ -98,7 +111,7 @@ class RefundRecoveryTest extends LifecycleSupport {
         RefundId refundId = RefundId.parse(accepted.text("id")).orElseThrow();
 
         List<Api.Response> deliveries = dev.kopek.support.Race.of(8, i -> {
-            boolean applied = refunds.recordOutcome(refundId, new ChargeOutcome.Failed("refused by the psp"));
+            boolean applied = applied(refundId, new ChargeOutcome.Failed("refused by the psp"));
             return new Api.Response(applied ? 1 : 0, java.util.Map.of(), "");
         });
 
