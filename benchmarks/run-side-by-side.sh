@@ -22,6 +22,8 @@
 #   run the closed loop again and print its throughput as a share of the first one)
 #   KOPEK_HEAP=512m SKIP_BUILD=1 KOPEK_JAR=... PERF_DIR=... JFR=1 (records Kopek's closed loop to $WORK/kopek.jfr)
 #   KOPEK_JVM_OPTS=... SIM_JVM_OPTS=... (extra JVM flags, e.g. another collector); both JVMs log GC to $WORK/*-gc.log
+#   CLOSED_MEASURE_HOOK='shell command' run in the background as the closed loop's measured run starts, with PG_PID
+#   (the postmaster) and WORK in its environment, output to $WORK/closed-hook.log (run-pg-profile.sh's perf record)
 #   BENCH_LOCK=/tmp/kopek-mvn.lock (the lock every other script here takes for Maven): held while measuring, so
 #   that builds on the same small machine do not skew the figures (BENCH_LOCK= to not wait).
 set -euo pipefail
@@ -346,10 +348,15 @@ kopek() {
     fi
     local workload=()
     [[ "$name" != mixed* ]] || workload=(mixed)
+    local hook=""
+    if [[ "$name" == closed && -n "${CLOSED_MEASURE_HOOK:-}" ]]; then
+        printf '%s\n' "$CLOSED_MEASURE_HOOK" >"$WORK/closed-hook.sh"
+        hook="; (PG_PID=$PG_PID WORK='$WORK' bash '$WORK/closed-hook.sh' >'$WORK/closed-hook.log' 2>&1 &)"
+    fi
     set +e
     java -jar "$WORK/benchmarks.jar" "${workload[@]}" --url "http://127.0.0.1:$HTTP_PORT" --api-key "$API_KEY" \
         --simulator-url "http://127.0.0.1:$SIM_PORT" \
-        --before-measure "bash '$SELF' snapshot '$WORK/snap-$name-0' \$PPID kopek reset; (bash '$SELF' waits '$WORK/waits-$name' &)" \
+        --before-measure "bash '$SELF' snapshot '$WORK/snap-$name-0' \$PPID kopek reset; (bash '$SELF' waits '$WORK/waits-$name' &)$hook" \
         --after-measure "rm -f '$WORK/waits-$name.on'; bash '$SELF' snapshot '$WORK/snap-$name-1' \$PPID kopek" "$@" >"$WORK/driver-$name.txt" 2>"$WORK/driver-$name.err"
     local rc=$?
     set -e
