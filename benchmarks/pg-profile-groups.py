@@ -36,7 +36,7 @@ GROUPS = [
     ("parse/analyze/plan", {"pg_parse_query", "raw_parser", "parse_analyze_fixedparams", "parse_analyze_varparams",
                             "pg_analyze_and_rewrite_fixedparams", "pg_analyze_and_rewrite_varparams",
                             "pg_plan_queries", "standard_planner", "planner"}),
-    ("plpgsql row triggers (the payments trigger)", {"plpgsql_exec_trigger"}),
+    ("plpgsql triggers (the payments trigger, the journal check)", {"plpgsql_exec_trigger"}),
     ("deferred triggers at commit (the journal check)", {"AfterTriggerFireDeferred"}),
     ("commit proper (CommitTransaction)", {"CommitTransaction", "CommitTransactionCommand"}),
     ("transaction start", {"StartTransaction", "StartTransactionCommand"}),
@@ -49,6 +49,9 @@ GROUPS = [
     ("statistics report", {"pgstat_report_stat"}),
 ]
 HASHED_SCAN_CALLERS = {"ExecHashJoin", "MultiExecHash", "ExecHashJoinImpl"}
+# Scans that share ExecScan with the sequential scan but read no table whole: a CTE, a function, VALUES, an index.
+OTHER_SCANS = {"CteScanNext", "FunctionNext", "ValuesNext", "IndexNext", "IndexOnlyNext", "BitmapHeapNext",
+               "SubqueryNext", "WorkTableScanNext", "TidNext"}
 FUNCTION_GROUP = {}
 for index, (_, functions) in enumerate(GROUPS):
     for function in functions:
@@ -93,7 +96,8 @@ def main():
         groups = []
         for depth, (symbol, _) in enumerate(frames):
             caller = frames[depth + 1][0] if depth + 1 < len(frames) else ""
-            if symbol == "ExecScan" and caller in HASHED_SCAN_CALLERS:
+            callee = frames[depth - 1][0] if depth > 0 else ""
+            if symbol == "ExecScan" and caller in HASHED_SCAN_CALLERS and callee not in OTHER_SCANS:
                 # A scan node called by a hash join is the whole table it hashes or probes with (seq scan's
                 # ExecSeqScan is inlined into ExecScan); its qual and its tuple deforming show under ExecScan.
                 groups.append(FUNCTION_GROUP["SeqNext"])
