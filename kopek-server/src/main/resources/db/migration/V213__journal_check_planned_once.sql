@@ -1,0 +1,12 @@
+-- The journal's commit-time check (L8, V163) runs one SELECT per journal transaction, with the transaction's id as
+-- its parameter. PL/pgSQL keeps that SELECT as a prepared plan, and PostgreSQL's plan cache decides at each call
+-- whether to plan it afresh for the id at hand (a custom plan) or to reuse one plan for every id (a generic plan).
+-- It kept choosing custom plans for many calls: under perf, in the closed loop of benchmarks/run-side-by-side.sh,
+-- planning that SELECT was a fifth of PostgreSQL's CPU before the ledger's tables were first analyzed and about a
+-- twentieth after (benchmarks/pg-profile.md, issue 25).
+-- The id gives the planner nothing to choose by: every journal transaction has 2 to 64 entries, reached through
+-- ux_ledger_entries_line by transaction_id whatever the id. So the check uses one generic plan per session.
+--
+-- The SELECT, and what the check refuses, are unchanged: only when its plan is made changes. A generic plan is
+-- planned again whenever a table it reads changes shape or is analyzed, as any cached plan is.
+ALTER FUNCTION ledger_check_transaction() SET plan_cache_mode = force_generic_plan;
