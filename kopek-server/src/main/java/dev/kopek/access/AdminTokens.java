@@ -2,6 +2,7 @@ package dev.kopek.access;
 
 import dev.kopek.merchants.MerchantsProperties;
 import dev.kopek.merchants.Secrets;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
 
@@ -19,9 +20,18 @@ public class AdminTokens {
     private final MerchantsProperties properties;
     private final AdminIdentities identities;
 
+    /**
+     * The bootstrap token's digest, taken once: every bearer of every request is compared with it, and digesting
+     * the configured token again each time was a third of the SHA-256 work a merchant's request did.
+     */
+    private final byte[] bootstrapDigest;
+
     AdminTokens(MerchantsProperties properties, AdminIdentities identities) {
         this.properties = properties;
         this.identities = identities;
+        this.bootstrapDigest = properties.adminEnabled()
+                ? Secrets.sha256(properties.adminToken().getBytes(StandardCharsets.UTF_8))
+                : null;
     }
 
     /** An authenticated admin: {@code adm_…} id and name. */
@@ -31,7 +41,7 @@ public class AdminTokens {
         if (token == null || token.isEmpty()) {
             return Optional.empty();
         }
-        if (properties.adminEnabled() && Secrets.constantTimeEquals(token, properties.adminToken())) {
+        if (bootstrapDigest != null && Secrets.matchesDigest(token, bootstrapDigest)) {
             return Optional.of(new Admin(BOOTSTRAP_ID, BOOTSTRAP_NAME));
         }
         return identities.authenticate(token).map(identity -> new Admin(identity.publicId(), identity.name()));

@@ -32,9 +32,11 @@ public final class Secrets {
         }
     }
 
-    /** Compares digests, so neither length nor content leaks through timing. */
-    public static boolean constantTimeEquals(String a, String b) {
-        return MessageDigest.isEqual(
-                sha256(a.getBytes(StandardCharsets.UTF_8)), sha256(b.getBytes(StandardCharsets.UTF_8)));
+    /**
+     * Whether {@code text} is the secret whose SHA-256 digest is {@code digest}. Digests are compared, so neither the
+     * secret's length nor its content leaks through timing.
+     */
+    public static boolean matchesDigest(String text, byte[] digest) {
+        return MessageDigest.isEqual(sha256(text.getBytes(StandardCharsets.UTF_8)), digest);
     }
 }

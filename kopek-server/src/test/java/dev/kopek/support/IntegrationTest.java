@@ -106,6 +106,11 @@ public abstract class IntegrationTest {
         EventRecorder eventRecorder() {
             return new EventRecorder();
         }
+
+        @Bean
+        HandlerLookups handlerLookups() {
+            return new HandlerLookups();
+        }
     }
 
     /** The PSP's clock starts where Kopek's is: earlier tests may have moved Kopek's time ahead by days. */

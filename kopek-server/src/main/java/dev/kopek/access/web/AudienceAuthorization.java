@@ -67,6 +67,10 @@ final class AudienceAuthorization implements AuthorizationManager<RequestAuthori
                 && caller instanceof Caller.Admin admin) {
             request.setAttribute(ADMIN_ATTRIBUTE, admin);
         }
+        if (route.found() != null) {
+            // The dispatcher runs the handler whose audience was just checked, without looking it up again.
+            request.setAttribute(DecidedHandler.ATTRIBUTE, route.found());
+        }
         return GRANTED;
     }
 

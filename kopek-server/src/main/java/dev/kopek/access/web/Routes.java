@@ -50,13 +50,17 @@ final class Routes {
         this.actuatorHealth = actuatorBasePath + "/health";
     }
 
-    /** The dispatcher's mappings, found as the dispatcher finds them: every HandlerMapping bean, in order. */
+    /**
+     * The dispatcher's mappings, found as the dispatcher finds them: every HandlerMapping bean, in order, but for the
+     * one that hands the dispatcher what this lookup found ({@link DecidedHandler}).
+     */
     private List<HandlerMapping> mappings() {
         List<HandlerMapping> found = mappings;
         if (found == null) {
             List<HandlerMapping> all = new java.util.ArrayList<>(
                     BeanFactoryUtils.beansOfTypeIncludingAncestors(context, HandlerMapping.class, true, false)
                             .values());
+            all.removeIf(DecidedHandler.class::isInstance);
             AnnotationAwareOrderComparator.sort(all);
             found = List.copyOf(all);
             mappings = found;
@@ -68,8 +72,10 @@ final class Routes {
      * A request's route. {@code audiences} empty means no handler declares one: the route is closed.
      *
      * @param handler what was resolved, for the log line of a closed route
+     * @param found the handler for the request as sent, for the dispatcher once access is granted; null when the
+     *     request's own method has no handler at the path
      */
-    record Route(Set<Audience.Kind> audiences, String handler) {
+    record Route(Set<Audience.Kind> audiences, String handler, DecidedHandler.Found found) {
 
         /** No mapping at all took the request: nothing would run, so the answer is a 404 whoever asks. */
         boolean nowhere() {
@@ -81,10 +87,10 @@ final class Routes {
         Lookup direct = lookup(new Scratch(request, null));
         Declared declared = declared(direct);
         if (direct == Lookup.NONE) {
-            return new Route(Set.of(), null);
+            return new Route(Set.of(), null, null);
         }
         if (declared != Declared.PROBE) {
-            return new Route(declared.kinds, String.valueOf(direct.handler));
+            return new Route(declared.kinds, String.valueOf(direct.handler()), direct.found(request));
         }
         Set<Audience.Kind> kinds = EnumSet.noneOf(Audience.Kind.class);
         for (String method : PROBES) {
@@ -93,7 +99,7 @@ final class Routes {
                 kinds.addAll(probed.kinds);
             }
         }
-        return new Route(kinds, request.getMethod() + " at a path of " + kinds);
+        return new Route(kinds, request.getMethod() + " at a path of " + kinds, null);
     }
 
     /** The audiences a handler method declares itself: the test that every handler has exactly one reads this. */
@@ -108,8 +114,20 @@ final class Routes {
 
     private record HandlerKey(java.lang.reflect.Method method, Class<?> beanType) {}
 
-    private record Lookup(HandlerMapping mapping, Object handler, Object pattern) {
+    private record Lookup(HandlerMapping mapping, HandlerExecutionChain chain, Scratch scratch) {
         static final Lookup NONE = new Lookup(null, null, null);
+
+        Object handler() {
+            return chain == null ? null : chain.getHandler();
+        }
+
+        Object pattern() {
+            return scratch.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+        }
+
+        DecidedHandler.Found found(HttpServletRequest request) {
+            return scratch.found(chain, request);
+        }
     }
 
     /** A lookup's audiences, or PROBE: nothing resolved for this method, ask the path's other methods. */
@@ -128,7 +146,7 @@ final class Routes {
     }
 
     private Declared declared(Lookup lookup) {
-        Object handler = lookup.handler;
+        Object handler = lookup.handler();
         if (handler == null) {
             return lookup == Lookup.NONE ? Declared.CLOSED : Declared.PROBE;
         }
@@ -140,7 +158,7 @@ final class Routes {
             return handler.getClass().getName().contains("PreFlight") ? Declared.PROBE : Declared.CLOSED;
         }
         if (lookup.mapping instanceof AbstractWebMvcEndpointHandlerMapping) {
-            return Declared.of(isHealth(lookup.pattern) ? Audience.Kind.PUBLIC : Audience.Kind.ADMIN);
+            return Declared.of(isHealth(lookup.pattern()) ? Audience.Kind.PUBLIC : Audience.Kind.ADMIN);
         }
         List<Audience.Kind> kinds = declaredByHandler.computeIfAbsent(
                 new HandlerKey(method.getMethod(), method.getBeanType()), key -> declaredBy(method));
@@ -168,7 +186,11 @@ final class Routes {
      * or parameters throws: that is a path with handlers, but none for this request as sent.
      */
     private Lookup lookup(Scratch request) {
-        ServletRequestPathUtils.parseAndCache(request);
+        // Spring Security's chain runs with the request's path parsed already (ServletRequestPathFilter): the
+        // mappings read that one; parsing it again for each lookup was about a fifth of the lookup's cost.
+        if (!ServletRequestPathUtils.hasParsedRequestPath(request)) {
+            ServletRequestPathUtils.parseAndCache(request);
+        }
         for (HandlerMapping mapping : mappings()) {
             HandlerExecutionChain chain;
             try {
@@ -177,10 +199,7 @@ final class Routes {
                 return new Lookup(mapping, null, null);
             }
             if (chain != null) {
-                return new Lookup(
-                        mapping,
-                        chain.getHandler(),
-                        request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE));
+                return new Lookup(mapping, chain, request);
             }
         }
         return Lookup.NONE;
@@ -247,6 +266,27 @@ final class Routes {
                 }
             });
             return Collections.enumeration(names);
+        }
+
+        /**
+         * The lookup's result for the dispatcher, with the attributes the mapping left here, but for the parsed
+         * path: the dispatcher parses and restores its own.
+         */
+        DecidedHandler.Found found(HandlerExecutionChain chain, HttpServletRequest original) {
+            Map<String, Object> set = new HashMap<>();
+            Set<String> removed = new HashSet<>();
+            attributes.forEach((name, value) -> {
+                if (name.equals(ServletRequestPathUtils.PATH_ATTRIBUTE)) {
+                    return;
+                }
+                if (value == REMOVED) {
+                    removed.add(name);
+                } else {
+                    set.put(name, value);
+                }
+            });
+            return new DecidedHandler.Found(
+                    chain, set, removed, original.getDispatcherType(), original.getMethod(), original.getRequestURI());
         }
 
         @Override

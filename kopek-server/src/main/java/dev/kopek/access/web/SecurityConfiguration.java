@@ -16,6 +16,7 @@ import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
+import org.springframework.web.servlet.HandlerMapping;
 
 /**
  * One filter chain for every request. The API takes stateless bearer tokens only: no sessions, no cookies, no CSRF
@@ -76,6 +77,12 @@ class SecurityConfiguration {
         StrictHttpFirewall firewall = new StrictHttpFirewall();
         firewall.setAllowedHeaderValues(value -> true);
         return firewall;
+    }
+
+    /** The dispatcher's first mapping: the handler the audience decision resolved (one lookup per request). */
+    @Bean
+    HandlerMapping decidedHandler() {
+        return new DecidedHandler();
     }
 
     @Bean
