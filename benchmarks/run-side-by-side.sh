@@ -22,6 +22,7 @@
 #   run the closed loop again and print its throughput as a share of the first one)
 #   KOPEK_HEAP=512m SKIP_BUILD=1 KOPEK_JAR=... PERF_DIR=... JFR=1 (records Kopek's closed loop to $WORK/kopek.jfr)
 #   KOPEK_JVM_OPTS=... SIM_JVM_OPTS=... (extra JVM flags, e.g. another collector); both JVMs log GC to $WORK/*-gc.log
+#   ANALYZE_AFTER_WARMUP=1 (0: the closed loop runs on the statistics PostgreSQL has by itself then)
 #   CLOSED_MEASURE_HOOK='shell command' run in the background as the closed loop's measured run starts, with PG_PID
 #   (the postmaster) and WORK in its environment, output to $WORK/closed-hook.log (run-pg-profile.sh's perf record)
 #   BENCH_LOCK=/tmp/kopek-mvn.lock (the lock every other script here takes for Maven): held while measuring, so
@@ -348,7 +349,15 @@ kopek() {
     fi
     local workload=()
     [[ "$name" != mixed* ]] || workload=(mixed)
-    local hook=""
+    local hook="" analyze=""
+    # The closed loop starts from statistics of tables the warm-up filled: on a new database each pooled connection
+    # fixes its plan for a batch statement on its sixth run, when the tables are nearly empty, and keeps a plan that
+    # reads all of idempotency_keys per batch until autovacuum's first ANALYZE, which may come in the middle of the
+    # measured run or after it (benchmarks/pg-profile.md). An ANALYZE invalidates those plans; a production database
+    # is analyzed. ANALYZE_AFTER_WARMUP=0 measures the cold statistics instead.
+    if [[ "$name" == closed && "${ANALYZE_AFTER_WARMUP:-1}" != 0 ]]; then
+        analyze="psql -X -q -h 127.0.0.1 -p $PGPORT -U postgres -d kopek -c ANALYZE; "
+    fi
     if [[ "$name" == closed && -n "${CLOSED_MEASURE_HOOK:-}" ]]; then
         printf '%s\n' "$CLOSED_MEASURE_HOOK" >"$WORK/closed-hook.sh"
         hook="; (PG_PID=$PG_PID WORK='$WORK' bash '$WORK/closed-hook.sh' >'$WORK/closed-hook.log' 2>&1 &)"
@@ -356,7 +365,7 @@ kopek() {
     set +e
     java -jar "$WORK/benchmarks.jar" "${workload[@]}" --url "http://127.0.0.1:$HTTP_PORT" --api-key "$API_KEY" \
         --simulator-url "http://127.0.0.1:$SIM_PORT" \
-        --before-measure "bash '$SELF' snapshot '$WORK/snap-$name-0' \$PPID kopek reset; (bash '$SELF' waits '$WORK/waits-$name' &)$hook" \
+        --before-measure "$analyze""bash '$SELF' snapshot '$WORK/snap-$name-0' \$PPID kopek reset; (bash '$SELF' waits '$WORK/waits-$name' &)$hook" \
         --after-measure "rm -f '$WORK/waits-$name.on'; bash '$SELF' snapshot '$WORK/snap-$name-1' \$PPID kopek" "$@" >"$WORK/driver-$name.txt" 2>"$WORK/driver-$name.err"
     local rc=$?
     set -e
