@@ -115,7 +115,7 @@ class ServerRefusalsTest extends IntegrationTest {
         assertThat(answer.status()).isEqualTo(404);
         assertThat(answer.isProblem()).isTrue();
         assertThat(answer.code()).isEqualTo("not_found");
-        assertThat(answer.body()).doesNotContain("999");
+        assertThat(answer.body()).contains("\"status\":404").doesNotContain("\"status\":999");
     }
 
     @ParameterizedTest
