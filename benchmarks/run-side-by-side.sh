@@ -20,7 +20,8 @@
 #   LATENCY_PAYMENTS=5000 (0 skips latency mode) LATENCY_MIN_MS=3000 LATENCY_MAX_MS=8000
 #   GROWTH_PAYMENTS=0 (1000000: grow the database to that many payments with preload-payments.sql at the end, then
 #   run the closed loop again and print its throughput as a share of the first one)
-#   KOPEK_HEAP=512m SKIP_BUILD=1 KOPEK_JAR=... PERF_DIR=... JFR=1 (records Kopek's closed loop to $WORK/kopek.jfr)
+#   KOPEK_HEAP=512m SKIP_BUILD=1 KOPEK_JAR=... PERF_DIR=... JFR=1 (records the closed loop's measured run
+#   in Kopek with Java Flight Recorder's CPU-time sampler to $WORK/kopek.jfr, and prints it grouped: JfrProfile.java)
 #   KOPEK_JVM_OPTS=... SIM_JVM_OPTS=... (extra JVM flags, e.g. another collector); both JVMs log GC to $WORK/*-gc.log
 #   ANALYZE_AFTER_WARMUP=1 (0: the closed loop runs on the statistics PostgreSQL has by itself then)
 #   CLOSED_MEASURE_HOOK='shell command' run in the background as the closed loop's measured run starts, with PG_PID
@@ -315,8 +316,6 @@ SIM_PORT="$(free_port)"
 java -Xmx256m ${SIM_JVM_OPTS:-} -Xlog:gc:file="$WORK/simulator-gc.log" -jar "$WORK/simulator.jar" --port "$SIM_PORT" >"$WORK/simulator.log" 2>&1 &
 SIM_PID=$!
 HTTP_PORT="$(free_port)"
-jfr=()
-[[ "${JFR:-0}" != 1 ]] || jfr=("-XX:StartFlightRecording=filename=$WORK/kopek.jfr,settings=profile,delay=60s,duration=60s")
 KOPEK_DB_URL="jdbc:postgresql://127.0.0.1:$PGPORT/kopek" KOPEK_DB_USER=postgres KOPEK_DB_POOL_SIZE="$POOL" \
     KOPEK_HTTP_PORT="$HTTP_PORT" KOPEK_DEMO_API_KEY="$API_KEY" KOPEK_PSP_SIMULATOR_URL="http://127.0.0.1:$SIM_PORT" \
     KOPEK_ADMIN_TOKEN="$BENCH_ADMIN_TOKEN" \
@@ -324,7 +323,7 @@ KOPEK_DB_URL="jdbc:postgresql://127.0.0.1:$PGPORT/kopek" KOPEK_DB_USER=postgres 
     KOPEK_RATE_LIMIT_GLOBAL_WRITES_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_GLOBAL_WRITES_BURST="$LIMIT" \
     KOPEK_RATE_LIMIT_READS_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_READS_BURST="$LIMIT" \
     KOPEK_RATE_LIMIT_GLOBAL_READS_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_GLOBAL_READS_BURST="$LIMIT" \
-    java "-Xmx$KOPEK_HEAP" ${KOPEK_JVM_OPTS:-} -Xlog:gc:file="$WORK/kopek-gc.log" "${jfr[@]}" -jar "$WORK/kopek-server.jar" \
+    java "-Xmx$KOPEK_HEAP" ${KOPEK_JVM_OPTS:-} -Xlog:gc:file="$WORK/kopek-gc.log" -jar "$WORK/kopek-server.jar" \
     --kopek.psp.read-timeout=10s --kopek.psp.budget=20s >"$WORK/kopek.log" 2>&1 &
 KOPEK_PID=$!
 for _ in $(seq 1 240); do
@@ -358,6 +357,14 @@ kopek() {
     if [[ "$name" == closed && "${ANALYZE_AFTER_WARMUP:-1}" != 0 ]]; then
         analyze="psql -X -q -h 127.0.0.1 -p $PGPORT -U postgres -d kopek -c ANALYZE; "
     fi
+    # JFR=1: the recording covers the closed loop's measured run and nothing else (a fixed delay from the start
+    # missed it once the loop got faster). The CPU-time sampler (JDK 25) samples every thread by the CPU it used,
+    # where the execution sampler sees only threads running Java code, at most a few per period.
+    local jfr_start="" jfr_stop=""
+    if [[ "$name" == closed && "${JFR:-0}" == 1 ]]; then
+        jfr_start="jcmd $KOPEK_PID JFR.start name=closed settings=profile jdk.CPUTimeSample#enabled=true filename='$WORK/kopek.jfr' >/dev/null; "
+        jfr_stop="; jcmd $KOPEK_PID JFR.stop name=closed >/dev/null"
+    fi
     if [[ "$name" == closed && -n "${CLOSED_MEASURE_HOOK:-}" ]]; then
         printf '%s\n' "$CLOSED_MEASURE_HOOK" >"$WORK/closed-hook.sh"
         hook="; (PG_PID=$PG_PID WORK='$WORK' bash '$WORK/closed-hook.sh' >'$WORK/closed-hook.log' 2>&1 &)"
@@ -365,8 +372,8 @@ kopek() {
     set +e
     java -jar "$WORK/benchmarks.jar" "${workload[@]}" --url "http://127.0.0.1:$HTTP_PORT" --api-key "$API_KEY" \
         --simulator-url "http://127.0.0.1:$SIM_PORT" \
-        --before-measure "$analyze""bash '$SELF' snapshot '$WORK/snap-$name-0' \$PPID kopek reset; (bash '$SELF' waits '$WORK/waits-$name' &)$hook" \
-        --after-measure "rm -f '$WORK/waits-$name.on'; bash '$SELF' snapshot '$WORK/snap-$name-1' \$PPID kopek" "$@" >"$WORK/driver-$name.txt" 2>"$WORK/driver-$name.err"
+        --before-measure "$analyze$jfr_start""bash '$SELF' snapshot '$WORK/snap-$name-0' \$PPID kopek reset; (bash '$SELF' waits '$WORK/waits-$name' &)$hook" \
+        --after-measure "rm -f '$WORK/waits-$name.on'; bash '$SELF' snapshot '$WORK/snap-$name-1' \$PPID kopek$jfr_stop" "$@" >"$WORK/driver-$name.txt" 2>"$WORK/driver-$name.err"
     local rc=$?
     set -e
     m1="$(busy_jiffies)"
@@ -394,6 +401,11 @@ echo "-- closed loop: $WARMUP warmup + $PAYMENTS payments at concurrency $CONCUR
 kopek closed --payments "$PAYMENTS" --concurrency "$CONCURRENCY" --warmup "$WARMUP"
 PEAK="$(sed -n 's/^RESULT.* captured_per_s=\([0-9.]*\).*/\1/p' "$WORK/driver-closed.txt")"
 echo "   (per statement, calls/payment | mean ms | query: $WORK/statements-closed.txt)"
+if [[ -s "$WORK/kopek.jfr" ]]; then
+    java "$ROOT/benchmarks/JfrProfile.java" "$WORK/kopek.jfr" 60 >"$WORK/kopek-profile.txt" 2>&1 || true
+    echo "   Kopek's CPU in the closed loop, by the JFR's CPU-time samples (whole: $WORK/kopek-profile.txt):"
+    sed -n '/^== where/,/^== whose/p' "$WORK/kopek-profile.txt" | grep -v '^==' | head -8 | sed 's/^/     /'
+fi
 echo "-- open loop at 200 payments/s for $OPEN_SECONDS s"
 kopek open200 --rate 200 --duration-s "$OPEN_SECONDS" --warmup 2000
 rate80="$(awk -v p="${PEAK:-0}" 'BEGIN{printf "%.0f", p * 0.8}')"
