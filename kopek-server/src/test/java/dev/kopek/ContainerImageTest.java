@@ -61,6 +61,7 @@ class ContainerImageTest {
                 .containsExactly(
                         "java",
                         "-XX:MaxRAMPercentage=75",
+                        "-XX:InitialRAMPercentage=75",
                         "-XX:+ExitOnOutOfMemoryError",
                         "-cp",
                         "@/app/jib-classpath-file",
