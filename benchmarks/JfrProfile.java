@@ -12,7 +12,7 @@ import jdk.jfr.consumer.RecordingFile;
 
 /**
  * Kopek's CPU in a JFR recording (run-side-by-side.sh JFR=1), grouped so that a flat profile still says whose work
- * it is: each execution sample is charged to the layer its leaf runs in (Tomcat, Jackson, pgjdbc, ...) and to the
+ * it is: each CPU sample is charged to the layer its leaf runs in (Tomcat, Jackson, pgjdbc, ...) and to the
  * entry it came through, the nearest Kopek frame on its stack (the Kopek code that asked for that work), or, where
  * no Kopek frame is on the stack, the nearest filter, valve or handler of the framework (work done for every
  * request before or after Kopek's code). Kopek's CPU per payment times a row's share is that row's cost.
