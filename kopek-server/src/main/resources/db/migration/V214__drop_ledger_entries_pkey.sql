@@ -1,0 +1,13 @@
+-- Issue 25, section 3: every journal entry was written into two indexes, and no query reads one of them. Every reader
+-- of ledger_entries reaches an entry through its transaction (transaction_id): the journal check at commit (V163),
+-- the projector and the balance reads (BalanceStore), the journal's own reads (JournalStore), the audits
+-- (LedgerBalancedCheck, BalancesEqualEntriesCheck) and the console (published_ledger_entries); ux_ledger_entries_line
+-- (transaction_id, line) serves each of them, and no foreign key points at an entry. ledger_entries_pkey, on the
+-- identity id, was one index insertion and its WAL for each of the two to four entries of every payment
+-- (benchmarks/pg-profile.md).
+--
+-- ux_ledger_entries_line stays what identifies an entry: both of its columns are NOT NULL, so it is a key in all but
+-- name; the id column stays (an entry's number in the order it was written) without an index. Dropping a constraint
+-- takes the table's exclusive lock for an instant and rewrites nothing; making the line the primary key instead would
+-- build its index again under that lock, a long stop of every posting on a large journal, for no reader.
+ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_pkey;
