@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 /**
@@ -45,10 +46,9 @@ class PaymentEffects {
      * write.
      */
     Effects paid(Payment moved, String what, List<MoneyMovement> movements, Ledger.Required outcome) {
-        Payment after = moved.changed(moved.paidStatus(), Db.micros(clock.instant()));
-        BusinessEvent event = events.event(after, what == null ? statusWord(after) : what, PaymentJson.render(after));
+        Paid paid = paidEach(moved, what, movements);
         List<SqlPart> parts = new ArrayList<>();
-        parts.add(moves.statusPart(moved, after, IdempotencyKeys.COMPLETED));
+        parts.add(moves.statusPart(moved, paid.after(), IdempotencyKeys.COMPLETED));
         if (!movements.isEmpty()) {
             parts.add(ledger.computedPart(movements, PaymentMoves.PAID));
         }
@@ -57,7 +57,41 @@ class PaymentEffects {
             parts.add(outcome.part());
             required.add(outcome.written());
         }
-        return new Effects(after, parts, List.of(event), required);
+        return new Effects(paid.after(), parts, List.of(paid.event()), required);
+    }
+
+    /**
+     * One operation's part of {@link #partsEach}: the payment as the move's statement left it ({@code locked}),
+     * after its status move, the event that announces it, and the money that moved.
+     */
+    record Paid(Payment locked, Payment after, BusinessEvent event, List<MoneyMovement> movements) {}
+
+    /** {@link #paid}'s payment, event and movements, for a batch whose statement parts {@link #partsEach} builds. */
+    Paid paidEach(Payment moved, String what, List<MoneyMovement> movements) {
+        Payment after = moved.changed(moved.paidStatus(), Db.micros(clock.instant()));
+        BusinessEvent event = events.event(after, what == null ? statusWord(after) : what, PaymentJson.render(after));
+        return new Paid(moved, after, event, movements);
+    }
+
+    /**
+     * {@link #paid} for a batch: parts of its answer statement that move each payment's status and post each
+     * movement ({@link Ledger#heldEachPart}) once its operation's answer ({@code operations}, at the same index) is
+     * stored. The CTE that moves the statuses, {@link PaymentMoves#PAID}, must write one row per stored answer.
+     */
+    List<SqlPart> partsEach(List<UUID> operations, List<Paid> paid) {
+        List<PaymentMoves.StatusMove> statuses = new ArrayList<>(paid.size());
+        List<MoneyMovement> movements = new ArrayList<>();
+        for (int i = 0; i < paid.size(); i++) {
+            statuses.add(new PaymentMoves.StatusMove(
+                    operations.get(i), paid.get(i).locked(), paid.get(i).after()));
+            movements.addAll(paid.get(i).movements());
+        }
+        List<SqlPart> parts = new ArrayList<>(2);
+        parts.add(moves.statusEachPart(statuses, IdempotencyKeys.COMPLETED_EACH));
+        if (!movements.isEmpty()) {
+            parts.add(ledger.heldEachPart(movements, IdempotencyKeys.COMPLETED_EACH));
+        }
+        return parts;
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.kopek.payments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.EventStatements;
 import dev.kopek.events.MoneyMovement;
 import dev.kopek.idempotency.ClientKey;
@@ -13,6 +12,7 @@ import dev.kopek.money.MerchantId;
 import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
 import dev.kopek.money.TimeOrderedIds;
+import dev.kopek.payments.PendingOperations.Pending;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
@@ -249,9 +249,6 @@ class PhaseThreeStatementTest extends IntegrationTest {
         return api;
     }
 
-    /** An operation after phase 1, and the key whose attempt 1 owns its phase 3. */
-    private record Pending(PaymentOperation operation, ClientKey key) {}
-
     private RoundTrips.Count record(Pending pending, ChargeOutcome outcome) {
         return RoundTrips.of(() -> outcomes.record(recording, pending.operation(), pending.key(), 1, outcome, null));
     }
@@ -286,26 +283,17 @@ class PhaseThreeStatementTest extends IntegrationTest {
             Function<MerchantId, SqlPart> reserve,
             boolean finalCapture) {
         MerchantId merchant = merchantOf(payment);
-        ClientKey ck = new ClientKey(merchant, kind.keySpace(), Api.newKey());
-        UUID id = TimeOrderedIds.next(clock());
-        PaymentOperation op = operations
-                .reserveAndInsert(
-                        IdempotencyKeys.freePart(ck),
-                        reserve.apply(merchant),
-                        new OperationStore.NewOperation(
-                                id,
-                                payment,
-                                merchant,
-                                kind,
-                                Money.of(amount, "EUR"),
-                                finalCapture,
-                                null,
-                                ck.providerKey(id)),
-                        inserted -> List.of(
-                                keys.claimAfterPart(ck, "fingerprint", id, clock().instant(), "operation"),
-                                events.append(event(inserted), "claimed")))
-                .orElseThrow();
-        return new Pending(op, ck);
+        return PendingOperations.reserveAndInsert(
+                operations,
+                keys,
+                events,
+                clock(),
+                merchant,
+                payment,
+                kind,
+                amount,
+                reserve.apply(merchant),
+                finalCapture);
     }
 
     /** Phase 1 of a refund: the client's key answered, the run's key opened and taken over as attempt 1. */
@@ -341,24 +329,12 @@ class PhaseThreeStatementTest extends IntegrationTest {
                                             Money.of(amount, "EUR"),
                                             clock().instant()),
                                     "operation"));
-                            parts.add(events.append(event(inserted), "claimed"));
+                            parts.add(events.append(PendingOperations.created(inserted, clock()), "claimed"));
                             return parts;
                         })
                 .orElseThrow();
         assertThat(keys.takeOver(keys.opened(run, id), clock().instant())).contains(1);
         return new Pending(op, run);
-    }
-
-    private BusinessEvent event(PaymentOperation pending) {
-        return new BusinessEvent(
-                pending.eventType(),
-                pending.kind().apiName(),
-                pending.id(),
-                pending.kind().idPrefix() + "_" + pending.id(),
-                pending.merchant(),
-                pending.version(),
-                "{}",
-                clock().instant());
     }
 
     private MerchantId merchantOf(PaymentId payment) {
