@@ -2,8 +2,14 @@ package dev.kopek.payments;
 
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.function.LongSupplier;
+import javax.sql.DataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -55,5 +61,34 @@ final class BatchRows {
                      GROUP BY t.id
                     HAVING sum(CASE e.side WHEN 'debit' THEN e.amount_minor ELSE -e.amount_minor END) <> 0) u
                 """).param("m", merchant.value()).query(Long.class).single();
+    }
+
+    /**
+     * Runs {@code racers} while the merchant's payable account is held FOR UPDATE, and returns their answers. A
+     * posting's entries check their account's row (FOR KEY SHARE), so the lanes' first batches wait in the database
+     * and every other request queues behind them until {@code entered} (requests that entered a batch since the
+     * start) reaches {@code expected}, or the racers end; then the account is let go, so the rest meet in batches of
+     * more than one.
+     */
+    static <T> List<T> queuedBehindPayable(
+            DataSource dataSource, MerchantId merchant, LongSupplier entered, long expected, Callable<List<T>> racers)
+            throws Exception {
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor();
+                Connection holder = dataSource.getConnection()) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement lock = holder.prepareStatement("""
+                    SELECT 1 FROM ledger_accounts WHERE merchant_id = ? AND type = 'MERCHANT_PAYABLE'
+                       AND currency = 'EUR' FOR UPDATE""")) {
+                lock.setObject(1, merchant.value());
+                lock.execute();
+            }
+            var running = threads.submit(racers);
+            while (entered.getAsLong() != expected && !running.isDone()) {
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+            holder.commit();
+            return running.get();
+        }
     }
 }

@@ -26,12 +26,9 @@ import dev.kopek.support.Race;
 import dev.kopek.support.RoundTrips;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -205,32 +202,23 @@ class OperationBatchesTest extends IntegrationTest {
         long submittedBefore = batches.operationsSubmitted();
 
         List<Api.Response> answers;
-        // A posting's entries check their account's row (FOR KEY SHARE): while this holds the merchant's payable
-        // account FOR UPDATE, the lanes' first batches wait in the database and every other capture queues behind
-        // them, so the rest meet in batches of more than one. Two refunds of 1,500 race for each captured 2,000.
-        try (var threads = Executors.newVirtualThreadPerTaskExecutor();
-                Connection holder = dataSource.getConnection()) {
-            holder.setAutoCommit(false);
-            try (PreparedStatement lock = holder.prepareStatement("""
-                    SELECT 1 FROM ledger_accounts WHERE merchant_id = ? AND type = 'MERCHANT_PAYABLE'
-                       AND currency = 'EUR' FOR UPDATE""")) {
-                lock.setObject(1, merchant.value());
-                lock.execute();
-            }
-            var racers = threads.submit(() -> Race.of(CAPTURES + 2 * REFUNDS, i -> {
-                if (i < CAPTURES) {
-                    return api.post(
-                            "/v1/payments/" + authorizations.get(i).text("id") + "/capture", Api.newKey(), "{}");
-                }
-                String payment = refundable.get((i - CAPTURES) / 2).text("id");
-                return api.post("/v1/payments/" + payment + "/refunds", Api.newKey(), "{\"amount\":1500}");
-            }));
-            while (batches.operationsSubmitted() - submittedBefore != CAPTURES && !racers.isDone()) {
-                Thread.onSpinWait();
-                Thread.yield();
-            }
-            holder.commit();
-            answers = racers.get();
+        // Two refunds of 1,500 race for each captured 2,000.
+        try {
+            answers = BatchRows.queuedBehindPayable(
+                    dataSource,
+                    merchant,
+                    () -> batches.operationsSubmitted() - submittedBefore,
+                    CAPTURES,
+                    () -> Race.of(CAPTURES + 2 * REFUNDS, i -> {
+                        if (i < CAPTURES) {
+                            return api.post(
+                                    "/v1/payments/" + authorizations.get(i).text("id") + "/capture",
+                                    Api.newKey(),
+                                    "{}");
+                        }
+                        String payment = refundable.get((i - CAPTURES) / 2).text("id");
+                        return api.post("/v1/payments/" + payment + "/refunds", Api.newKey(), "{\"amount\":1500}");
+                    }));
             reconciler.reconcileOnce(); // runs the accepted refunds (their dispatch is off in tests)
         } finally {
             SIMULATOR.configure(SimulatorConfig.defaults());

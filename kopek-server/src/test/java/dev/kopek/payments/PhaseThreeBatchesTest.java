@@ -24,12 +24,9 @@ import dev.kopek.support.Race;
 import dev.kopek.support.RoundTrips;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -175,26 +172,15 @@ class PhaseThreeBatchesTest extends IntegrationTest {
         long submittedBefore = batches.submitted();
 
         List<Api.Response> answers;
-        // A posting's entries check their account's row (FOR KEY SHARE): while this holds the merchant's payable
-        // account FOR UPDATE, the lanes' first batches wait in the database and every other request queues behind
-        // them, so the rest meet in batches of more than one.
-        try (var threads = Executors.newVirtualThreadPerTaskExecutor();
-                Connection holder = dataSource.getConnection()) {
-            holder.setAutoCommit(false);
-            try (PreparedStatement lock = holder.prepareStatement("""
-                    SELECT 1 FROM ledger_accounts WHERE merchant_id = ? AND type = 'MERCHANT_PAYABLE'
-                       AND currency = 'EUR' FOR UPDATE""")) {
-                lock.setObject(1, merchant.value());
-                lock.execute();
-            }
-            var racers = threads.submit(() -> Race.of(
-                    RACERS, i -> api.pay(Api.newKey(), Api.payment(references.get(i), 1000 + i, "EUR", "pm_ok"))));
-            while (batches.submitted() - submittedBefore != RACERS && !racers.isDone()) {
-                Thread.onSpinWait();
-                Thread.yield();
-            }
-            holder.commit();
-            answers = racers.get();
+        try {
+            answers = BatchRows.queuedBehindPayable(
+                    dataSource,
+                    merchant,
+                    () -> batches.submitted() - submittedBefore,
+                    RACERS,
+                    () -> Race.of(
+                            RACERS,
+                            i -> api.pay(Api.newKey(), Api.payment(references.get(i), 1000 + i, "EUR", "pm_ok"))));
         } finally {
             SIMULATOR.configure(SimulatorConfig.defaults());
         }
