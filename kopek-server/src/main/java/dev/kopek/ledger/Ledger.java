@@ -237,6 +237,31 @@ public class Ledger {
         return JournalStore.heldEachPart(headers(movements), linesOf(movements), terms(closed), source, priors);
     }
 
+    /**
+     * {@link #outcomePart} for the outcomes of many refunds in one statement (a batch of phase 3s), beside its other
+     * postings: each posted once when the CTE {@code source} has a row whose {@code id} is its source id, and only
+     * against its opening (the refund's REFUND_RESERVED, for the same merchant, payment, currency and amount),
+     * checked by the statement. An outcome without its opening is a bug, so the caller requires that
+     * {@code written} yields one row for each.
+     */
+    public Required outcomeEachPart(List<MoneyMovement> movements, String source) {
+        for (MoneyMovement movement : movements) {
+            if (movement.kind() != MoneyMovement.Kind.REFUND_SUCCEEDED
+                    && movement.kind() != MoneyMovement.Kind.REFUND_RELEASED) {
+                throw new IllegalArgumentException(movement.kind() + " is not a refund's outcome");
+            }
+        }
+        // Every line of a refund's outcome is its amount, as outcomePart posts it.
+        String amount = "i.amount_minor";
+        Map<PostingRules.Term, String> terms = new HashMap<>();
+        for (PostingRules.Term term : PostingRules.Term.values()) {
+            terms.put(term, amount);
+        }
+        SqlPart part = JournalStore.outcomeEachPart(
+                headers(movements), linesOf(movements), terms, source, MoneyMovement.Kind.REFUND_RESERVED.name());
+        return new Required(part, JournalStore.OUTCOME_EACH_WRITTEN);
+    }
+
     private List<LedgerTransaction> headers(List<MoneyMovement> movements) {
         return movements.stream().map(this::header).toList();
     }

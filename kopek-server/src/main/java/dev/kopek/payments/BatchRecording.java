@@ -44,10 +44,10 @@ interface BatchRecording<R> extends Recording<R> {
 
     /**
      * The stored answers and their events ({@code answers}, in the order of the moves), and {@code parts}: CTEs of
-     * the answer's statement that read {@code IdempotencyKeys.COMPLETED_EACH}, of which {@code requiredEach} must
-     * each write one row per stored answer.
+     * the answer's statement that read {@code IdempotencyKeys.COMPLETED_EACH}, of which those {@code required} names
+     * must each write the number of rows it gives.
      */
-    record Answers(List<Answered> answers, List<SqlPart> parts, List<String> requiredEach) {}
+    record Answers(List<Answered> answers, List<SqlPart> parts, Map<String, Integer> required) {}
 
     /** One request's stored answer, and the events its outcome announces. */
     record Answered(int status, String body, List<BusinessEvent> events) {}

@@ -1,5 +1,6 @@
 package dev.kopek.payments;
 
+import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.EventStatements;
 import dev.kopek.money.PaymentId;
 import dev.kopek.payments.OperationStrategy.StoredAnswer;
@@ -195,11 +196,14 @@ class OperationRecording implements BatchRecording<PaymentOperation> {
             OperationStrategy strategy = strategies.get(done.kind());
             PaymentEffects.Paid effects = batched(done).paid().apply(m.payment());
             StoredAnswer answer = strategy.answer(done, effects.after());
-            answers.add(new Answered(answer.status(), answer.body(), List.of(strategy.event(done), effects.event())));
+            List<BusinessEvent> events = new ArrayList<>(List.of(strategy.event(done)));
+            events.addAll(effects.events());
+            answers.add(new Answered(answer.status(), answer.body(), events));
             ids.add(done.id());
             paid.add(effects);
         }
-        return new Answers(answers, paymentEffects.partsEach(ids, paid), List.of(PaymentMoves.PAID));
+        PaymentEffects.Parts parts = paymentEffects.partsEach(ids, paid);
+        return new Answers(answers, parts.parts(), parts.required());
     }
 
     private OperationStrategy.Batched batched(PaymentOperation done) {

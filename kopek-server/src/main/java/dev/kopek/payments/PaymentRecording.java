@@ -128,7 +128,7 @@ class PaymentRecording implements BatchRecording<Payment> {
         List<SqlPart> parts = movements.isEmpty()
                 ? List.of()
                 : List.of(ledger.atOnceEachPart(movements, IdempotencyKeys.COMPLETED_EACH));
-        return new Answers(answers, parts, List.of());
+        return new Answers(answers, parts, Map.of());
     }
 
     @Override

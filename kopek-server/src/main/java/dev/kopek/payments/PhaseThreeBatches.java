@@ -244,7 +244,7 @@ class PhaseThreeBatches {
             List<SqlPart> alongside = new ArrayList<>(answers.parts());
             alongside.add(announcedPart(announcedKeys, announced));
             alongside.add(eventStatements.appendEach(announced, ANNOUNCED));
-            int written = keys.completeEachWith(stored, OutcomeRecorder.joined(alongside), answers.requiredEach());
+            int written = keys.completeEachWith(stored, OutcomeRecorder.joined(alongside), answers.required());
             if (written != stored.size()) {
                 // Every key was locked as its owner's by the first statement: an answer not stored is a bug.
                 throw new IllegalStateException("stored " + written + " of " + stored.size() + " answers of a batch");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kopek.events.EventStatements;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyStatus;
+import dev.kopek.ledger.Ledger;
 import dev.kopek.ledger.domain.FeeRule;
 import dev.kopek.ledger.jdbc.FeeStore;
 import dev.kopek.money.MerchantId;
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * Phase 3 of concurrent captures in one transaction of two statements, as payments' (issue 25 §2): each request keeps
+ * Phase 3 of concurrent captures and refunds in one transaction of two statements, as payments' (issue 25 §2): each request keeps
  * its own answer. A batch is judged row by row on the database, against what the one-operation path writes for the
  * same captures; a race of captures and refunds released together is judged at the simulator and in the ledger.
  */
@@ -68,6 +69,9 @@ class OperationBatchesTest extends IntegrationTest {
 
     @Autowired
     FeeStore fees;
+
+    @Autowired
+    Ledger ledger;
 
     @Autowired
     MeterRegistry meters;
@@ -117,6 +121,52 @@ class OperationBatchesTest extends IntegrationTest {
         assertThat(amounts(together.get(1)))
                 .as("a final capture released the rest")
                 .endsWith("7000");
+        assertThat(BatchRows.unbalancedTransactions(jdbc, merchant)).isZero();
+    }
+
+    @Test
+    void refundsConfirmedAndRefusedGoInOneBatchWithACaptureAsTheOneOperationPathWouldRecordThem() {
+        Api api = merchantWithAccounts();
+        MerchantId merchant = merchantOf(authorized(api));
+        List<Pending> together =
+                List.of(refund(api, 4_000), refund(api, 3_000), capture(authorized(api), new Shape(5_000, false)));
+        List<Pending> alone =
+                List.of(refund(api, 4_000), refund(api, 3_000), capture(authorized(api), new Shape(5_000, false)));
+        List<ChargeOutcome> psp = List.of(
+                succeeded("psp-refund"), new ChargeOutcome.Declined("refund_refused", null), succeeded("psp-cap"));
+
+        List<Recorded<PaymentOperation>> answers = new ArrayList<>();
+        RoundTrips.Count count = RoundTrips.of(() -> answers.addAll(batches.runOperations(IntStream.range(0, 3)
+                .mapToObj(i -> new Recordable<>(
+                        together.get(i).operation(), together.get(i).key(), 1, psp.get(i)))
+                .toList())));
+        for (int i = 0; i < 3; i++) {
+            Pending twin = alone.get(i);
+            outcomes.record(recording, twin.operation(), twin.key(), 1, psp.get(i), null);
+        }
+
+        assertThat(count.statements()).as(count.toString()).isEqualTo(2);
+        assertThat(count.commits()).isEqualTo(1);
+        for (int i = 0; i < 3; i++) {
+            Pending mine = together.get(i);
+            Pending twin = alone.get(i);
+            assertThat(answers.get(i)).isInstanceOf(Recorded.Settled.class);
+            var settled = (Recorded.Settled<PaymentOperation>) answers.get(i);
+            assertThat(settled.status()).isEqualTo(200);
+            assertThat(keys.find(mine.key()).orElseThrow().responseBody()).isEqualTo(settled.body());
+            assertThat(operationStatus(mine)).isEqualTo(operationStatus(twin));
+            assertThat(amounts(mine)).as("the payment's amounts as alone").isEqualTo(amounts(twin));
+            assertThat(entries(mine)).as("postings as alone").isEqualTo(entries(twin));
+            assertThat(outboxTypes(mine.operation().id()))
+                    .isEqualTo(outboxTypes(twin.operation().id()));
+            assertThat(outboxTypes(mine.operation().payment().value()))
+                    .as("the payment's events as alone")
+                    .isEqualTo(outboxTypes(twin.operation().payment().value()));
+        }
+        assertThat(operationStatus(together.get(0))).isEqualTo("SUCCEEDED");
+        assertThat(operationStatus(together.get(1))).isEqualTo("FAILED");
+        assertThat(entries(together.get(0))).anyMatch(e -> e.startsWith("REFUND_SUCCEEDED"));
+        assertThat(entries(together.get(1))).anyMatch(e -> e.startsWith("REFUND_RELEASED"));
         assertThat(BatchRows.unbalancedTransactions(jdbc, merchant)).isZero();
     }
 
@@ -181,6 +231,13 @@ class OperationBatchesTest extends IntegrationTest {
                 .isInstanceOfSatisfying(
                         PaymentAnswer.Final.class, f -> assertThat(f.status()).isEqualTo(200));
         assertThat(amounts(second)).as("both captures of the shared payment").startsWith("6000 ");
+        // The refused move's key was left to its owner on purpose; closed here, so no later reconciler pass meets it.
+        jdbc.sql("""
+                        UPDATE idempotency_keys SET status = 'COMPLETED', response_code = 402, response_body = '{}'
+                         WHERE merchant_id = :m AND idempotency_key = :k""")
+                .param("m", merchant.value())
+                .param("k", refused.key().key())
+                .update();
         assertThat(BatchRows.unbalancedTransactions(jdbc, merchant)).isZero();
     }
 
@@ -247,11 +304,21 @@ class OperationBatchesTest extends IntegrationTest {
             assertThat(SIMULATOR.refundedTotal(charge)).isEqualTo(1_500);
             assertThat(SIMULATOR.refundedTotal(charge)).isLessThanOrEqualTo(SIMULATOR.capturedTotal(charge));
         }
-        assertThat(sizes.totalAmount() - recordedBefore).isEqualTo(CAPTURES);
+        // The accepted refunds ran after the race, one by one, through the same lane.
+        assertThat(sizes.totalAmount() - recordedBefore).isEqualTo(CAPTURES + REFUNDS);
         assertThat(sizes.count() - batchesBefore)
-                .as("fewer batches (one commit each) than captures")
-                .isLessThan(CAPTURES);
+                .as("fewer batches (one commit each) than captures and refunds")
+                .isLessThan(CAPTURES + REFUNDS);
         assertThat(BatchRows.unbalancedTransactions(jdbc, merchant)).isZero();
+    }
+
+    /** A refund of {@code amount} of a payment captured for 10,000, after its phase 1. */
+    private Pending refund(Api api, long amount) {
+        PaymentId payment = PaymentId.parse(
+                        captured(api, api.pay(Api.newKey(), manual(10_000))).text("id"))
+                .orElseThrow();
+        return PendingOperations.refund(
+                operations, keys, events, ledger, reservations, clock(), merchantOf(payment), payment, amount);
     }
 
     /** A capture's amount and whether it is final. */
@@ -329,11 +396,11 @@ class OperationBatchesTest extends IntegrationTest {
                 .single();
     }
 
-    /** The operation's payment: captured, pending, released, status and version. */
+    /** The operation's payment: captured, pending, status, version, refunded, refund pending and released. */
     private String amounts(Pending pending) {
         return jdbc.sql("""
                 SELECT amount_captured || ' ' || amount_capture_pending || ' ' || status || ' ' || version
-                       || ' ' || amount_released
+                       || ' ' || amount_refunded || ' ' || amount_refund_pending || ' ' || amount_released
                   FROM payments WHERE id = :id""")
                 .param("id", pending.operation().payment().value())
                 .query(String.class)

@@ -3,7 +3,6 @@ package dev.kopek.payments;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kopek.events.EventStatements;
-import dev.kopek.events.MoneyMovement;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyStatus;
@@ -11,11 +10,9 @@ import dev.kopek.ledger.Ledger;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
-import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.PendingOperations.Pending;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
-import dev.kopek.payments.domain.PaymentOperation;
 import dev.kopek.payments.domain.PaymentRequest;
 import dev.kopek.payments.jdbc.OperationStore;
 import dev.kopek.payments.jdbc.PaymentStore;
@@ -25,7 +22,6 @@ import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
 import dev.kopek.support.RoundTrips;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
@@ -298,43 +294,8 @@ class PhaseThreeStatementTest extends IntegrationTest {
 
     /** Phase 1 of a refund: the client's key answered, the run's key opened and taken over as attempt 1. */
     private Pending pendingRefund(PaymentId payment, long amount) {
-        MerchantId merchant = merchantOf(payment);
-        ClientKey ck = new ClientKey(merchant, OperationKind.REFUND.requestKeySpace(), Api.newKey());
-        UUID id = TimeOrderedIds.next(clock());
-        ClientKey run = new ClientKey(merchant, OperationKind.REFUND.keySpace(), id.toString());
-        PaymentOperation op = operations
-                .reserveAndInsert(
-                        IdempotencyKeys.freePart(ck),
-                        reservations.refundPart(merchant, payment, amount, "key_free"),
-                        new OperationStore.NewOperation(
-                                id,
-                                payment,
-                                merchant,
-                                OperationKind.REFUND,
-                                Money.of(amount, "EUR"),
-                                false,
-                                null,
-                                ck.providerKey(id)),
-                        inserted -> {
-                            List<SqlPart> parts = new ArrayList<>();
-                            parts.add(keys.answeredAfterPart(
-                                    ck, "fingerprint", id, clock().instant(), "operation", 202, "{}"));
-                            parts.add(keys.openAfterPart(run, id, "operation"));
-                            parts.add(ledger.openingPart(
-                                    new MoneyMovement(
-                                            id,
-                                            MoneyMovement.Kind.REFUND_RESERVED,
-                                            merchant,
-                                            payment.value(),
-                                            Money.of(amount, "EUR"),
-                                            clock().instant()),
-                                    "operation"));
-                            parts.add(events.append(PendingOperations.created(inserted, clock()), "claimed"));
-                            return parts;
-                        })
-                .orElseThrow();
-        assertThat(keys.takeOver(keys.opened(run, id), clock().instant())).contains(1);
-        return new Pending(op, run);
+        return PendingOperations.refund(
+                operations, keys, events, ledger, reservations, clock(), merchantOf(payment), payment, amount);
     }
 
     private MerchantId merchantOf(PaymentId payment) {

@@ -168,12 +168,52 @@ public class JournalStore {
         return computedEachPart(headers, lines, terms, source, priors);
     }
 
+    /** The CTE of {@link #outcomeEachPart} that yields a row for each posting it wrote. */
+    public static final String OUTCOME_EACH_WRITTEN = "ledger_outcome_header";
+
+    /**
+     * {@link #computedEachPart} for the outcomes of many refunds in one statement, beside the other postings of the
+     * statement (its CTEs are named {@code ledger_outcome*}), each posted only against its opening, as
+     * {@link #openedGuard} checks it for one: a transaction of {@code opening} with the same source, merchant,
+     * payment, currency and amount.
+     */
+    public static SqlPart outcomeEachPart(
+            List<LedgerTransaction> headers,
+            List<List<TermLine>> lines,
+            Map<PostingRules.Term, String> terms,
+            String source,
+            String opening) {
+        SqlPart part = computedEachPart(headers, lines, terms, source, null, """
+                EXISTS (SELECT 1 FROM ledger_transactions o
+                         WHERE o.source_id = r.source_id AND o.kind = '%s' AND o.merchant_id = r.merchant_id
+                           AND o.payment_id = r.payment_id AND o.currency = r.currency
+                           AND o.amount_minor = r.amount_minor)""".formatted(opening));
+        Map<String, Object> params = new HashMap<>();
+        part.params().forEach((name, value) -> params.put("lo" + name, value));
+        return new SqlPart(
+                part.sql()
+                        .replace("ledger_each", "ledger_outcome")
+                        .replace(":le_", ":lole_")
+                        .replace(":lel_", ":lolel_"),
+                params);
+    }
+
     private static SqlPart computedEachPart(
             List<LedgerTransaction> headers,
             List<List<TermLine>> lines,
             Map<PostingRules.Term, String> terms,
             String source,
             long[] priors) {
+        return computedEachPart(headers, lines, terms, source, priors, "TRUE");
+    }
+
+    private static SqlPart computedEachPart(
+            List<LedgerTransaction> headers,
+            List<List<TermLine>> lines,
+            Map<PostingRules.Term, String> terms,
+            String source,
+            long[] priors,
+            String guard) {
         int n = headers.size();
         UUID[] ids = new UUID[n];
         UUID[] merchants = new UUID[n];
@@ -231,7 +271,8 @@ public class JournalStore {
             amount.append(" WHEN '%s' THEN %s".formatted(term.name(), terms.get(term)));
         }
         amount.append(" END");
-        return new SqlPart(COMPUTED_EACH.formatted(source, amount, priors == null ? "NULL" : OPEN_HOLD_EACH), params);
+        return new SqlPart(
+                COMPUTED_EACH.formatted(source, amount, priors == null ? "NULL" : OPEN_HOLD_EACH, guard), params);
     }
 
     /** {@link #inputsPart}'s open hold, for the payment of each row {@code r} of a batch's postings. */
@@ -253,7 +294,7 @@ public class JournalStore {
                        AS r(id, merchant_id, payment_id, source_id, kind, amount_minor, currency, occurred_at,
                             recorded_at, prior)
                   LEFT JOIN ledger_merchant_fees f ON f.merchant_id = r.merchant_id AND f.currency = r.currency
-                 WHERE r.source_id IN (SELECT id FROM %1$s)
+                 WHERE r.source_id IN (SELECT id FROM %1$s) AND %4$s
             ),
             ledger_each_lines AS (
                 SELECT l.tx, CAST(row_number() OVER (PARTITION BY l.tx ORDER BY l.ord) AS integer) AS line,

@@ -91,6 +91,11 @@ public class PaymentMoves {
         public static AmountMove captureConfirmed(UUID operation, PaymentId payment, long amount) {
             return new AmountMove(operation, payment, -amount, amount, 0, 0);
         }
+
+        /** A refund's reservation becomes refunded money ({@code refunded}), or goes back. */
+        public static AmountMove refundSettled(UUID operation, PaymentId payment, long amount, boolean refunded) {
+            return new AmountMove(operation, payment, 0, 0, -amount, refunded ? amount : 0);
+        }
     }
 
     /**
