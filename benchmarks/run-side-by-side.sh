@@ -103,7 +103,7 @@ if [[ "${1:-}" == snapshot ]]; then
             UNION ALL SELECT 'hot', relname, n_tup_hot_upd FROM pg_stat_user_tables WHERE n_tup_upd > 0"
         # phases 1 and 3's group commit (kopek_batch_size: requests per batch), from Kopek's Prometheus endpoint
         [[ -z "${KOPEK_METRICS:-}" ]] || curl -s -H "Authorization: Bearer $BENCH_ADMIN_TOKEN" "$KOPEK_METRICS" \
-            | awk '/^kopek_batch_size_(count|sum|bucket)[{]/ && /phase="[13]"/ {
+            | awk '/^kopek_batch_size_(count|sum|bucket)[{]/ && /phase="(1|3|3op)"/ {
                   kind = $1; sub(/[{].*/, "", kind); sub(/^kopek_batch_size_/, "", kind)
                   if (kind == "bucket") { match($0, /le="[^"]*"/); kind = "le" substr($0, RSTART + 4, RLENGTH - 5) }
                   match($0, /phase="[^"]*"/); phase = substr($0, RSTART + 7, RLENGTH - 8)
@@ -285,13 +285,13 @@ machine_line() {
 }
 
 # batch_line SNAP0 SNAP1: the batches in the measured run (kopek_batch_size, a histogram), phase 1's (one statement
-# each) and phase 3's (one transaction of two statements each): batches, requests, the mean batch and the share of
-# batches by size. Nothing for a phase the server has no such metric for.
+# each) and phase 3's (one transaction of two statements each; "3op" for captures, voids and refunds): batches,
+# requests, the mean batch and the share of batches by size. Nothing for a phase the server has no such metric for.
 batch_line() {
     awk '$1 == "batch" { v[FILENAME == ARGV[1] ? 0 : 1, $2] = $3 }
         END {
-            split("1 3", phases, " "); split("statements transactions", units, " ")
-            for (p = 1; p <= 2; p++) {
+            split("1 3 3op", phases, " "); split("statements transactions transactions", units, " ")
+            for (p = 1; p <= 3; p++) {
                 f = phases[p] ":"
                 n = v[1, f "count"] - v[0, f "count"]; r = v[1, f "sum"] - v[0, f "sum"]
                 if (n <= 0) continue

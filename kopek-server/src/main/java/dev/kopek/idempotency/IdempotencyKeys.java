@@ -490,9 +490,11 @@ public class IdempotencyKeys {
     /**
      * {@link #completeWith} for many keys in one statement: stores each answer whose attempt still owns its key, and
      * runs {@code alongside} (CTEs that read {@link #COMPLETED_EACH}, one row per stored answer, its column
-     * {@code id} the key's resource). How many answers it stored.
+     * {@code id} the key's resource). How many answers it stored. {@code required} maps CTEs of {@code alongside} to
+     * how many rows each must yield when every answer is stored; when one yields another number this throws (a bug:
+     * the caller's transaction rolls back).
      */
-    public int completeEachWith(List<Answer> answers, SqlPart alongside) {
+    public int completeEachWith(List<Answer> answers, SqlPart alongside, Map<String, Integer> required) {
         Instant now = clock.instant();
         Map<String, Object> params = new HashMap<>(alongside.params());
         params.putAll(ownersParams("dones_", answers.stream().map(Answer::owner).toList()));
@@ -500,12 +502,23 @@ public class IdempotencyKeys {
         params.put("dones_body", answers.stream().map(Answer::responseBody).toArray(String[]::new));
         params.put("dones_expires", Db.at(now.plus(properties.retention())));
         params.put("dones_now", Db.at(now));
+        String check = String.join(
+                " AND ",
+                required.entrySet().stream()
+                        .map(cte -> "(SELECT count(*) FROM " + cte.getKey() + ") = " + cte.getValue())
+                        .toList());
         return jdbc.sql("WITH " + COMPLETED_EACH + " AS (" + COMPLETE_EACH + "), " + alongside.sql()
-                        + "\nSELECT count(*) FROM " + COMPLETED_EACH)
+                        + "\nSELECT (SELECT count(*) FROM " + COMPLETED_EACH + ") AS stored, "
+                        + (check.isEmpty() ? "TRUE" : check) + " AS required")
                 .params(params)
-                .query(Long.class)
-                .single()
-                .intValue();
+                .query((rs, row) -> {
+                    if (!rs.getBoolean("required")) {
+                        throw new IllegalStateException("stored " + rs.getLong("stored") + " answers but one of "
+                                + required + " did not write as many rows");
+                    }
+                    return (int) rs.getLong("stored");
+                })
+                .single();
     }
 
     private static final String COMPLETE_EACH =

@@ -197,8 +197,6 @@ public class Ledger {
      * posting.
      */
     public SqlPart atOnceEachPart(List<MoneyMovement> movements, String source) {
-        List<LedgerTransaction> headers = new ArrayList<>(movements.size());
-        List<List<JournalStore.TermLine>> lines = new ArrayList<>(movements.size());
         for (MoneyMovement movement : movements) {
             switch (movement.kind()) {
                 case CAPTURED, AUTHORIZATION_HELD, REFUND_RESERVED, CHARGEBACK_WITHDRAWN -> {
@@ -208,17 +206,85 @@ public class Ledger {
                     throw new IllegalArgumentException(
                             movement.kind() + " closes something; post it with what it closes");
             }
-            String currency = movement.amount().currency().code();
-            headers.add(header(movement));
-            lines.add(PostingRules.legs(movement.kind()).stream()
-                    .map(leg -> new JournalStore.TermLine(
-                            account(leg.account(), movement.merchant(), currency), leg.side(), leg.term()))
-                    .toList());
         }
+        // What a capture at once closes is nothing: it never had a hold.
+        return JournalStore.computedEachPart(headers(movements), linesOf(movements), terms("0"), source);
+    }
+
+    /**
+     * {@link #computedPart} for the captures and releases of many payments in one statement (a batch of phase 3s):
+     * each posted once when the CTE {@code source} has a row whose {@code id} is its source id, with its fee and the
+     * part of its payment's open hold it closes computed by the statement, as {@link #computedPart} computes them. A
+     * payment's movements close its hold in the order given (a release after the capture before it), as in
+     * {@link #computedPart}. The caller must have locked every payment's row in an earlier statement of its
+     * transaction.
+     */
+    public SqlPart heldEachPart(List<MoneyMovement> movements, String source) {
+        long[] priors = new long[movements.size()];
+        Map<UUID, Long> before = new HashMap<>();
+        for (int i = 0; i < movements.size(); i++) {
+            MoneyMovement movement = movements.get(i);
+            if (movement.kind() != MoneyMovement.Kind.CAPTURED
+                    && movement.kind() != MoneyMovement.Kind.AUTHORIZATION_RELEASED) {
+                throw new IllegalArgumentException(movement.kind() + " depends on nothing the statement computes");
+            }
+            priors[i] = before.getOrDefault(movement.paymentId(), 0L);
+            before.merge(movement.paymentId(), movement.amount().minor(), Long::sum);
+        }
+        // What earlier movements of the payment closed is at most the hold (LEAST ignores the NULL of no hold).
+        String closed = "(CASE WHEN i.open_hold IS NULL THEN 0"
+                + " ELSE LEAST(i.amount_minor, i.open_hold - LEAST(i.prior, i.open_hold)) END)";
+        return JournalStore.heldEachPart(headers(movements), linesOf(movements), terms(closed), source, priors);
+    }
+
+    /**
+     * {@link #outcomePart} for the outcomes of many refunds in one statement (a batch of phase 3s), beside its other
+     * postings: each posted once when the CTE {@code source} has a row whose {@code id} is its source id, and only
+     * against its opening (the refund's REFUND_RESERVED, for the same merchant, payment, currency and amount),
+     * checked by the statement. An outcome without its opening is a bug, so the caller requires that
+     * {@code written} yields one row for each.
+     */
+    public Required outcomeEachPart(List<MoneyMovement> movements, String source) {
+        for (MoneyMovement movement : movements) {
+            if (movement.kind() != MoneyMovement.Kind.REFUND_SUCCEEDED
+                    && movement.kind() != MoneyMovement.Kind.REFUND_RELEASED) {
+                throw new IllegalArgumentException(movement.kind() + " is not a refund's outcome");
+            }
+        }
+        // Every line of a refund's outcome is its amount, as outcomePart posts it.
+        String amount = "i.amount_minor";
+        Map<PostingRules.Term, String> terms = new HashMap<>();
+        for (PostingRules.Term term : PostingRules.Term.values()) {
+            terms.put(term, amount);
+        }
+        SqlPart part = JournalStore.outcomeEachPart(
+                headers(movements), linesOf(movements), terms, source, MoneyMovement.Kind.REFUND_RESERVED.name());
+        return new Required(part, JournalStore.OUTCOME_EACH_WRITTEN);
+    }
+
+    private List<LedgerTransaction> headers(List<MoneyMovement> movements) {
+        return movements.stream().map(this::header).toList();
+    }
+
+    private List<List<JournalStore.TermLine>> linesOf(List<MoneyMovement> movements) {
+        return movements.stream()
+                .map(movement -> PostingRules.legs(movement.kind()).stream()
+                        .map(leg -> new JournalStore.TermLine(
+                                account(
+                                        leg.account(),
+                                        movement.merchant(),
+                                        movement.amount().currency().code()),
+                                leg.side(),
+                                leg.term()))
+                        .toList())
+                .toList();
+    }
+
+    /** The posting table's terms over a batch row {@code i}: its amount, its fee, and {@code closed} of its hold. */
+    private static Map<PostingRules.Term, String> terms(String closed) {
         String amount = "i.amount_minor";
         String fee = FeeRule.inSql(amount, "i.bps", "i.fixed_minor");
-        // What a capture at once closes is nothing: it never had a hold.
-        Map<PostingRules.Term, String> terms = Map.of(
+        return Map.of(
                 PostingRules.Term.AMOUNT,
                 amount,
                 PostingRules.Term.NET_OF_FEE,
@@ -226,8 +292,7 @@ public class Ledger {
                 PostingRules.Term.FEE,
                 fee,
                 PostingRules.Term.HOLD_CLOSED,
-                "0");
-        return JournalStore.computedEachPart(headers, lines, terms, source);
+                closed);
     }
 
     /** A part of the caller's statement that must post: {@code written} names its CTE that yields a row when it did. */

@@ -12,6 +12,7 @@ import dev.kopek.platform.Problems;
 import dev.kopek.platform.SqlPart;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /** A capture: confirms the pending capture (a final one releases what is left), or gives it back. */
@@ -49,6 +50,22 @@ class CaptureStrategy implements OperationStrategy {
         if (done.status() != OperationStatus.SUCCEEDED) {
             return Effects.none(moved);
         }
+        return effects.paid(moved, "captured", movements(done, moved), null);
+    }
+
+    /** A confirmed capture goes through a batch: its reservation becomes captured money, posted as alone. */
+    @Override
+    public Optional<Batched> batched(PaymentOperation done) {
+        if (done.status() != OperationStatus.SUCCEEDED) {
+            return Optional.empty();
+        }
+        return Optional.of(new Batched(
+                PaymentMoves.AmountMove.captureConfirmed(done.id(), done.payment(), done.amount()),
+                moved -> effects.paidEach(moved, "captured", movements(done, moved))));
+    }
+
+    /** CAPTURED, and for a final capture the release of what phase 1 set aside as released. */
+    private List<MoneyMovement> movements(PaymentOperation done, Payment moved) {
         List<MoneyMovement> movements = new ArrayList<>();
         movements.add(events.movement(done.id(), MoneyMovement.Kind.CAPTURED, moved, done.amount()));
         if (done.finalCapture() && moved.amounts().released() > 0) {
@@ -58,7 +75,7 @@ class CaptureStrategy implements OperationStrategy {
                     moved,
                     moved.amounts().released()));
         }
-        return effects.paid(moved, "captured", movements, null);
+        return movements;
     }
 
     @Override

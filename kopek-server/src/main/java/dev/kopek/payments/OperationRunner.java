@@ -35,8 +35,7 @@ public class OperationRunner {
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
     private final OperationStore operations;
-    private final OutcomeRecorder recorder;
-    private final OperationRecording recording;
+    private final PhaseThreeBatches recorder;
     private final PaymentProviders psps;
     private final AttemptRunner runner;
     private final Clock clock;
@@ -45,8 +44,7 @@ public class OperationRunner {
             IdempotencyKeys keys,
             PaymentStore payments,
             OperationStore operations,
-            OutcomeRecorder recorder,
-            OperationRecording recording,
+            PhaseThreeBatches recorder,
             PaymentProviders psps,
             AttemptRunner runner,
             Clock clock) {
@@ -54,7 +52,6 @@ public class OperationRunner {
         this.payments = payments;
         this.operations = operations;
         this.recorder = recorder;
-        this.recording = recording;
         this.psps = psps;
         this.runner = runner;
         this.clock = clock;
@@ -177,7 +174,8 @@ public class OperationRunner {
 
             @Override
             public PaymentAnswer record(ClientKey ck, int attempt, ChargeOutcome outcome, String reviewReason) {
-                return recorder.record(recording, op, ck, attempt, outcome, reviewReason);
+                // with concurrent operations' final outcomes in one transaction when they queue (PhaseThreeBatches)
+                return recorder.record(op, ck, attempt, outcome, reviewReason);
             }
 
             @Override

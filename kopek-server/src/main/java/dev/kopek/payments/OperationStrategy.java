@@ -4,9 +4,11 @@ import dev.kopek.events.BusinessEvent;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentOperation;
+import dev.kopek.payments.jdbc.PaymentMoves;
 import dev.kopek.platform.SqlPart;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What differs between a capture, a void and a refund once phase 1 reserved its amount; everything else (the PSP
@@ -46,6 +48,20 @@ public interface OperationStrategy {
     default Optional<StoredAnswer> accepted(PaymentOperation pending) {
         return Optional.empty();
     }
+
+    /**
+     * The final move {@code done}'s part of a batch of phase 3s ({@link PhaseThreeBatches}), for an outcome its kind
+     * batches; empty for one it does not, which runs alone.
+     */
+    default Optional<Batched> batched(PaymentOperation done) {
+        return Optional.empty();
+    }
+
+    /**
+     * A final move in a batch: what it does to the payment's amounts in the move's statement, and what it writes
+     * beside its stored answer, given the payment as that statement left it (locked).
+     */
+    record Batched(PaymentMoves.AmountMove amounts, Function<Payment, PaymentEffects.Paid> paid) {}
 
     record StoredAnswer(int status, String body) {}
 

@@ -11,6 +11,7 @@ import dev.kopek.payments.jdbc.PaymentMoves;
 import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.platform.SqlPart;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
@@ -72,6 +73,27 @@ public class PaymentBalances {
         }
         reviewOverlap(moved, "refund", done.id());
         return effects.paid(moved, null, List.of(), posting);
+    }
+
+    /**
+     * {@link #refundPart} and {@link #refundEffects} for a batch of phase 3s: the same amounts, status, event,
+     * posting and review of an overlap, built from arrays by the batch ({@link PaymentEffects#partsEach}).
+     */
+    public Optional<OperationStrategy.Batched> refundBatched(PaymentOperation done) {
+        boolean refunded = done.status() == OperationStatus.SUCCEEDED;
+        return Optional.of(new OperationStrategy.Batched(
+                PaymentMoves.AmountMove.refundSettled(done.id(), done.payment(), done.amount(), refunded), moved -> {
+                    MoneyMovement outcome = events.movement(
+                            done.id(),
+                            refunded ? MoneyMovement.Kind.REFUND_SUCCEEDED : MoneyMovement.Kind.REFUND_RELEASED,
+                            moved,
+                            done.amount());
+                    if (!refunded) {
+                        return effects.releasedEach(moved, outcome);
+                    }
+                    reviewOverlap(moved, "refund", done.id());
+                    return effects.refundedEach(moved, outcome);
+                }));
     }
 
     /**

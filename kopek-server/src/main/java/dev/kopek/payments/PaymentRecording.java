@@ -4,6 +4,7 @@ import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.MoneyMovement;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.ledger.Ledger;
+import dev.kopek.money.PaymentId;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentStatus;
 import dev.kopek.payments.jdbc.PaymentStore;
@@ -11,8 +12,11 @@ import dev.kopek.platform.LogContext;
 import dev.kopek.platform.SqlPart;
 import dev.kopek.psp.ChargeOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -21,10 +25,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * A payment's part of phase 3: the PSP's outcome of the charge moves the payment itself (captured, authorized, or a
- * dead end); its answer is the payment, 201, stored with its event and its posting in one statement.
+ * dead end); its answer is the payment, 201, stored with its event and its posting in one statement. Every final
+ * outcome also goes through a batch of concurrent payments ({@link PhaseThreeBatches}), from arrays.
  */
 @Component
-class PaymentRecording implements Recording<Payment> {
+class PaymentRecording implements BatchRecording<Payment> {
 
     private static final Logger log = LoggerFactory.getLogger(PaymentRecording.class);
 
@@ -82,6 +87,54 @@ class PaymentRecording implements Recording<Payment> {
             case ChargeOutcome.Failed f -> new PaymentStore.Outcome(null, null, f.reason(), null);
             case ChargeOutcome.Unknown u -> new PaymentStore.Outcome(null, null, null, null);
         };
+    }
+
+    /** Every final outcome of a payment goes through a batch. */
+    @Override
+    public boolean batches(Payment payment, ChargeOutcome outcome) {
+        return true;
+    }
+
+    @Override
+    public PaymentId paymentOf(Payment payment) {
+        return payment.id();
+    }
+
+    /** Every key fenced, every payment moved by the same compare-and-set ({@link PaymentStore#fencedTransitionEach}). */
+    @Override
+    public Map<UUID, Moved<Payment>> moveEach(SqlPart fence, List<Recordable<Payment>> requests) {
+        Map<PaymentId, PaymentStore.Fenced> moved = payments.fencedTransitionEach(
+                fence,
+                requests.stream()
+                        .map(r -> new PaymentStore.Transition(
+                                r.resource().id(), nextOf(r.outcome()), recordedOf(r.outcome())))
+                        .toList());
+        Map<UUID, Moved<Payment>> settled = new HashMap<>();
+        moved.forEach((id, fenced) ->
+                settled.put(id.value(), new Moved<>(fenced.payment(), true, fenced.keyLeaseUntil(), fenced.payment())));
+        return settled;
+    }
+
+    /** Each payment's 201 and event, and every capture at once and hold posted ({@link Ledger#atOnceEachPart}). */
+    @Override
+    public Answers answerEach(List<Moved<Payment>> moved) {
+        List<Answered> answers = new ArrayList<>(moved.size());
+        List<MoneyMovement> movements = new ArrayList<>(moved.size());
+        for (Moved<Payment> m : moved) {
+            Answer answer = answer(m.resource());
+            answers.add(new Answered(201, answer.body(), List.of(answer.event())));
+            answer.movement().ifPresent(movements::add);
+        }
+        List<SqlPart> parts = movements.isEmpty()
+                ? List.of()
+                : List.of(ledger.atOnceEachPart(movements, IdempotencyKeys.COMPLETED_EACH));
+        return new Answers(answers, parts, Map.of());
+    }
+
+    @Override
+    public void settled(Payment moved, ChargeOutcome outcome) {
+        countOutcome(outcome);
+        logSettled(moved);
     }
 
     void countOutcome(ChargeOutcome outcome) {

@@ -41,6 +41,12 @@ class RefundStrategy implements OperationStrategy {
         return balances.refundEffects(done, moved);
     }
 
+    /** A refund's outcome, confirmed or refused, goes through a batch. */
+    @Override
+    public Optional<Batched> batched(PaymentOperation done) {
+        return balances.refundBatched(done);
+    }
+
     @Override
     public BusinessEvent event(PaymentOperation refund) {
         return events.event(refund);

@@ -11,8 +11,7 @@ import dev.kopek.ledger.domain.FeeRule;
 import dev.kopek.ledger.jdbc.FeeStore;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.Money;
-import dev.kopek.money.PaymentId;
-import dev.kopek.payments.PhaseThreeBatches.Recordable;
+import dev.kopek.payments.BatchRecording.Recordable;
 import dev.kopek.payments.PhaseThreeBatches.Recorded;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentRequest;
@@ -25,13 +24,9 @@ import dev.kopek.support.Race;
 import dev.kopek.support.RoundTrips;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -77,23 +72,23 @@ class PhaseThreeBatchesTest extends IntegrationTest {
     void oneBatchRecordsEveryOutcomeInTwoStatementsAndOneCommitAsTheOnePaymentPathWould() {
         MerchantId merchant = merchantWithAccounts();
         fees.put(merchant, "EUR", new FeeRule(290, 30), clock().instant());
-        Recordable captured = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_1"));
-        Recordable authorized = recordable(
+        Recordable<Payment> captured = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_1"));
+        Recordable<Payment> authorized = recordable(
                 merchant,
                 "manual",
                 new ChargeOutcome.Authorized("ch_2", clock().instant().plusSeconds(86_400)));
-        Recordable declined =
+        Recordable<Payment> declined =
                 recordable(merchant, "automatic", new ChargeOutcome.Declined("insufficient_funds", "ch_3"));
-        Recordable failed = recordable(merchant, "automatic", new ChargeOutcome.Failed("psp_error"));
-        Recordable capturedAlone = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_5"));
-        Recordable authorizedAlone = recordable(
+        Recordable<Payment> failed = recordable(merchant, "automatic", new ChargeOutcome.Failed("psp_error"));
+        Recordable<Payment> capturedAlone = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_5"));
+        Recordable<Payment> authorizedAlone = recordable(
                 merchant,
                 "manual",
                 new ChargeOutcome.Authorized("ch_6", clock().instant().plusSeconds(86_400)));
 
-        List<Recorded> answers = new ArrayList<>();
-        RoundTrips.Count count =
-                RoundTrips.of(() -> answers.addAll(batches.run(List.of(captured, authorized, declined, failed))));
+        List<Recorded<Payment>> answers = new ArrayList<>();
+        RoundTrips.Count count = RoundTrips.of(
+                () -> answers.addAll(batches.runPayments(List.of(captured, authorized, declined, failed))));
         alone(capturedAlone);
         alone(authorizedAlone);
 
@@ -105,11 +100,12 @@ class PhaseThreeBatchesTest extends IntegrationTest {
         assertThat(statusOf(declined)).isEqualTo("DECLINED");
         assertThat(statusOf(failed)).isEqualTo("FAILED");
         for (int i = 0; i < answers.size(); i++) {
-            Recordable r = List.of(captured, authorized, declined, failed).get(i);
+            Recordable<Payment> r =
+                    List.of(captured, authorized, declined, failed).get(i);
             var key = keys.find(r.ck()).orElseThrow();
             assertThat(key.status()).isEqualTo(KeyStatus.COMPLETED);
             assertThat(key.responseCode()).isEqualTo(201);
-            assertThat(key.responseBody()).isEqualTo(((Recorded.Settled) answers.get(i)).body());
+            assertThat(key.responseBody()).isEqualTo(((Recorded.Settled<Payment>) answers.get(i)).body());
             assertThat(outboxTypes(r))
                     .containsExactly("payment.created", "payment." + statusOf(r).toLowerCase(Locale.ROOT));
         }
@@ -117,16 +113,16 @@ class PhaseThreeBatchesTest extends IntegrationTest {
         assertThat(entries(authorized)).isEqualTo(entries(authorizedAlone));
         assertThat(entries(declined)).isEmpty();
         assertThat(entries(failed)).isEmpty();
-        assertThat(unbalancedTransactions(merchant)).isZero();
+        assertThat(BatchRows.unbalancedTransactions(jdbc, merchant)).isZero();
     }
 
     @Test
     void aStaleOwnerAndAParkedKeyInABatchGetTodaysAnswerAndTheOthersTheirs() {
         MerchantId merchant = merchantWithAccounts();
-        Recordable good = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_good"));
-        Recordable stale = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_stale"));
-        Recordable parked = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_parked"));
-        Recordable alsoGood = recordable(
+        Recordable<Payment> good = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_good"));
+        Recordable<Payment> stale = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_stale"));
+        Recordable<Payment> parked = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_parked"));
+        Recordable<Payment> alsoGood = recordable(
                 merchant,
                 "manual",
                 new ChargeOutcome.Authorized("ch_auth", clock().instant().plusSeconds(86_400)));
@@ -136,7 +132,7 @@ class PhaseThreeBatchesTest extends IntegrationTest {
                 .update();
         assertThat(keys.park(parked.ck(), 1)).isTrue();
 
-        List<Recorded> answers = batches.run(List.of(good, stale, parked, alsoGood));
+        List<Recorded<Payment>> answers = batches.runPayments(List.of(good, stale, parked, alsoGood));
 
         assertThat(answers.get(0)).isInstanceOf(Recorded.Settled.class);
         assertThat(answers.get(1)).isInstanceOf(Recorded.Alone.class);
@@ -150,16 +146,16 @@ class PhaseThreeBatchesTest extends IntegrationTest {
         assertThat(entries(parked)).isEmpty();
 
         // What each of them then meets on the one-payment path is today's answer.
-        assertThatThrownBy(() -> batches.record(stale.payment(), stale.ck(), 1, stale.outcome(), null))
+        assertThatThrownBy(() -> batches.record(stale.resource(), stale.ck(), 1, stale.outcome(), null))
                 .isInstanceOf(StaleAttempt.class);
         assertThat(statusOf(stale)).isEqualTo("PENDING");
-        PaymentAnswer settledAfterAll = batches.record(parked.payment(), parked.ck(), 1, parked.outcome(), null);
+        PaymentAnswer settledAfterAll = batches.record(parked.resource(), parked.ck(), 1, parked.outcome(), null);
         assertThat(settledAfterAll)
                 .isInstanceOfSatisfying(
                         PaymentAnswer.Final.class, f -> assertThat(f.status()).isEqualTo(201));
         assertThat(statusOf(parked)).isEqualTo("CAPTURED");
         assertThat(entries(parked)).hasSize(2);
-        assertThat(unbalancedTransactions(merchant)).isZero();
+        assertThat(BatchRows.unbalancedTransactions(jdbc, merchant)).isZero();
     }
 
     @Test
@@ -176,26 +172,15 @@ class PhaseThreeBatchesTest extends IntegrationTest {
         long submittedBefore = batches.submitted();
 
         List<Api.Response> answers;
-        // A posting's entries check their account's row (FOR KEY SHARE): while this holds the merchant's payable
-        // account FOR UPDATE, the lanes' first batches wait in the database and every other request queues behind
-        // them, so the rest meet in batches of more than one.
-        try (var threads = Executors.newVirtualThreadPerTaskExecutor();
-                Connection holder = dataSource.getConnection()) {
-            holder.setAutoCommit(false);
-            try (PreparedStatement lock = holder.prepareStatement("""
-                    SELECT 1 FROM ledger_accounts WHERE merchant_id = ? AND type = 'MERCHANT_PAYABLE'
-                       AND currency = 'EUR' FOR UPDATE""")) {
-                lock.setObject(1, merchant.value());
-                lock.execute();
-            }
-            var racers = threads.submit(() -> Race.of(
-                    RACERS, i -> api.pay(Api.newKey(), Api.payment(references.get(i), 1000 + i, "EUR", "pm_ok"))));
-            while (batches.submitted() - submittedBefore != RACERS && !racers.isDone()) {
-                Thread.onSpinWait();
-                Thread.yield();
-            }
-            holder.commit();
-            answers = racers.get();
+        try {
+            answers = BatchRows.queuedBehindPayable(
+                    dataSource,
+                    merchant,
+                    () -> batches.submitted() - submittedBefore,
+                    RACERS,
+                    () -> Race.of(
+                            RACERS,
+                            i -> api.pay(Api.newKey(), Api.payment(references.get(i), 1000 + i, "EUR", "pm_ok"))));
         } finally {
             SIMULATOR.configure(SimulatorConfig.defaults());
         }
@@ -206,7 +191,9 @@ class PhaseThreeBatchesTest extends IntegrationTest {
                     .as("money moved at the PSP = one 2xx")
                     .isEqualTo(1);
             String id = answers.get(i).text("id");
-            assertThat(postingKinds(id)).as("posted exactly once").containsExactly("CAPTURED");
+            assertThat(BatchRows.postingKinds(jdbc, id))
+                    .as("posted exactly once")
+                    .containsExactly("CAPTURED");
             assertThat(answers.get(i).text("status")).isEqualTo("captured");
             assertThat(recorder.typesFor(id)).as("told in-process").contains("payment.captured");
         }
@@ -214,12 +201,12 @@ class PhaseThreeBatchesTest extends IntegrationTest {
         assertThat(sizes.count() - batchesBefore)
                 .as("fewer batches (one commit each) than payments")
                 .isLessThan(RACERS);
-        assertThat(unbalancedTransactions(merchant)).isZero();
+        assertThat(BatchRows.unbalancedTransactions(jdbc, merchant)).isZero();
     }
 
     /** The one-payment path, as every payment ran phase 3 before batches. */
-    private void alone(Recordable r) {
-        outcomes.record(recording, r.payment(), r.ck(), r.attempt(), r.outcome(), null);
+    private void alone(Recordable<Payment> r) {
+        outcomes.record(recording, r.resource(), r.ck(), r.attempt(), r.outcome(), null);
     }
 
     /** A merchant whose ledger accounts exist (one payment captured, one authorized), as in the closed loop. */
@@ -240,58 +227,26 @@ class PhaseThreeBatchesTest extends IntegrationTest {
     }
 
     /** A payment after its phase 1, its key owned by attempt 1, and the outcome its PSP gave. */
-    private Recordable recordable(MerchantId merchant, String captureMethod, ChargeOutcome outcome) {
+    private Recordable<Payment> recordable(MerchantId merchant, String captureMethod, ChargeOutcome outcome) {
         ClientKey ck = new ClientKey(merchant, PaymentService.OPERATION, Api.newKey());
         var request = new PaymentRequest(newReference(), Money.of(2_345, "EUR"), "pm_ok", captureMethod, null, null);
         Payment inserted = PendingPayments.claimAndInsert(store, keys, events, clock(), ck, request);
-        return new Recordable(inserted, ck, 1, outcome);
+        return new Recordable<>(inserted, ck, 1, outcome);
     }
 
-    private String statusOf(Recordable r) {
+    private String statusOf(Recordable<Payment> r) {
         return jdbc.sql("SELECT status FROM payments WHERE id = :id")
-                .param("id", r.payment().id().value())
+                .param("id", r.resource().id().value())
                 .query(String.class)
                 .single();
     }
 
-    /** The payment's postings as (kind, line, account type, side, amount), comparable across payments. */
-    private List<String> entries(Recordable r) {
-        return jdbc.sql("""
-                SELECT t.kind || ' ' || e.line || ' ' || a.type || ' ' || e.side || ' ' || e.amount_minor
-                  FROM ledger_transactions t
-                  JOIN ledger_entries e ON e.transaction_id = t.id
-                  JOIN ledger_accounts a ON a.id = e.account_id
-                 WHERE t.payment_id = :id
-                 ORDER BY t.kind, e.line
-                """)
-                .param("id", r.payment().id().value())
-                .query(String.class)
-                .list();
+    /** The payment's postings, comparable across payments. */
+    private List<String> entries(Recordable<Payment> r) {
+        return BatchRows.entries(jdbc, "payment_id", r.resource().id().value());
     }
 
-    private List<String> outboxTypes(Recordable r) {
-        return jdbc.sql("SELECT event_type FROM outbox WHERE resource_id = :id ORDER BY sequence")
-                .param("id", r.payment().id().value())
-                .query(String.class)
-                .list();
-    }
-
-    private List<String> postingKinds(String paymentId) {
-        UUID id = PaymentId.parse(paymentId).orElseThrow().value();
-        return jdbc.sql("SELECT kind FROM ledger_transactions WHERE payment_id = :id")
-                .param("id", id)
-                .query(String.class)
-                .list();
-    }
-
-    /** Journal transactions of the merchant whose debits and credits differ. */
-    private long unbalancedTransactions(MerchantId merchant) {
-        return jdbc.sql("""
-                SELECT count(*) FROM (
-                    SELECT t.id FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
-                     WHERE t.merchant_id = :m
-                     GROUP BY t.id
-                    HAVING sum(CASE e.side WHEN 'debit' THEN e.amount_minor ELSE -e.amount_minor END) <> 0) u
-                """).param("m", merchant.value()).query(Long.class).single();
+    private List<String> outboxTypes(Recordable<Payment> r) {
+        return BatchRows.outboxTypes(jdbc, r.resource().id().value());
     }
 }

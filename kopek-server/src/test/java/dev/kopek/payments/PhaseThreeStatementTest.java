@@ -2,9 +2,7 @@ package dev.kopek.payments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kopek.events.BusinessEvent;
 import dev.kopek.events.EventStatements;
-import dev.kopek.events.MoneyMovement;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyStatus;
@@ -12,10 +10,9 @@ import dev.kopek.ledger.Ledger;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
-import dev.kopek.money.TimeOrderedIds;
+import dev.kopek.payments.PendingOperations.Pending;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
-import dev.kopek.payments.domain.PaymentOperation;
 import dev.kopek.payments.domain.PaymentRequest;
 import dev.kopek.payments.jdbc.OperationStore;
 import dev.kopek.payments.jdbc.PaymentStore;
@@ -25,7 +22,6 @@ import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
 import dev.kopek.support.RoundTrips;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
@@ -249,9 +245,6 @@ class PhaseThreeStatementTest extends IntegrationTest {
         return api;
     }
 
-    /** An operation after phase 1, and the key whose attempt 1 owns its phase 3. */
-    private record Pending(PaymentOperation operation, ClientKey key) {}
-
     private RoundTrips.Count record(Pending pending, ChargeOutcome outcome) {
         return RoundTrips.of(() -> outcomes.record(recording, pending.operation(), pending.key(), 1, outcome, null));
     }
@@ -286,79 +279,23 @@ class PhaseThreeStatementTest extends IntegrationTest {
             Function<MerchantId, SqlPart> reserve,
             boolean finalCapture) {
         MerchantId merchant = merchantOf(payment);
-        ClientKey ck = new ClientKey(merchant, kind.keySpace(), Api.newKey());
-        UUID id = TimeOrderedIds.next(clock());
-        PaymentOperation op = operations
-                .reserveAndInsert(
-                        IdempotencyKeys.freePart(ck),
-                        reserve.apply(merchant),
-                        new OperationStore.NewOperation(
-                                id,
-                                payment,
-                                merchant,
-                                kind,
-                                Money.of(amount, "EUR"),
-                                finalCapture,
-                                null,
-                                ck.providerKey(id)),
-                        inserted -> List.of(
-                                keys.claimAfterPart(ck, "fingerprint", id, clock().instant(), "operation"),
-                                events.append(event(inserted), "claimed")))
-                .orElseThrow();
-        return new Pending(op, ck);
+        return PendingOperations.reserveAndInsert(
+                operations,
+                keys,
+                events,
+                clock(),
+                merchant,
+                payment,
+                kind,
+                amount,
+                reserve.apply(merchant),
+                finalCapture);
     }
 
     /** Phase 1 of a refund: the client's key answered, the run's key opened and taken over as attempt 1. */
     private Pending pendingRefund(PaymentId payment, long amount) {
-        MerchantId merchant = merchantOf(payment);
-        ClientKey ck = new ClientKey(merchant, OperationKind.REFUND.requestKeySpace(), Api.newKey());
-        UUID id = TimeOrderedIds.next(clock());
-        ClientKey run = new ClientKey(merchant, OperationKind.REFUND.keySpace(), id.toString());
-        PaymentOperation op = operations
-                .reserveAndInsert(
-                        IdempotencyKeys.freePart(ck),
-                        reservations.refundPart(merchant, payment, amount, "key_free"),
-                        new OperationStore.NewOperation(
-                                id,
-                                payment,
-                                merchant,
-                                OperationKind.REFUND,
-                                Money.of(amount, "EUR"),
-                                false,
-                                null,
-                                ck.providerKey(id)),
-                        inserted -> {
-                            List<SqlPart> parts = new ArrayList<>();
-                            parts.add(keys.answeredAfterPart(
-                                    ck, "fingerprint", id, clock().instant(), "operation", 202, "{}"));
-                            parts.add(keys.openAfterPart(run, id, "operation"));
-                            parts.add(ledger.openingPart(
-                                    new MoneyMovement(
-                                            id,
-                                            MoneyMovement.Kind.REFUND_RESERVED,
-                                            merchant,
-                                            payment.value(),
-                                            Money.of(amount, "EUR"),
-                                            clock().instant()),
-                                    "operation"));
-                            parts.add(events.append(event(inserted), "claimed"));
-                            return parts;
-                        })
-                .orElseThrow();
-        assertThat(keys.takeOver(keys.opened(run, id), clock().instant())).contains(1);
-        return new Pending(op, run);
-    }
-
-    private BusinessEvent event(PaymentOperation pending) {
-        return new BusinessEvent(
-                pending.eventType(),
-                pending.kind().apiName(),
-                pending.id(),
-                pending.kind().idPrefix() + "_" + pending.id(),
-                pending.merchant(),
-                pending.version(),
-                "{}",
-                clock().instant());
+        return PendingOperations.refund(
+                operations, keys, events, ledger, reservations, clock(), merchantOf(payment), payment, amount);
     }
 
     private MerchantId merchantOf(PaymentId payment) {

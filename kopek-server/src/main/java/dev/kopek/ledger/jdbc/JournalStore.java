@@ -149,6 +149,71 @@ public class JournalStore {
             List<List<TermLine>> lines,
             Map<PostingRules.Term, String> terms,
             String source) {
+        return computedEachPart(headers, lines, terms, source, null);
+    }
+
+    /**
+     * {@link #computedEachPart} for postings that close part of their payment's authorization hold: the statement
+     * also computes, per posting, how much of that hold is open ({@code i.open_hold}, as {@link #inputsPart} does,
+     * null when it never had one), and {@code i.prior} is {@code priors} at its index: what an earlier posting of the
+     * same statement for the same payment may close first (a capture before the release of the rest). The caller
+     * must have locked each payment's row in an earlier statement of its transaction.
+     */
+    public static SqlPart heldEachPart(
+            List<LedgerTransaction> headers,
+            List<List<TermLine>> lines,
+            Map<PostingRules.Term, String> terms,
+            String source,
+            long[] priors) {
+        return computedEachPart(headers, lines, terms, source, priors);
+    }
+
+    /** The CTE of {@link #outcomeEachPart} that yields a row for each posting it wrote. */
+    public static final String OUTCOME_EACH_WRITTEN = "ledger_outcome_header";
+
+    /**
+     * {@link #computedEachPart} for the outcomes of many refunds in one statement, beside the other postings of the
+     * statement (its CTEs are named {@code ledger_outcome*}), each posted only against its opening, as
+     * {@link #openedGuard} checks it for one: a transaction of {@code opening} with the same source, merchant,
+     * payment, currency and amount.
+     */
+    public static SqlPart outcomeEachPart(
+            List<LedgerTransaction> headers,
+            List<List<TermLine>> lines,
+            Map<PostingRules.Term, String> terms,
+            String source,
+            String opening) {
+        SqlPart part = computedEachPart(headers, lines, terms, source, null, """
+                EXISTS (SELECT 1 FROM ledger_transactions o
+                         WHERE o.source_id = r.source_id AND o.kind = '%s' AND o.merchant_id = r.merchant_id
+                           AND o.payment_id = r.payment_id AND o.currency = r.currency
+                           AND o.amount_minor = r.amount_minor)""".formatted(opening));
+        Map<String, Object> params = new HashMap<>();
+        part.params().forEach((name, value) -> params.put("lo" + name, value));
+        return new SqlPart(
+                part.sql()
+                        .replace("ledger_each", "ledger_outcome")
+                        .replace(":le_", ":lole_")
+                        .replace(":lel_", ":lolel_"),
+                params);
+    }
+
+    private static SqlPart computedEachPart(
+            List<LedgerTransaction> headers,
+            List<List<TermLine>> lines,
+            Map<PostingRules.Term, String> terms,
+            String source,
+            long[] priors) {
+        return computedEachPart(headers, lines, terms, source, priors, "TRUE");
+    }
+
+    private static SqlPart computedEachPart(
+            List<LedgerTransaction> headers,
+            List<List<TermLine>> lines,
+            Map<PostingRules.Term, String> terms,
+            String source,
+            long[] priors,
+            String guard) {
         int n = headers.size();
         UUID[] ids = new UUID[n];
         UUID[] merchants = new UUID[n];
@@ -200,25 +265,36 @@ public class JournalStore {
                 "lel_account", lineAccount.stream().mapToLong(Long::longValue).toArray());
         params.put("lel_side", lineSide.toArray(String[]::new));
         params.put("lel_term", lineTerm.toArray(String[]::new));
+        params.put("le_prior", priors == null ? new long[n] : priors);
         StringBuilder amount = new StringBuilder("CASE u.term");
         for (PostingRules.Term term : PostingRules.Term.values()) {
             amount.append(" WHEN '%s' THEN %s".formatted(term.name(), terms.get(term)));
         }
         amount.append(" END");
-        return new SqlPart(COMPUTED_EACH.formatted(source, amount), params);
+        return new SqlPart(
+                COMPUTED_EACH.formatted(source, amount, priors == null ? "NULL" : OPEN_HOLD_EACH, guard), params);
     }
+
+    /** {@link #inputsPart}'s open hold, for the payment of each row {@code r} of a batch's postings. */
+    private static final String OPEN_HOLD_EACH = """
+            (SELECT sum(CASE e.side WHEN 'credit' THEN e.amount_minor ELSE -e.amount_minor END)
+               FROM ledger_transactions t
+               JOIN ledger_entries e ON e.transaction_id = t.id
+               JOIN ledger_accounts a ON a.id = e.account_id
+              WHERE t.payment_id = r.payment_id AND t.merchant_id = r.merchant_id AND a.type = 'HOLDS_PAYABLE')""";
 
     private static final String COMPUTED_EACH = """
             ledger_each AS (
-                SELECT r.*, CAST(COALESCE(f.bps, 0) AS bigint) AS bps, COALESCE(f.fixed_minor, 0) AS fixed_minor
+                SELECT r.*, CAST(COALESCE(f.bps, 0) AS bigint) AS bps, COALESCE(f.fixed_minor, 0) AS fixed_minor,
+                       CAST(%3$s AS bigint) AS open_hold
                   FROM unnest(CAST(:le_id AS uuid[]), CAST(:le_merchant AS uuid[]), CAST(:le_payment AS uuid[]),
                               CAST(:le_source AS uuid[]), CAST(:le_kind AS text[]), CAST(:le_amount AS bigint[]),
                               CAST(:le_currency AS text[]), CAST(:le_occurredAt AS timestamptz[]),
-                              CAST(:le_recordedAt AS timestamptz[]))
+                              CAST(:le_recordedAt AS timestamptz[]), CAST(:le_prior AS bigint[]))
                        AS r(id, merchant_id, payment_id, source_id, kind, amount_minor, currency, occurred_at,
-                            recorded_at)
+                            recorded_at, prior)
                   LEFT JOIN ledger_merchant_fees f ON f.merchant_id = r.merchant_id AND f.currency = r.currency
-                 WHERE r.source_id IN (SELECT id FROM %1$s)
+                 WHERE r.source_id IN (SELECT id FROM %1$s) AND %4$s
             ),
             ledger_each_lines AS (
                 SELECT l.tx, CAST(row_number() OVER (PARTITION BY l.tx ORDER BY l.ord) AS integer) AS line,

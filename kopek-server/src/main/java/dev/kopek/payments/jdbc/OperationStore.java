@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -199,6 +200,77 @@ public class OperationStore {
                         payment == null || rs.getObject("id") == null ? null : PaymentStore.map(rs, row)))
                 .optional();
     }
+
+    /** One operation's final move in a batch: the operation as its attempt read it, and where it moves. */
+    public record Transition(PaymentOperation operation, OperationStatus next, String pspReference, String reason) {}
+
+    /**
+     * {@link #fencedTransition} for many operations in one statement (a batch of phase 3s): {@code fence} (the
+     * idempotency module's CTE named {@code fence} with a row, {@code resource_id} and {@code lease_until}, for each
+     * key whose owner may move its operation, read whole before any operation is locked, so the lock order stays
+     * key, then operation, then payment), each operation's compare-and-set on its predecessors (the CTE
+     * {@code moved}), then {@code payments} ({@link PaymentMoves#moveEachPart}, made from {@code moved}). The moved
+     * operations by id, each with the payment as the statement left it; an absent one moved nothing (its owner is
+     * stale, its key parked, or its status outside the move's predecessors), and the caller decides it alone.
+     */
+    public Map<UUID, Fenced> fencedTransitionEach(SqlPart fence, List<Transition> transitions, SqlPart payments) {
+        int n = transitions.size();
+        UUID[] ids = new UUID[n];
+        String[] nexts = new String[n];
+        String[] pspReferences = new String[n];
+        String[] reasons = new String[n];
+        String[] from = new String[n];
+        for (int i = 0; i < n; i++) {
+            Transition t = transitions.get(i);
+            PaymentOperation moved = t.operation().moveTo(t.next(), t.pspReference(), t.reason());
+            ids[i] = moved.id();
+            nexts[i] = t.next().name();
+            pspReferences[i] = moved.pspReference();
+            reasons[i] = moved.failureReason();
+            from[i] = OperationStatus.predecessorsOf(t.next()).stream()
+                    .map(Enum::name)
+                    .collect(Collectors.joining(","));
+        }
+        Map<String, Object> params = new HashMap<>(fence.params());
+        params.putAll(payments.params());
+        Map<UUID, Fenced> moved = new HashMap<>();
+        jdbc.sql("WITH " + fence.sql() + ",\n" + MOVE_EACH + ",\n" + payments.sql() + "\nSELECT " + OPERATION_COLUMNS
+                        + ", m.fence_lease_until, p.* FROM moved AS m LEFT JOIN " + PaymentMoves.PAYMENT
+                        + " AS p ON p.id = m.payment_id")
+                .params(params)
+                .param("mo_id", ids)
+                .param("mo_next", nexts)
+                .param("mo_pspReference", pspReferences)
+                .param("mo_reason", reasons)
+                .param("mo_from", from)
+                .param("mo_now", Db.at(clock.instant()))
+                .query((rs, row) -> new Fenced(
+                        map(rs, "op_"),
+                        Db.instant(rs, "fence_lease_until"),
+                        rs.getObject("id") == null ? null : PaymentStore.map(rs, row)))
+                .list()
+                .forEach(f -> moved.put(f.operation().id(), f));
+        return moved;
+    }
+
+    // The uncorrelated count of the fence is an InitPlan: it locks every key of the batch before the join reads an
+    // operation, and the payments' UPDATE reads the operations' (the CTE moved) before it locks a payment.
+    private static final String MOVE_EACH = """
+            moved AS (
+                UPDATE payment_operations
+                   SET status = m.m_next,
+                       version = version + CASE WHEN status <> m.m_next THEN 1 ELSE 0 END,
+                       updated_at = :mo_now, psp_reference = COALESCE(m.m_psp_reference, psp_reference),
+                       failure_reason = m.m_reason
+                  FROM unnest(CAST(:mo_id AS uuid[]), CAST(:mo_next AS text[]), CAST(:mo_pspReference AS text[]),
+                              CAST(:mo_reason AS text[]), CAST(:mo_from AS text[]))
+                       AS m(m_id, m_next, m_psp_reference, m_reason, m_from)
+                  JOIN fence f ON f.resource_id = m.m_id
+                 WHERE payment_operations.id = m.m_id
+                   AND payment_operations.status = ANY (string_to_array(m.m_from, ','))
+                   AND (SELECT count(*) FROM fence) > 0
+                RETURNING payment_operations.*, f.lease_until AS fence_lease_until
+            )""";
 
     private static final List<String> COLUMNS = List.of(
             "id",

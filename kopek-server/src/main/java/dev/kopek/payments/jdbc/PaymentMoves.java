@@ -7,7 +7,9 @@ import dev.kopek.platform.Db;
 import dev.kopek.platform.SqlPart;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.springframework.stereotype.Repository;
 
 /**
@@ -78,6 +80,62 @@ public class PaymentMoves {
                 """, id, Map.of("pm_amount", amount, "pm_refunded", refunded));
     }
 
+    /**
+     * What an operation's final move does to its payment's amounts, for a batch: each amount moves by its delta
+     * (phase 1's reservation confirmed or given back).
+     */
+    public record AmountMove(
+            UUID operation, PaymentId payment, long capturePending, long captured, long refundPending, long refunded) {
+
+        /** A capture the PSP confirmed: its reservation becomes captured money. */
+        public static AmountMove captureConfirmed(UUID operation, PaymentId payment, long amount) {
+            return new AmountMove(operation, payment, -amount, amount, 0, 0);
+        }
+
+        /** A refund's reservation becomes refunded money ({@code refunded}), or goes back. */
+        public static AmountMove refundSettled(UUID operation, PaymentId payment, long amount, boolean refunded) {
+            return new AmountMove(operation, payment, 0, 0, -amount, refunded ? amount : 0);
+        }
+    }
+
+    /**
+     * {@link #confirmCapture} and its kin for a batch of operations' final moves: the CTE {@code payment}, made from
+     * the CTE {@code moved} (the operations moved, one row each, at most one per payment), that moves each moved
+     * operation's payment by its {@link AmountMove} and returns the payments' rows. An operation the CTE
+     * {@code moved} left out moves nothing.
+     */
+    public SqlPart moveEachPart(List<AmountMove> moves) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("pms_op", moves.stream().map(AmountMove::operation).toArray(UUID[]::new));
+        params.put("pms_payment", moves.stream().map(m -> m.payment().value()).toArray(UUID[]::new));
+        params.put(
+                "pms_capturePending",
+                moves.stream().mapToLong(AmountMove::capturePending).toArray());
+        params.put(
+                "pms_captured", moves.stream().mapToLong(AmountMove::captured).toArray());
+        params.put(
+                "pms_refundPending",
+                moves.stream().mapToLong(AmountMove::refundPending).toArray());
+        params.put(
+                "pms_refunded", moves.stream().mapToLong(AmountMove::refunded).toArray());
+        params.put("pms_now", Db.at(clock.instant()));
+        return new SqlPart(PAYMENT + " AS (" + MOVE_EACH + ")", params);
+    }
+
+    private static final String MOVE_EACH = """
+            UPDATE payments
+               SET amount_capture_pending = amount_capture_pending + d.d_capture_pending,
+                   amount_captured = amount_captured + d.d_captured,
+                   amount_refund_pending = amount_refund_pending + d.d_refund_pending,
+                   amount_refunded = amount_refunded + d.d_refunded, updated_at = :pms_now
+              FROM unnest(CAST(:pms_op AS uuid[]), CAST(:pms_payment AS uuid[]),
+                          CAST(:pms_capturePending AS bigint[]), CAST(:pms_captured AS bigint[]),
+                          CAST(:pms_refundPending AS bigint[]), CAST(:pms_refunded AS bigint[]))
+                   AS d(d_op, d_payment, d_capture_pending, d_captured, d_refund_pending, d_refunded)
+              JOIN moved mv ON mv.id = d.d_op
+             WHERE payments.id = d.d_payment AND mv.payment_id = d.d_payment
+            RETURNING payments.*""";
+
     private SqlPart payment(String set, PaymentId id, Map<String, Object> more) {
         return payment(set, id, more, "");
     }
@@ -113,5 +171,43 @@ public class PaymentMoves {
                         "pd_id", locked.id().value(),
                         "pd_current", locked.status().name(),
                         "pd_seen", locked.version()));
+    }
+
+    /** One payment's status move in a batch: its row as locked, after it, and the key's resource that moved it. */
+    public record StatusMove(UUID keyResource, Payment locked, Payment after) {}
+
+    /**
+     * {@link #statusPart} for a batch: the CTE {@code paid}, each payment's status move made when the CTE
+     * {@code source} has a row whose {@code id} is its key's resource; it returns one id per payment written.
+     */
+    public SqlPart statusEachPart(List<StatusMove> moves, String source) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("pds_key", moves.stream().map(StatusMove::keyResource).toArray(UUID[]::new));
+        params.put("pds_id", moves.stream().map(m -> m.locked().id().value()).toArray(UUID[]::new));
+        params.put(
+                "pds_next", moves.stream().map(m -> m.after().status().name()).toArray(String[]::new));
+        params.put(
+                "pds_version", moves.stream().mapToInt(m -> m.after().version()).toArray());
+        params.put(
+                "pds_now",
+                moves.stream()
+                        .map(m -> Db.micros(m.after().updatedAt()).toString())
+                        .toArray(String[]::new));
+        params.put(
+                "pds_current",
+                moves.stream().map(m -> m.locked().status().name()).toArray(String[]::new));
+        params.put(
+                "pds_seen", moves.stream().mapToInt(m -> m.locked().version()).toArray());
+        return new SqlPart("""
+                paid AS (
+                    UPDATE payments SET status = s.s_next, version = s.s_version, updated_at = s.s_now
+                      FROM unnest(CAST(:pds_key AS uuid[]), CAST(:pds_id AS uuid[]), CAST(:pds_next AS text[]),
+                                  CAST(:pds_version AS integer[]), CAST(:pds_now AS timestamptz[]),
+                                  CAST(:pds_current AS text[]), CAST(:pds_seen AS integer[]))
+                           AS s(s_key, s_id, s_next, s_version, s_now, s_current, s_seen)
+                     WHERE payments.id = s.s_id AND payments.status = s.s_current AND payments.version = s.s_seen
+                       AND s.s_key IN (SELECT id FROM %s)
+                    RETURNING payments.id
+                )""".formatted(source), params);
     }
 }
