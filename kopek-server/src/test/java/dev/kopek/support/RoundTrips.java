@@ -20,6 +20,8 @@ public final class RoundTrips {
 
     private static final Logger DRIVER = Logger.getLogger("org.postgresql.core.v3.QueryExecutorImpl");
 
+    private static final String BEGIN = "FE=> SimpleQuery(query=\"BEGIN\")";
+
     /**
      * What one run sent and what the server said of it: {@code sent} the driver's messages in order (its own log
      * lines, which also carry the server's replies), from which the counts are read.
@@ -31,18 +33,18 @@ public final class RoundTrips {
          * transaction's BEGIN is not counted: pgjdbc sends BEGIN as a simple query and, depending on what the
          * connection ran before (seen once a statement was server-side prepared on it), sometimes waits for its answer
          * before the first statement and sometimes sends both at once, so whether it falls apart depends on the
-         * connection's history, not on the code counted.
+         * connection's history, not on the code counted. A trip that parsed or described a statement without running
+         * it is counted: the driver waited for it.
          */
         public long roundTrips() {
             long trips = 0;
             boolean other = false;
             for (String m : sent) {
-                if (m.startsWith("FE=> Execute(")
-                        || (m.startsWith("FE=> SimpleQuery(") && !m.equals("FE=> SimpleQuery(query=\"BEGIN\")"))) {
-                    other = true;
-                } else if (m.equals("FE=> Sync")) {
+                if (m.equals("FE=> Sync")) {
                     trips += other ? 1 : 0;
                     other = false;
+                } else if (m.startsWith("FE=> ") && !m.equals(BEGIN)) {
+                    other = true;
                 }
             }
             return trips - pings();
