@@ -126,7 +126,9 @@ class OutboxWorkers {
         }
     }
 
-    @Scheduled(fixedDelayString = "${kopek.outbox.cleanup-interval:1h}", initialDelayString = "2m")
+    @Scheduled(
+            fixedDelayString = "${kopek.outbox.cleanup-interval:1h}",
+            initialDelayString = "${kopek.outbox.cleanup-initial-delay:2m}")
     void cleanup() {
         if (properties.workersEnabled()) {
             cleanupOnce();

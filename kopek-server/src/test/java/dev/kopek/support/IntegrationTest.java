@@ -73,6 +73,9 @@ public abstract class IntegrationTest {
         // Tests plant broken rows on purpose; the production audit runs when a test asks (InvariantAuditorTest).
         registry.add("kopek.invariants.enabled", () -> "false");
         registry.add("kopek.refunds.dispatch", () -> "false");
+        // The retention cleanup runs when a test asks (OutboxCleanupTest). On its own schedule it would delete events
+        // that earlier tests aged by moving the clock past the retention, under a test that counts rows (TableCounts).
+        registry.add("kopek.outbox.cleanup-initial-delay", () -> "3650d");
         registry.add("kopek.admin-token", () -> ADMIN_TOKEN);
         registry.add("kopek.secrets-key", () -> SECRETS_KEY);
         // Webhook tests post to a receiver on 127.0.0.1 over plain http, as the demo may.
