@@ -178,21 +178,33 @@ public class ConsoleQueries {
                 .list();
     }
 
-    /** Payments and operations whose outcome is not known yet, oldest first. */
+    /**
+     * Payments and operations whose outcome is not known yet, oldest first. Found from the unfinished keys (as
+     * {@link HealthQueries#UNKNOWN_OLDEST}: an undecided attempt always has one, and the audit checks that it does),
+     * each joined to its payment or operation by primary key: the list reads what is in flight, not every payment.
+     */
     public List<Map<String, Object>> inFlight(int limit) {
-        return jdbc.sql("""
-                SELECT * FROM (
-                    SELECT 'payment' AS kind, p.id AS payment_id, p.id AS subject_id, p.merchant_id, p.reference,
-                           p.amount, p.currency, p.status, p.updated_at, p.created_at
-                      FROM published_payments p WHERE p.status IN ('PENDING', 'UNKNOWN')
-                    UNION ALL
-                    SELECT o.kind, o.payment_id, o.id, o.merchant_id, p.reference, o.amount, p.currency, o.status,
-                           o.updated_at, o.created_at
-                      FROM published_payment_operations o JOIN published_payments p ON p.id = o.payment_id
-                     WHERE o.status IN ('PENDING', 'UNKNOWN')
-                ) stuck ORDER BY created_at LIMIT :limit
-                """).param("limit", limit).query().listOfRows();
+        return jdbc.sql(IN_FLIGHT).param("limit", limit).query().listOfRows();
     }
+
+    static final String IN_FLIGHT = """
+            SELECT * FROM (
+                SELECT 'payment' AS kind, p.id AS payment_id, p.id AS subject_id, p.merchant_id, p.reference,
+                       p.amount, p.currency, p.status, p.updated_at, p.created_at
+                  FROM published_payments p
+                 WHERE p.status IN ('PENDING', 'UNKNOWN')
+                   AND p.id IN (SELECT resource_id FROM published_idempotency_keys
+                                 WHERE status IN ('IN_PROGRESS', 'AWAITING_RESULT') AND operation = 'payment.create')
+                UNION ALL
+                SELECT o.kind, o.payment_id, o.id, o.merchant_id, p.reference, o.amount, p.currency, o.status,
+                       o.updated_at, o.created_at
+                  FROM published_payment_operations o JOIN published_payments p ON p.id = o.payment_id
+                 WHERE o.status IN ('PENDING', 'UNKNOWN')
+                   AND o.id IN (SELECT resource_id FROM published_idempotency_keys
+                                 WHERE status IN ('IN_PROGRESS', 'AWAITING_RESULT')
+                                   AND operation IN ('payment.capture', 'payment.void', 'refund.execute'))
+            ) stuck ORDER BY created_at LIMIT :limit
+            """;
 
     public List<Map<String, Object>> openReviews(int limit) {
         return jdbc.sql("""

@@ -30,6 +30,19 @@ class OperationsMetrics {
                     .tag("kind", kind)
                     .register(meters);
         }
+        // The payment-only names from before the kinds stay (docs/operations.md): the kind="payment" figure again.
+        Gauge.builder(
+                        "kopek.payments.unknown",
+                        health,
+                        h -> h.unknowns("payment").count())
+                .description("payments whose PSP outcome is unknown")
+                .register(meters);
+        Gauge.builder(
+                        "kopek.payments.unknown.oldest.age.seconds",
+                        health,
+                        h -> h.unknowns("payment").oldestAgeSeconds())
+                .description("age of the oldest unknown payment")
+                .register(meters);
         for (String kind : HealthQueries.REVIEW_SUBJECTS) {
             Gauge.builder("kopek.manual_review.open.by_kind", health, h -> h.openReviews(kind))
                     .description("manual-review items waiting for a person, by kind")

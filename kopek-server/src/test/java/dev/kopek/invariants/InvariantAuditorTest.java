@@ -38,9 +38,10 @@ import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The production audit on a database of its own (issue 26 §2): real payments, captures and refunds leave every check
- * at zero; then three violations are planted the way only a bypass could make them — a journal entry changed with
- * the triggers off, an event deleted, a chargeback over a refunded capture without its exposure item — and each is
+ * The production audit on a database of its own (issue 26 §2): real payments, captures, refunds and an unknown outcome
+ * leave every check at zero; then four violations are planted the way only a bypass could make them — a journal
+ * entry changed with the triggers off, an event deleted, a chargeback over a refunded capture without its exposure
+ * item, the unknown payment's key completed — and each is
  * found by its check, counted in {@code kopek_audit_violations}, logged at ERROR with its ids, queued for review,
  * listed by {@code GET /v1/ops/invariants} and the console's Invariants page, and fires the alert under promtool.
  * Repaired, it is cleared by the next whole pass.
@@ -92,6 +93,8 @@ class InvariantAuditorTest {
         assertThat(shop.post("/v1/payments/" + refunded + "/refunds", Api.newKey(), "{\"amount\":3000}")
                         .status())
                 .isEqualTo(202);
+        Api.Response unknown = shop.pay(Api.newKey(), Api.payment(newReference(), 900, "EUR", "pm_5xx_no_charge"));
+        assertThat(unknown.status()).isEqualTo(202);
         String authorized = authorize(shop, 4_000);
         assertThat(shop.post("/v1/payments/" + authorized + "/capture", Api.newKey(), "{\"amount\":1500}")
                         .status())
@@ -102,7 +105,7 @@ class InvariantAuditorTest {
         assertThat(clean.get("violations").asLong())
                 .as("real traffic breaks no law: %s", clean.get("recent"))
                 .isZero();
-        assertThat(clean.get("checks")).hasSize(10);
+        assertThat(clean.get("checks")).hasSize(11);
         clean.get("checks")
                 .forEach(check -> assertThat(check.get("last_pass_finished_at").isNull())
                         .as("%s finished a pass", check.get("check").asString())
@@ -123,6 +126,11 @@ class InvariantAuditorTest {
                         """).param("id", id(refunded)).query(String.class).single();
         String overlap = "amount_refund_pending = 0, amount_refunded = 3000, amount_disputed = 2500";
         tamper("UPDATE payments SET " + overlap + " WHERE id = '" + id(refunded) + "'");
+        // The unknown payment's key completed: nothing could fence its outcome, and what starts from the unfinished
+        // keys (the reconciler, the unknown-outcome gauges, Needs attention) would not see it.
+        String undecided = unknown.text("id");
+        tamper("UPDATE idempotency_keys SET status = 'COMPLETED', response_code = 202, response_body = '{}'"
+                + " WHERE resource_id = '" + id(undecided) + "'");
         auditor.completePasses();
 
         JsonNode found = admin().get("/v1/ops/invariants").json();
@@ -130,16 +138,23 @@ class InvariantAuditorTest {
                 .containsEntry("ledger_balanced", 1L)
                 .containsEntry("balances_equal_entries", 1L)
                 .containsEntry("state_changes_have_events", 1L)
-                .containsEntry("refunds_within_captured", 1L);
-        assertThat(found.get("violations").asLong()).isEqualTo(4);
+                .containsEntry("refunds_within_captured", 1L)
+                .containsEntry("undecided_attempts_have_open_keys", 1L);
+        assertThat(found.get("violations").asLong()).isEqualTo(5);
         assertThat(found.toString())
-                .contains(unbalanced.toString(), id(eventless).toString(), refunded);
+                .contains(
+                        unbalanced.toString(),
+                        id(eventless).toString(),
+                        refunded,
+                        id(undecided).toString());
         assertThat(output)
                 .contains("invariant violated: check=ledger_balanced")
                 .contains("subject=journal transaction " + unbalanced)
                 .contains("invariant violated: check=refunds_within_captured")
-                .contains("payment=" + id(refunded));
-        assertThat(openInvariantReviews()).isEqualTo(4);
+                .contains("payment=" + id(refunded))
+                .contains("invariant violated: check=undecided_attempts_have_open_keys")
+                .contains("subject=payment " + id(undecided));
+        assertThat(openInvariantReviews()).isEqualTo(5);
         String scrape = admin().get("/actuator/prometheus").body();
         assertThat(scrape).contains("kopek_audit_violations{check=\"ledger_balanced\"} 1.0");
         assertThat(consolePage()).contains("ledger_balanced", unbalanced.toString(), refunded);
@@ -148,12 +163,12 @@ class InvariantAuditorTest {
         auditor.completePasses();
         assertThat(openInvariantReviews())
                 .as("found again, the same violations: no second item")
-                .isEqualTo(4);
+                .isEqualTo(5);
         tamper("UPDATE payments SET " + before + " WHERE id = '" + id(refunded) + "'");
         auditor.completePasses();
         JsonNode repaired = admin().get("/v1/ops/invariants").json();
         assertThat(violations(repaired)).containsEntry("refunds_within_captured", 0L);
-        assertThat(repaired.get("violations").asLong()).isEqualTo(3);
+        assertThat(repaired.get("violations").asLong()).isEqualTo(4);
 
         longAfterTheWalkPassedThemAPlantedEntryAndAPlatformBalanceAreFound(shop, id(first), output);
     }
@@ -302,7 +317,7 @@ class InvariantAuditorTest {
         while (sample.find()) {
             gauges.put(sample.group(1), Math.round(Double.parseDouble(sample.group(2))));
         }
-        assertThat(gauges).hasSize(10);
+        assertThat(gauges).hasSize(11);
         StringBuilder input = new StringBuilder();
         StringBuilder expected = new StringBuilder();
         gauges.forEach((check, value) -> {

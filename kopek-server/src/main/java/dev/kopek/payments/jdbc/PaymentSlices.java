@@ -1,10 +1,13 @@
 package dev.kopek.payments.jdbc;
 
+import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.platform.Db;
 import dev.kopek.platform.InvariantCheck;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -102,6 +105,56 @@ public class PaymentSlices {
                         Db.instant(rs, "updated_at")))
                 .list();
     }
+
+    /**
+     * A payment, capture, void or refund as the open-key check reads it: {@code keyless} when it is undecided
+     * (pending or unknown) and no unfinished key of its key space names it.
+     */
+    public record AttemptRow(
+            UUID id, UUID payment, UUID merchant, String kind, String status, Instant updatedAt, boolean keyless) {}
+
+    /**
+     * Payments and operations together, in id order (both take their ids from one time-ordered generator), each
+     * with whether it is undecided without an unfinished key ({@code published_idempotency_keys}, the idempotency
+     * module's view) of its own key space: {@code paymentKeySpace} for a payment, {@link OperationKind#keySpace} for
+     * an operation (a refund's run key, not its client's, which its 202 completed). Each table gives at most
+     * {@code limit} rows by its primary key; the key is looked up, by ix_idempotency_keys_unfinished_resource, only
+     * for an undecided row.
+     */
+    public List<AttemptRow> attempts(String after, int limit, String paymentKeySpace) {
+        return jdbc.sql("""
+                SELECT a.id, a.payment_id, a.merchant_id, a.kind, a.status, a.updated_at,
+                       CASE WHEN a.status IN ('PENDING', 'UNKNOWN') THEN NOT EXISTS (
+                           SELECT 1 FROM published_idempotency_keys k
+                            WHERE k.resource_id = a.id AND k.operation = a.key_space
+                              AND k.status IN ('IN_PROGRESS', 'AWAITING_RESULT'))
+                       ELSE FALSE END AS keyless
+                  FROM ((SELECT id, id AS payment_id, merchant_id, 'payment' AS kind, status, updated_at,
+                                CAST(:paymentKeySpace AS text) AS key_space
+                           FROM payments WHERE id > CAST(:after AS uuid) ORDER BY id LIMIT :limit)
+                        UNION ALL
+                        (SELECT id, payment_id, merchant_id, kind, status, updated_at, %s AS key_space
+                           FROM payment_operations WHERE id > CAST(:after AS uuid) ORDER BY id LIMIT :limit)) a
+                 ORDER BY a.id LIMIT :limit
+                """.formatted(OPERATION_KEY_SPACES))
+                .param("after", after == null ? BEFORE_ALL : after)
+                .param("limit", limit)
+                .param("paymentKeySpace", paymentKeySpace)
+                .query((rs, n) -> new AttemptRow(
+                        rs.getObject("id", UUID.class),
+                        rs.getObject("payment_id", UUID.class),
+                        rs.getObject("merchant_id", UUID.class),
+                        rs.getString("kind"),
+                        rs.getString("status"),
+                        Db.instant(rs, "updated_at"),
+                        rs.getBoolean("keyless")))
+                .list();
+    }
+
+    /** An operation's key space by its kind, as SQL: the domain's names written in as literals. */
+    private static final String OPERATION_KEY_SPACES = Arrays.stream(OperationKind.values())
+            .map(k -> "WHEN '" + k.apiName() + "' THEN '" + k.keySpace() + "'")
+            .collect(Collectors.joining(" ", "CASE kind ", " END"));
 
     public long paymentCount() {
         return InvariantCheck.rowsOf(jdbc, "payments");
