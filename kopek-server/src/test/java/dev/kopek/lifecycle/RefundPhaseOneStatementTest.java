@@ -2,28 +2,21 @@ package dev.kopek.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kopek.events.BusinessEvent;
-import dev.kopek.events.EventStatements;
-import dev.kopek.events.MoneyMovement;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyStatus;
-import dev.kopek.ledger.Ledger;
 import dev.kopek.money.MerchantId;
-import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
-import dev.kopek.money.TimeOrderedIds;
 import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.PaymentOperation;
-import dev.kopek.payments.jdbc.OperationStore;
-import dev.kopek.payments.jdbc.Reservations;
 import dev.kopek.support.Api;
+import dev.kopek.support.PendingOperations;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 
 /**
  * Phase 1 of a refund whose key is new is one statement (issue 25): the key must be free and the reservation must
@@ -34,22 +27,13 @@ import org.springframework.beans.factory.annotation.Autowired;
 class RefundPhaseOneStatementTest extends LifecycleSupport {
 
     @Autowired
-    OperationStore operations;
-
-    @Autowired
-    Reservations reservations;
-
-    @Autowired
     IdempotencyKeys keys;
 
     @Autowired
-    EventStatements events;
-
-    @Autowired
-    Ledger ledger;
-
-    @Autowired
     MeterRegistry meters;
+
+    @Autowired
+    ApplicationContext context;
 
     @Test
     void aNewKeyWritesEverythingInOneStatementAnExistingKeyOrAnOverdraftNothing() {
@@ -57,13 +41,14 @@ class RefundPhaseOneStatementTest extends LifecycleSupport {
         PaymentId payment = PaymentId.parse(
                         charge(api, newReference(), 10_000).get("id").asString())
                 .orElseThrow();
-        MerchantId merchant = merchantOf(payment);
+        PendingOperations phaseOne = PendingOperations.in(context);
+        MerchantId merchant = phaseOne.merchantOf(payment);
         ClientKey ck = new ClientKey(merchant, OperationKind.REFUND.requestKeySpace(), Api.newKey());
 
-        Optional<PaymentOperation> first = phaseOne(ck, merchant, payment, 4_000);
-        Optional<PaymentOperation> again = phaseOne(ck, merchant, payment, 4_000);
+        Optional<PaymentOperation> first = phaseOne.refundStatement(ck, payment, 4_000);
+        Optional<PaymentOperation> again = phaseOne.refundStatement(ck, payment, 4_000);
         Optional<PaymentOperation> overdraft =
-                phaseOne(new ClientKey(merchant, ck.operation(), Api.newKey()), merchant, payment, 6_001);
+                phaseOne.refundStatement(new ClientKey(merchant, ck.operation(), Api.newKey()), payment, 6_001);
 
         assertThat(first).hasValueSatisfying(op -> assertThat(op.amount()).isEqualTo(4_000));
         assertThat(again).as("the key exists: nothing written").isEmpty();
@@ -111,55 +96,6 @@ class RefundPhaseOneStatementTest extends LifecycleSupport {
     private double postedInTransactions() {
         return meters.counter("kopek.ledger.postings", "kind", "refund_reserved", "outcome", "posted")
                 .count();
-    }
-
-    private Optional<PaymentOperation> phaseOne(ClientKey ck, MerchantId merchant, PaymentId payment, long amount) {
-        UUID id = TimeOrderedIds.next(clock());
-        return operations.reserveAndInsert(
-                IdempotencyKeys.freePart(ck),
-                reservations.refundPart(merchant, payment, amount, "key_free"),
-                new OperationStore.NewOperation(
-                        id,
-                        payment,
-                        merchant,
-                        OperationKind.REFUND,
-                        Money.of(amount, "EUR"),
-                        false,
-                        null,
-                        ck.providerKey(id)),
-                pending -> List.of(
-                        keys.answeredAfterPart(ck, "fingerprint", id, clock().instant(), "operation", 202, "{}"),
-                        keys.openAfterPart(
-                                new ClientKey(merchant, OperationKind.REFUND.keySpace(), id.toString()),
-                                id,
-                                "operation"),
-                        ledger.openingPart(
-                                new MoneyMovement(
-                                        id,
-                                        MoneyMovement.Kind.REFUND_RESERVED,
-                                        merchant,
-                                        payment.value(),
-                                        Money.of(amount, "EUR"),
-                                        clock().instant()),
-                                "operation"),
-                        events.append(
-                                new BusinessEvent(
-                                        pending.eventType(),
-                                        "refund",
-                                        pending.id(),
-                                        "re_" + pending.id(),
-                                        merchant,
-                                        pending.version(),
-                                        "{}",
-                                        clock().instant()),
-                                "claimed")));
-    }
-
-    private MerchantId merchantOf(PaymentId payment) {
-        return new MerchantId(jdbc.sql("SELECT merchant_id FROM payments WHERE id = :id")
-                .param("id", payment.value())
-                .query(UUID.class)
-                .single());
     }
 
     private long count(String sql, UUID id) {

@@ -2,6 +2,8 @@ package dev.kopek.payments;
 
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.List;
@@ -14,7 +16,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * What a batch of phase 3s wrote, read from the database in the same words for every kind, so that a batch's rows can
- * be compared with what the one-request path wrote for their twins.
+ * be compared with what the one-request path wrote for their twins; and, for a race, the batches it formed and a way
+ * to make requests meet in them.
  */
 final class BatchRows {
 
@@ -64,15 +67,37 @@ final class BatchRows {
     }
 
     /**
+     * The batches of one phase that {@code kopek.batch.size} counted since {@link #since}: how many, and how many
+     * requests they held.
+     */
+    record Sizes(DistributionSummary summary, long batchesBefore, double requestsBefore) {
+
+        static Sizes since(MeterRegistry meters, String phase) {
+            DistributionSummary summary =
+                    meters.get("kopek.batch.size").tag("phase", phase).summary();
+            return new Sizes(summary, summary.count(), summary.totalAmount());
+        }
+
+        long batches() {
+            return summary.count() - batchesBefore;
+        }
+
+        double requests() {
+            return summary.totalAmount() - requestsBefore;
+        }
+    }
+
+    /**
      * Runs {@code racers} while the merchant's payable account is held FOR UPDATE, and returns their answers. A
      * posting's entries check their account's row (FOR KEY SHARE), so the lanes' first batches wait in the database
-     * and every other request queues behind them until {@code entered} (requests that entered a batch since the
-     * start) reaches {@code expected}, or the racers end; then the account is let go, so the rest meet in batches of
-     * more than one.
+     * and every other request queues behind them until {@code expected} more requests have entered a batch (by the
+     * counter {@code submitted}) than at the start, or the racers end; then the account is let go, so the rest meet in
+     * batches of more than one.
      */
     static <T> List<T> queuedBehindPayable(
-            DataSource dataSource, MerchantId merchant, LongSupplier entered, long expected, Callable<List<T>> racers)
+            DataSource dataSource, MerchantId merchant, LongSupplier submitted, long expected, Callable<List<T>> racers)
             throws Exception {
+        long before = submitted.getAsLong();
         try (var threads = Executors.newVirtualThreadPerTaskExecutor();
                 Connection holder = dataSource.getConnection()) {
             holder.setAutoCommit(false);
@@ -83,7 +108,7 @@ final class BatchRows {
                 lock.execute();
             }
             var running = threads.submit(racers);
-            while (entered.getAsLong() != expected && !running.isDone()) {
+            while (submitted.getAsLong() - before != expected && !running.isDone()) {
                 Thread.onSpinWait();
                 Thread.yield();
             }

@@ -3,29 +3,24 @@ package dev.kopek.payments;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kopek.events.EventStatements;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyStatus;
-import dev.kopek.ledger.Ledger;
 import dev.kopek.ledger.domain.FeeRule;
 import dev.kopek.ledger.jdbc.FeeStore;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.PaymentId;
 import dev.kopek.payments.BatchRecording.Recordable;
-import dev.kopek.payments.PendingOperations.Pending;
 import dev.kopek.payments.PhaseThreeBatches.Recorded;
-import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.PaymentOperation;
-import dev.kopek.payments.jdbc.OperationStore;
-import dev.kopek.payments.jdbc.Reservations;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.simulator.MovementRecord;
 import dev.kopek.simulator.SimulatorConfig;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
+import dev.kopek.support.PendingOperations;
+import dev.kopek.support.PendingOperations.Pending;
 import dev.kopek.support.Race;
 import dev.kopek.support.RoundTrips;
-import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +29,7 @@ import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 
 /**
  * Phase 3 of concurrent captures and refunds in one transaction of two statements, as payments' (issue 25 §2): each request keeps
@@ -56,28 +52,19 @@ class OperationBatchesTest extends IntegrationTest {
     OperationRecording recording;
 
     @Autowired
-    OperationStore operations;
-
-    @Autowired
-    Reservations reservations;
-
-    @Autowired
     IdempotencyKeys keys;
 
     @Autowired
-    EventStatements events;
-
-    @Autowired
     FeeStore fees;
-
-    @Autowired
-    Ledger ledger;
 
     @Autowired
     MeterRegistry meters;
 
     @Autowired
     DataSource dataSource;
+
+    @Autowired
+    ApplicationContext context;
 
     @Test
     void oneBatchRecordsEveryCaptureInTwoStatementsAndOneCommitAsTheOneOperationPathWould() {
@@ -252,11 +239,7 @@ class OperationBatchesTest extends IntegrationTest {
         List<Api.Response> refundable = IntStream.range(0, REFUNDS)
                 .mapToObj(i -> captured(api, api.pay(Api.newKey(), manual(2_000))))
                 .toList();
-        DistributionSummary sizes =
-                meters.get("kopek.batch.size").tag("phase", "3op").summary();
-        long batchesBefore = sizes.count();
-        double recordedBefore = sizes.totalAmount();
-        long submittedBefore = batches.operationsSubmitted();
+        BatchRows.Sizes sizes = BatchRows.Sizes.since(meters, "3op");
 
         List<Api.Response> answers;
         // Two refunds of 1,500 race for each captured 2,000.
@@ -264,7 +247,7 @@ class OperationBatchesTest extends IntegrationTest {
             answers = BatchRows.queuedBehindPayable(
                     dataSource,
                     merchant,
-                    () -> batches.operationsSubmitted() - submittedBefore,
+                    batches::operationsSubmitted,
                     CAPTURES,
                     () -> Race.of(CAPTURES + 2 * REFUNDS, i -> {
                         if (i < CAPTURES) {
@@ -305,8 +288,8 @@ class OperationBatchesTest extends IntegrationTest {
             assertThat(SIMULATOR.refundedTotal(charge)).isLessThanOrEqualTo(SIMULATOR.capturedTotal(charge));
         }
         // The accepted refunds ran after the race, one by one, through the same lane.
-        assertThat(sizes.totalAmount() - recordedBefore).isEqualTo(CAPTURES + REFUNDS);
-        assertThat(sizes.count() - batchesBefore)
+        assertThat(sizes.requests()).isEqualTo(CAPTURES + REFUNDS);
+        assertThat(sizes.batches())
                 .as("fewer batches (one commit each) than captures and refunds")
                 .isLessThan(CAPTURES + REFUNDS);
         assertThat(BatchRows.unbalancedTransactions(jdbc, merchant)).isZero();
@@ -317,26 +300,14 @@ class OperationBatchesTest extends IntegrationTest {
         PaymentId payment = PaymentId.parse(
                         captured(api, api.pay(Api.newKey(), manual(10_000))).text("id"))
                 .orElseThrow();
-        return PendingOperations.refund(
-                operations, keys, events, ledger, reservations, clock(), merchantOf(payment), payment, amount);
+        return PendingOperations.in(context).refund(payment, amount);
     }
 
     /** A capture's amount and whether it is final. */
     private record Shape(long amount, boolean finalCapture) {}
 
     private Pending capture(PaymentId payment, Shape shape) {
-        MerchantId merchant = merchantOf(payment);
-        return PendingOperations.reserveAndInsert(
-                operations,
-                keys,
-                events,
-                clock(),
-                merchant,
-                payment,
-                OperationKind.CAPTURE,
-                shape.amount(),
-                reservations.capturePart(merchant, payment, shape.amount(), shape.finalCapture(), "key_free"),
-                shape.finalCapture());
+        return PendingOperations.in(context).capture(payment, shape.amount(), shape.finalCapture());
     }
 
     private static Recordable<PaymentOperation> recordable(Pending pending, String pspReference) {
@@ -359,8 +330,7 @@ class OperationBatchesTest extends IntegrationTest {
     }
 
     private static String manual(long amount) {
-        return "{\"reference\":\"" + newReference() + "\",\"amount\":" + amount
-                + ",\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}";
+        return Api.manualPayment(newReference(), amount);
     }
 
     private static Api.Response captured(Api api, Api.Response authorized) {
@@ -377,10 +347,7 @@ class OperationBatchesTest extends IntegrationTest {
     }
 
     private MerchantId merchantOf(PaymentId payment) {
-        return new MerchantId(jdbc.sql("SELECT merchant_id FROM payments WHERE id = :id")
-                .param("id", payment.value())
-                .query(UUID.class)
-                .single());
+        return PendingOperations.in(context).merchantOf(payment);
     }
 
     private static long succeededAtPsp(String charge, String type) {

@@ -10,6 +10,7 @@ import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentRequest;
 import dev.kopek.payments.jdbc.PaymentStore;
 import java.time.Clock;
+import org.springframework.context.ApplicationContext;
 
 /**
  * A payment after its phase 1 — its key claimed by attempt 1, its PENDING attempt and created event inserted in the
@@ -19,13 +20,12 @@ final class PendingPayments {
 
     private PendingPayments() {}
 
-    static Payment claimAndInsert(
-            PaymentStore store,
-            IdempotencyKeys keys,
-            EventStatements events,
-            Clock clock,
-            ClientKey ck,
-            PaymentRequest request) {
+    /** Phase 1 of {@code request} under the key {@code ck}, by the stores and the clock of {@code context}. */
+    static Payment claimAndInsert(ApplicationContext context, ClientKey ck, PaymentRequest request) {
+        PaymentStore store = context.getBean(PaymentStore.class);
+        IdempotencyKeys keys = context.getBean(IdempotencyKeys.class);
+        EventStatements events = context.getBean(EventStatements.class);
+        Clock clock = context.getBean(Clock.class);
         PaymentId id = new PaymentId(TimeOrderedIds.next(clock));
         return store.claimAndInsertPending(
                         keys.claimPart(ck, "fingerprint", id.value(), clock.instant()),

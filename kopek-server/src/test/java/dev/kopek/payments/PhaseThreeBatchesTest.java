@@ -3,7 +3,6 @@ package dev.kopek.payments;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kopek.events.EventStatements;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyStatus;
@@ -15,14 +14,12 @@ import dev.kopek.payments.BatchRecording.Recordable;
 import dev.kopek.payments.PhaseThreeBatches.Recorded;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentRequest;
-import dev.kopek.payments.jdbc.PaymentStore;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.simulator.SimulatorConfig;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
 import dev.kopek.support.Race;
 import dev.kopek.support.RoundTrips;
-import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +28,7 @@ import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 
 /**
  * Phase 3 of concurrent payments in one transaction of two statements: each request keeps its own answer. A batch is
@@ -51,13 +49,10 @@ class PhaseThreeBatchesTest extends IntegrationTest {
     PaymentRecording recording;
 
     @Autowired
-    PaymentStore store;
-
-    @Autowired
     IdempotencyKeys keys;
 
     @Autowired
-    EventStatements events;
+    ApplicationContext context;
 
     @Autowired
     FeeStore fees;
@@ -73,18 +68,12 @@ class PhaseThreeBatchesTest extends IntegrationTest {
         MerchantId merchant = merchantWithAccounts();
         fees.put(merchant, "EUR", new FeeRule(290, 30), clock().instant());
         Recordable<Payment> captured = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_1"));
-        Recordable<Payment> authorized = recordable(
-                merchant,
-                "manual",
-                new ChargeOutcome.Authorized("ch_2", clock().instant().plusSeconds(86_400)));
+        Recordable<Payment> authorized = recordable(merchant, "manual", authorizedForADay("ch_2"));
         Recordable<Payment> declined =
                 recordable(merchant, "automatic", new ChargeOutcome.Declined("insufficient_funds", "ch_3"));
         Recordable<Payment> failed = recordable(merchant, "automatic", new ChargeOutcome.Failed("psp_error"));
         Recordable<Payment> capturedAlone = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_5"));
-        Recordable<Payment> authorizedAlone = recordable(
-                merchant,
-                "manual",
-                new ChargeOutcome.Authorized("ch_6", clock().instant().plusSeconds(86_400)));
+        Recordable<Payment> authorizedAlone = recordable(merchant, "manual", authorizedForADay("ch_6"));
 
         List<Recorded<Payment>> answers = new ArrayList<>();
         RoundTrips.Count count = RoundTrips.of(
@@ -122,10 +111,7 @@ class PhaseThreeBatchesTest extends IntegrationTest {
         Recordable<Payment> good = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_good"));
         Recordable<Payment> stale = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_stale"));
         Recordable<Payment> parked = recordable(merchant, "automatic", new ChargeOutcome.Succeeded("ch_parked"));
-        Recordable<Payment> alsoGood = recordable(
-                merchant,
-                "manual",
-                new ChargeOutcome.Authorized("ch_auth", clock().instant().plusSeconds(86_400)));
+        Recordable<Payment> alsoGood = recordable(merchant, "manual", authorizedForADay("ch_auth"));
         jdbc.sql("UPDATE idempotency_keys SET attempt = 2 WHERE merchant_id = :m AND idempotency_key = :k")
                 .param("m", merchant.value())
                 .param("k", stale.ck().key())
@@ -165,18 +151,14 @@ class PhaseThreeBatchesTest extends IntegrationTest {
         Api api = new Api(baseUri(), merchants.issueKey(merchant).secret());
         List<String> references =
                 IntStream.range(0, RACERS).mapToObj(i -> newReference()).toList();
-        DistributionSummary sizes =
-                meters.get("kopek.batch.size").tag("phase", "3").summary();
-        long batchesBefore = sizes.count();
-        double recordedBefore = sizes.totalAmount();
-        long submittedBefore = batches.submitted();
+        BatchRows.Sizes sizes = BatchRows.Sizes.since(meters, "3");
 
         List<Api.Response> answers;
         try {
             answers = BatchRows.queuedBehindPayable(
                     dataSource,
                     merchant,
-                    () -> batches.submitted() - submittedBefore,
+                    batches::submitted,
                     RACERS,
                     () -> Race.of(
                             RACERS,
@@ -197,8 +179,8 @@ class PhaseThreeBatchesTest extends IntegrationTest {
             assertThat(answers.get(i).text("status")).isEqualTo("captured");
             assertThat(recorder.typesFor(id)).as("told in-process").contains("payment.captured");
         }
-        assertThat(sizes.totalAmount() - recordedBefore).isEqualTo(RACERS);
-        assertThat(sizes.count() - batchesBefore)
+        assertThat(sizes.requests()).isEqualTo(RACERS);
+        assertThat(sizes.batches())
                 .as("fewer batches (one commit each) than payments")
                 .isLessThan(RACERS);
         assertThat(BatchRows.unbalancedTransactions(jdbc, merchant)).isZero();
@@ -216,11 +198,7 @@ class PhaseThreeBatchesTest extends IntegrationTest {
         assertThat(api.pay(Api.newKey(), Api.payment(newReference(), 1_000, "EUR", "pm_ok"))
                         .status())
                 .isEqualTo(201);
-        assertThat(api.pay(
-                                Api.newKey(),
-                                "{\"reference\":\"" + newReference()
-                                        + "\",\"amount\":1000,\"currency\":\"EUR\",\"payment_method\":\"pm_ok\","
-                                        + "\"capture_method\":\"manual\"}")
+        assertThat(api.pay(Api.newKey(), Api.manualPayment(newReference(), 1_000))
                         .status())
                 .isEqualTo(201);
         return merchant;
@@ -230,8 +208,13 @@ class PhaseThreeBatchesTest extends IntegrationTest {
     private Recordable<Payment> recordable(MerchantId merchant, String captureMethod, ChargeOutcome outcome) {
         ClientKey ck = new ClientKey(merchant, PaymentService.OPERATION, Api.newKey());
         var request = new PaymentRequest(newReference(), Money.of(2_345, "EUR"), "pm_ok", captureMethod, null, null);
-        Payment inserted = PendingPayments.claimAndInsert(store, keys, events, clock(), ck, request);
+        Payment inserted = PendingPayments.claimAndInsert(context, ck, request);
         return new Recordable<>(inserted, ck, 1, outcome);
+    }
+
+    /** The PSP's authorization of {@code charge}, capturable for a day. */
+    private ChargeOutcome authorizedForADay(String charge) {
+        return new ChargeOutcome.Authorized(charge, clock().instant().plusSeconds(86_400));
     }
 
     private String statusOf(Recordable<Payment> r) {

@@ -2,31 +2,24 @@ package dev.kopek.payments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kopek.events.EventStatements;
 import dev.kopek.idempotency.ClientKey;
 import dev.kopek.idempotency.IdempotencyKeys;
 import dev.kopek.idempotency.KeyStatus;
-import dev.kopek.ledger.Ledger;
 import dev.kopek.money.MerchantId;
 import dev.kopek.money.Money;
 import dev.kopek.money.PaymentId;
-import dev.kopek.payments.PendingOperations.Pending;
-import dev.kopek.payments.domain.OperationKind;
 import dev.kopek.payments.domain.Payment;
 import dev.kopek.payments.domain.PaymentRequest;
-import dev.kopek.payments.jdbc.OperationStore;
-import dev.kopek.payments.jdbc.PaymentStore;
-import dev.kopek.payments.jdbc.Reservations;
-import dev.kopek.platform.SqlPart;
 import dev.kopek.psp.ChargeOutcome;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
+import dev.kopek.support.PendingOperations;
+import dev.kopek.support.PendingOperations.Pending;
 import dev.kopek.support.RoundTrips;
 import java.util.List;
-import java.util.UUID;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -48,28 +41,16 @@ class PhaseThreeStatementTest extends IntegrationTest {
     PaymentRecording payments;
 
     @Autowired
-    PaymentStore store;
-
-    @Autowired
-    OperationStore operations;
-
-    @Autowired
-    Reservations reservations;
-
-    @Autowired
     IdempotencyKeys keys;
 
     @Autowired
-    EventStatements events;
-
-    @Autowired
-    Ledger ledger;
+    ApplicationContext context;
 
     @Test
     void aPartialCaptureIsTwoStatementsAndOneCommit() {
         Api api = capturedOnce();
         PaymentId payment = authorized(api, 10_000);
-        Pending capture = pendingCapture(payment, 4_000, false);
+        Pending capture = phaseOne().capture(payment, 4_000, false);
 
         RoundTrips.Count count = record(capture, new ChargeOutcome.Succeeded("psp-cap"));
 
@@ -90,7 +71,7 @@ class PhaseThreeStatementTest extends IntegrationTest {
     void aFinalCaptureAlsoReleasesTheRestInTheSameTwoStatements() {
         Api api = capturedOnce();
         PaymentId payment = authorized(api, 10_000);
-        Pending capture = pendingCapture(payment, 3_000, true);
+        Pending capture = phaseOne().capture(payment, 3_000, true);
 
         RoundTrips.Count count = record(capture, new ChargeOutcome.Succeeded("psp-cap"));
 
@@ -111,7 +92,7 @@ class PhaseThreeStatementTest extends IntegrationTest {
     void aDeclinedCaptureGivesTheReservationBackInTwoStatements() {
         Api api = capturedOnce();
         PaymentId payment = authorized(api, 10_000);
-        Pending capture = pendingCapture(payment, 10_000, true);
+        Pending capture = phaseOne().capture(payment, 10_000, true);
 
         RoundTrips.Count count = record(capture, new ChargeOutcome.Declined("do_not_honor", null));
 
@@ -126,8 +107,7 @@ class PhaseThreeStatementTest extends IntegrationTest {
     void aVoidIsTwoStatements() {
         Api api = newMerchant();
         PaymentId payment = authorized(api, 10_000);
-        Pending release =
-                pending(payment, OperationKind.VOID, 10_000, m -> reservations.releasePart(m, payment, "key_free"));
+        Pending release = phaseOne().voidOf(payment, 10_000);
 
         RoundTrips.Count count = record(release, new ChargeOutcome.Succeeded("psp-void"));
 
@@ -145,7 +125,7 @@ class PhaseThreeStatementTest extends IntegrationTest {
         Api.Response paid = api.pay(Api.newKey(), Api.payment(newReference(), 10_000, "EUR", "pm_ok"));
         assertThat(paid.status()).isEqualTo(201);
         PaymentId payment = PaymentId.parse(paid.text("id")).orElseThrow();
-        Pending refund = pendingRefund(payment, 4_000);
+        Pending refund = phaseOne().refund(payment, 4_000);
 
         RoundTrips.Count count = record(refund, new ChargeOutcome.Succeeded("psp-re"));
 
@@ -162,7 +142,7 @@ class PhaseThreeStatementTest extends IntegrationTest {
         Api api = newMerchant();
         Api.Response paid = api.pay(Api.newKey(), Api.payment(newReference(), 10_000, "EUR", "pm_ok"));
         PaymentId payment = PaymentId.parse(paid.text("id")).orElseThrow();
-        Pending refund = pendingRefund(payment, 4_000);
+        Pending refund = phaseOne().refund(payment, 4_000);
 
         RoundTrips.Count count = record(refund, new ChargeOutcome.Failed("refused"));
 
@@ -224,11 +204,11 @@ class PhaseThreeStatementTest extends IntegrationTest {
 
     private PendingPayment pendingPayment(Api api, String captureMethod) {
         PaymentId some = authorized(api, 100);
-        MerchantId merchant = merchantOf(some);
+        MerchantId merchant = phaseOne().merchantOf(some);
         ClientKey ck = new ClientKey(merchant, "payment.create", Api.newKey());
         PaymentRequest request =
                 new PaymentRequest(newReference(), Money.of(1_000, "EUR"), "pm_ok", captureMethod, null, null);
-        Payment inserted = PendingPayments.claimAndInsert(store, keys, events, clock(), ck, request);
+        Payment inserted = PendingPayments.claimAndInsert(context, ck, request);
         return new PendingPayment(inserted, ck);
     }
 
@@ -250,59 +230,13 @@ class PhaseThreeStatementTest extends IntegrationTest {
     }
 
     private PaymentId authorized(Api api, long amount) {
-        Api.Response authorized = api.pay(
-                Api.newKey(),
-                "{\"reference\":\"" + newReference() + "\",\"amount\":" + amount
-                        + ",\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}");
+        Api.Response authorized = api.pay(Api.newKey(), Api.manualPayment(newReference(), amount));
         assertThat(authorized.status()).isEqualTo(201);
         return PaymentId.parse(authorized.text("id")).orElseThrow();
     }
 
-    private Pending pendingCapture(PaymentId payment, long amount, boolean finalCapture) {
-        return pending(
-                payment,
-                OperationKind.CAPTURE,
-                amount,
-                merchant -> reservations.capturePart(merchant, payment, amount, finalCapture, "key_free"),
-                finalCapture);
-    }
-
-    private Pending pending(PaymentId payment, OperationKind kind, long amount, Function<MerchantId, SqlPart> reserve) {
-        return pending(payment, kind, amount, reserve, false);
-    }
-
-    /** Phase 1 of a capture or void with a new key, in its one statement: the key claimed by attempt 1. */
-    private Pending pending(
-            PaymentId payment,
-            OperationKind kind,
-            long amount,
-            Function<MerchantId, SqlPart> reserve,
-            boolean finalCapture) {
-        MerchantId merchant = merchantOf(payment);
-        return PendingOperations.reserveAndInsert(
-                operations,
-                keys,
-                events,
-                clock(),
-                merchant,
-                payment,
-                kind,
-                amount,
-                reserve.apply(merchant),
-                finalCapture);
-    }
-
-    /** Phase 1 of a refund: the client's key answered, the run's key opened and taken over as attempt 1. */
-    private Pending pendingRefund(PaymentId payment, long amount) {
-        return PendingOperations.refund(
-                operations, keys, events, ledger, reservations, clock(), merchantOf(payment), payment, amount);
-    }
-
-    private MerchantId merchantOf(PaymentId payment) {
-        return new MerchantId(jdbc.sql("SELECT merchant_id FROM payments WHERE id = :id")
-                .param("id", payment.value())
-                .query(UUID.class)
-                .single());
+    private PendingOperations phaseOne() {
+        return PendingOperations.in(context);
     }
 
     private List<String> postings(PaymentId payment) {

@@ -69,6 +69,12 @@ public final class Api {
                 + "\",\"payment_method\":\"" + method + "\"}";
     }
 
+    /** A payment in euros by the card that always succeeds, authorized only: captured later by its own request. */
+    public static String manualPayment(String reference, long amount) {
+        return "{\"reference\":\"" + reference + "\",\"amount\":" + amount
+                + ",\"currency\":\"EUR\",\"payment_method\":\"pm_ok\",\"capture_method\":\"manual\"}";
+    }
+
     /**
      * A fresh value for a request body's free text, such as a payment's reference: {@code prefix} and a random UUID
      * whose hyphens are replaced. Kopek refuses a value that holds a card number and reads hyphens as separators:
