@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Outbox lag benchmark (docs: kopek-server/docs/events.md, "Benchmark"). For each relay mode (polling, cdc):
 # starts a PostgreSQL with logical WAL and an embedded KRaft broker from kopek-server's test classpath, a fresh
-# Kopek jar pointed at both, drives pm_ok payments at RATE/s for SECONDS, and prints one RESULT line with the
+# Kopek jar pointed at both, drives pm_ok payments at RATE/s for RUN_SECONDS, and prints one RESULT line with the
 # lag from the event's transaction to the broker's acknowledgement (p50, p99) and events/s.
 # Everything listens on 127.0.0.1.
 #
-# Knobs (environment): RATE=100 SECONDS=20 MODES="polling cdc" SKIP_BUILD=1 (reuse */target)
+# Knobs (environment): RATE=100 RUN_SECONDS=20 MODES="polling cdc" SKIP_BUILD=1 (reuse */target)
 #   KEEP_LOGS=/some/dir to keep Kopek's and the environment's logs
 #   BENCH_LOCK=/tmp/kopek-mvn.lock is held while measuring so concurrent builds do not skew it (BENCH_LOCK= not to).
 set -euo pipefail
@@ -14,7 +14,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/benchmarks/lib.sh"
 LOCK="${BENCH_LOCK-/tmp/kopek-mvn.lock}"
 RATE="${RATE:-100}"
-SECONDS_TO_RUN="${SECONDS:-20}"
+# Not SECONDS: bash keeps its own SECONDS (seconds since the shell started), so a run without SECONDS in its environment lasted 0 s.
+SECONDS_TO_RUN="${RUN_SECONDS:-20}"
 MODES="${MODES:-polling cdc}"
 API_KEY="sk_test_outbox_bench_0123456789abcdef"
 # The actuator (Prometheus) is admin-only: Kopek is started with this token and the driver scrapes with it.
