@@ -121,9 +121,7 @@ class DatabaseGoneTest {
         try {
             assertUnavailable(api.pay(key, body));
             assertUnavailable(admin.post(
-                    "/v1/admin/merchants",
-                    Api.newKey(),
-                    "{\"name\":\"written on a standby " + UUID.randomUUID() + "\"}"));
+                    "/v1/admin/merchants", Api.newKey(), "{\"name\":\"" + Api.unique("written on a standby") + "\"}"));
             assertUnavailable(notification());
         } finally {
             readOnly(false);

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kopek.support.Api;
 import dev.kopek.support.IntegrationTest;
 import dev.kopek.support.Race;
+import dev.kopek.support.TableCounts;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpRequest;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -36,9 +38,7 @@ class RateLimitTest extends IntegrationTest {
                             .status())
                     .isEqualTo(201);
         }
-        long keysBefore = rows("idempotency_keys");
-        long paymentsBefore = rows("payments");
-        long outboxBefore = rows("outbox");
+        Map<String, Long> before = TableCounts.of(jdbc);
         String key = Api.newKey();
         String reference = newReference();
 
@@ -48,9 +48,7 @@ class RateLimitTest extends IntegrationTest {
         assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
         assertThat(refused.text("code")).isEqualTo("rate_limited");
         assertThat(Long.parseLong(refused.header("Retry-After"))).isGreaterThanOrEqualTo(1);
-        assertThat(rows("idempotency_keys")).isEqualTo(keysBefore);
-        assertThat(rows("payments")).isEqualTo(paymentsBefore);
-        assertThat(rows("outbox")).isEqualTo(outboxBefore);
+        assertThat(TableCounts.of(jdbc)).as("nothing stored").isEqualTo(before);
         assertThat(jdbc.sql("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = :key")
                         .param("key", key)
                         .query(Long.class)

@@ -25,6 +25,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -39,6 +40,10 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = {KopekApplication.class, IntegrationTest.TestBeans.class})
+// Closed after the class: @AfterAll stops its proxy, and a cached context would go on running its workers against
+// nothing, each warning "database unavailable" a few seconds later, inside whichever class runs next
+// (DatabaseGoneTest counts exactly those warnings).
+@DirtiesContext
 class UnknownCommitTest {
 
     private static final AcquirerSimulator SIMULATOR = SharedSimulator.get();

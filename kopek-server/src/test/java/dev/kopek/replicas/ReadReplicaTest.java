@@ -31,6 +31,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -45,6 +46,10 @@ import tools.jackson.databind.JsonNode;
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = {KopekApplication.class, IntegrationTest.TestBeans.class})
+// Closed after the class: @AfterAll stops its servers, and a cached context would go on running its workers against
+// nothing, each warning "database unavailable" a few seconds later, inside whichever class runs next
+// (DatabaseGoneTest counts exactly those warnings).
+@DirtiesContext
 class ReadReplicaTest {
 
     private static final String DATABASE = "kopek_replicated";
