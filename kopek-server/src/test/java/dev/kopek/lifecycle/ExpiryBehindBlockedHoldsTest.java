@@ -42,8 +42,12 @@ class ExpiryBehindBlockedHoldsTest extends LifecycleSupport {
 
         clock.advance(Duration.ofDays(7).plusHours(1));
         SIMULATOR.advanceClock(Duration.ofDays(7).plusHours(1));
-        for (int pass = 0; pass < 3; pass++) {
-            expiry.expireDue(BATCH);
+        // Passes until one expires nothing: holds that earlier tests left in the shared database, aged by the same
+        // clock, expire in them too, however many there are. Were the blocked holds to fill a pass, it would expire
+        // nothing and the free hold would stay, as when the scan still returned holds blocked by an unknown capture.
+        int passes = 0;
+        while (expiry.expireDue(BATCH) > 0 && passes < 1_000) {
+            passes++;
         }
 
         JsonNode after = payment(api, free.get("id").asString());
