@@ -185,11 +185,11 @@ class UnknownOutcomesFromOpenKeysTest extends IntegrationTest {
             long to = clock.millis();
             if (before.equals(scanned(kind))) {
                 assertThat(shown.count()).as(kind).isEqualTo(before.count()).isPositive();
-                assertThat(shown.oldestAgeSeconds() * 1000)
+                // In seconds, divided as Health divides: seconds times 1,000 is not always the milliseconds back.
+                long oldest = before.oldest().toInstant().toEpochMilli();
+                assertThat(shown.oldestAgeSeconds())
                         .as(kind)
-                        .isBetween(
-                                (double) from - before.oldest().toInstant().toEpochMilli(),
-                                (double) to - before.oldest().toInstant().toEpochMilli());
+                        .isBetween((from - oldest) / 1000.0, (to - oldest) / 1000.0);
                 return;
             }
         }
